@@ -1,0 +1,94 @@
+// cudaenv-shim: every file in shims/ is this program under another name. It resolves
+// the active toolkit (no shell, no subprocess, no network), sets that toolkit's
+// environment and execs the real program in its place.
+#include <limits.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/toolkit_env.h"
+
+extern char** environ;
+
+namespace cudaenv {
+namespace {
+
+int fail(const Error& error) {
+  std::fprintf(stderr, "cudaenv: error: %s\n", error.message.c_str());
+  if (!error.hint.empty()) std::fprintf(stderr, "  %s\n", error.hint.c_str());
+  return error.exit_code;
+}
+
+// A shim in <root>/shims knows its root even where CUDAENV_ROOT is not exported (IDEs, cron).
+void default_root_from_location(EnvMap& env) {
+  if (env_get(env, "CUDAENV_ROOT")) return;
+  char self[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return;
+  fs::path dir = fs::path(std::string(self, static_cast<size_t>(n))).parent_path();
+  if (dir.filename() == "shims") env["CUDAENV_ROOT"] = dir.parent_path().string();
+}
+
+// Shims are hard links, so identity is the inode, not the path.
+bool is_this_program(const fs::path& candidate) {
+  struct stat a {}, b {};
+  return ::stat(candidate.c_str(), &a) == 0 && ::stat("/proc/self/exe", &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
+Result<fs::path> real_program(const RealFileSystem& disk, const EnvMap& env, const Layout& layout,
+                              const Selection& selection, const std::string& program) {
+  std::optional<fs::path> path;
+  if (selection.toolkit.source == ToolkitSource::system) {
+    path = find_on_path(disk, env, program, layout.shims_dir());
+    if (path && is_this_program(*path)) {
+      return make_error(path->string() + " is a cudaenv shim outside " + layout.shims_dir().string(),
+                        "remove it from PATH; the system toolkit must be a real one", 1);
+    }
+  } else if (disk.is_executable(selection.toolkit.bin_dir() / program)) {
+    path = selection.toolkit.bin_dir() / program;
+  }
+  if (path) return *path;
+  std::string having;
+  for (const std::string& name : toolkits_with_program(disk, list_toolkits(disk, layout), program)) {
+    having += (having.empty() ? "" : ", ") + name;
+  }
+  return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")",
+                    having.empty() ? "no installed toolkit has it" : "it is in: " + having, 127);
+}
+
+int run_shim(int argc, char** argv) {
+  std::string program = fs::path(argc > 0 ? argv[0] : "").filename().string();
+  if (program.empty() || program == "cudaenv-shim") {
+    return fail(make_error("cudaenv-shim runs as a shim, named like the program it stands for",
+                           "run `cudaenv rehash` to create the shims", 2));
+  }
+  EnvMap env = env_from_environ(environ);
+  EnvMap lookup = env;  // the derived root is for finding toolkits, not for the child
+  default_root_from_location(lookup);
+  auto layout = layout_from_env(lookup);
+  if (!layout) return fail(layout.error());
+  char cwd[PATH_MAX];
+  if (!::getcwd(cwd, sizeof cwd)) return fail(make_error(std::string("cannot read the current directory: ") + std::strerror(errno)));
+  RealFileSystem disk;
+  auto selection = select_toolkit(disk, env, cwd, *layout);
+  if (!selection) return fail(selection.error());
+  auto path = real_program(disk, env, *layout, *selection, program);
+  if (!path) return fail(path.error());
+  apply_env_change(selection_env_change(*selection), env);
+  std::vector<std::string> env_strings = env_to_strings(env);
+  std::vector<char*> envp;
+  for (std::string& entry : env_strings) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  ::execve(path->c_str(), argv, envp.data());
+  return fail(make_error("cannot run " + path->string() + ": " + std::strerror(errno), "", errno == ENOENT ? 127 : 126));
+}
+
+}  // namespace
+}  // namespace cudaenv
+
+int main(int argc, char** argv) { return cudaenv::run_shim(argc, argv); }

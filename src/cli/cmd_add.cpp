@@ -1,0 +1,86 @@
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "store/registry.h"
+#include "store/rehash.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+struct AddOptions {
+  std::string path;
+  std::string as_name;
+  bool scan = false;
+};
+
+void report(const Registration& registration) {
+  if (registration.already) print_note("CUDA " + registration.name + " is already registered -> " + registration.home.string());
+  else print_note("registered CUDA " + registration.name + " -> " + registration.home.string());
+}
+
+std::vector<std::filesystem::path> scan_dirs(const Session& session) {
+  std::vector<std::filesystem::path> dirs;
+  for (const std::string& dir : split(env_get(session.env, "CUDAENV_SCAN_DIRS").value_or("/usr/local"), ':')) {
+    if (!dir.empty()) dirs.emplace_back(dir);
+  }
+  return dirs;
+}
+
+Result<int> add_scanned(const Session& session) {
+  auto found = scan_for_toolkits(scan_dirs(session));
+  if (found.empty()) {
+    print_note("no toolkits found in " + env_get(session.env, "CUDAENV_SCAN_DIRS").value_or("/usr/local") +
+               " (looked for cuda-*/bin/nvcc)");
+    return 0;
+  }
+  int status = 0;
+  for (const auto& home : found) {
+    auto registration = register_toolkit(session.layout, home, std::nullopt);
+    if (registration) {
+      report(*registration);
+    } else {
+      print_error(registration.error());
+      status = 1;
+    }
+  }
+  return status;
+}
+
+Result<int> run_add(const AddOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  if (options.scan == !options.path.empty()) {
+    return make_error("give either a PATH or --scan", "e.g. cudaenv add /usr/local/cuda-12.4, or cudaenv add --scan", 2);
+  }
+  int status = 0;
+  if (options.scan) {
+    auto scanned = add_scanned(*session);
+    if (!scanned) return scanned;
+    status = *scanned;
+  } else {
+    std::optional<std::string> as_name;
+    if (!options.as_name.empty()) as_name = options.as_name;
+    auto registration = register_toolkit(session->layout, options.path, as_name);
+    if (!registration) return registration.take_error();
+    report(*registration);
+  }
+  auto rehashed = rehash_after_change(session->layout);
+  if (!rehashed) return rehashed.take_error();
+  return status;
+}
+
+}  // namespace
+
+CommandHandler configure_add(CLI::App& command) {
+  auto options = std::make_shared<AddOptions>();
+  command.add_option("path", options->path, "Folder of the toolkit (the one holding bin/nvcc)");
+  command.add_option("--as", options->as_name, "Name to register it under (default: its CUDA version)");
+  command.add_flag("--scan", options->scan, "Register every /usr/local/cuda-* (CUDAENV_SCAN_DIRS to change)");
+  return [options] { return run_add(*options); };
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,90 @@
+// `exec` and `env`: the active toolkit's environment, for one command or for a shell.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "core/toolkit_env.h"
+
+namespace cudaenv {
+
+namespace {
+
+Result<int> run_exec(const std::vector<std::string>& command) {
+  if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto selection = session->select();
+  if (!selection) return selection.take_error();
+  EnvMap env = session->env;
+  apply_env_change(selection_env_change(*selection), env);
+  std::filesystem::path program = command[0];
+  if (command[0].find('/') == std::string::npos) {
+    auto found = find_on_path(session->fs, env, command[0], session->layout.shims_dir());
+    if (!found) {
+      return make_error(command[0] + ": command not found (CUDA " + selection->toolkit.name + ", " +
+                            selection->request.origin() + ")",
+                        "check the name, or `cudaenv which " + command[0] + "`", 127);
+    }
+    program = *found;
+  }
+  std::vector<std::string> args = command;
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings = env_to_strings(env);
+  std::vector<char*> envp;
+  for (std::string& entry : env_strings) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::fflush(stdout);
+  ::execve(program.c_str(), argv.data(), envp.data());
+  int code = errno == ENOENT ? 127 : 126;
+  return make_error("cannot run " + program.string() + ": " + std::strerror(errno), "", code);
+}
+
+ShellDialect dialect_for(const std::string& shell, const EnvMap& env) {
+  std::string name = shell;
+  if (name.empty()) name = std::filesystem::path(env_get(env, "SHELL").value_or("bash")).filename().string();
+  if (name == "fish") return ShellDialect::fish;
+  if (name == "json") return ShellDialect::json;
+  return ShellDialect::posix;
+}
+
+Result<int> run_env(const std::string& shell) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto selection = session->select();
+  if (!selection) return selection.take_error();
+  auto values = changed_values(selection_env_change(*selection), session->env);
+  std::fputs(render_exports(values, dialect_for(shell, session->env)).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+CommandHandler configure_exec(CLI::App& command) {
+  auto args = std::make_shared<std::vector<std::string>>();
+  command.add_option("command", *args, "The command and its arguments (after --)")->allow_extra_args();
+  command.prefix_command();
+  command.footer("Example: cudaenv exec -- nvcc --version");
+  return [args, &command] {
+    std::vector<std::string> all = *args;
+    for (const std::string& extra : command.remaining()) all.push_back(extra);
+    if (!all.empty() && all.front() == "--") all.erase(all.begin());
+    return run_exec(all);
+  };
+}
+
+CommandHandler configure_env(CLI::App& command) {
+  auto shell = std::make_shared<std::string>();
+  command.add_option("--shell", *shell, "Output syntax (default: from $SHELL)")
+      ->check(CLI::IsMember({"bash", "zsh", "fish", "json"}));
+  return [shell] { return run_env(*shell); };
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,95 @@
+// `use` and `global`: the two commands that record a version request in a file.
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "util/atomic_file.h"
+
+namespace cudaenv {
+
+namespace {
+
+// Only a request that resolves to a toolkit may be written down.
+Result<Toolkit> check_installed(const Session& session, const std::string& version) {
+  Request request{version, OriginKind::argument, {}};
+  if (!is_valid_version_request(version)) {
+    return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
+  }
+  return resolve_request(session.fs, session.env, session.layout, request, session.toolkits());
+}
+
+Result<int> run_use(const std::string& version) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto toolkit = check_installed(*session, version);
+  if (!toolkit) return toolkit.take_error();
+  std::filesystem::path file = session->cwd / kProjectFileName;
+  std::string content = new_cuda_toml(version);
+  if (auto existing = session->fs.read_file(file)) {
+    auto edited = set_cuda_toml_version(file, *existing, version);
+    if (!edited) return edited.take_error();
+    content = std::move(edited.value());
+  }
+  CUDAENV_TRY(write_file_atomically(file, content));
+  print_note("CUDA " + version + " (" + toolkit->name + ") pinned in " + file.string());
+  if (auto env_version = env_get(session->env, "CUDAENV_VERSION")) {
+    print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
+  }
+  return 0;
+}
+
+struct GlobalOptions {
+  std::string version;
+  bool unset = false;
+};
+
+Result<int> show_global(const Session& session) {
+  Request request = select_request(session.fs, {}, session.layout, std::nullopt).value();
+  if (request.kind == OriginKind::fallback) {
+    std::printf("system\n");
+    print_note("(no default set; `cudaenv global VERSION` sets one)");
+  } else {
+    std::printf("%s\n", request.value.c_str());
+  }
+  return 0;
+}
+
+Result<int> run_global(const GlobalOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  std::filesystem::path file = session->layout.global_version_file();
+  if (options.unset) {
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    if (ec) return make_error("cannot remove " + file.string() + ": " + ec.message());
+    return 0;
+  }
+  if (options.version.empty()) return show_global(*session);
+  auto toolkit = check_installed(*session, options.version);
+  if (!toolkit) return toolkit.take_error();
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  CUDAENV_TRY(write_file_atomically(file, options.version + "\n"));
+  print_note("default CUDA set to " + options.version + " (" + toolkit->name + ") in " + file.string());
+  return 0;
+}
+
+}  // namespace
+
+CommandHandler configure_use(CLI::App& command) {
+  auto version = std::make_shared<std::string>();
+  command.add_option("version", *version, "Version to pin: 12, 12.1, 12.1.1, a registered name, or system")
+      ->required();
+  return [version] { return run_use(*version); };
+}
+
+CommandHandler configure_global(CLI::App& command) {
+  auto options = std::make_shared<GlobalOptions>();
+  command.add_option("version", options->version, "Version to make the default");
+  command.add_flag("--unset", options->unset, "Remove the default (fall back to the system toolkit)");
+  command.footer("The default applies where no CUDAENV_VERSION and no cuda.toml say otherwise.");
+  return [options] { return run_global(*options); };
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,24 @@
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "store/rehash.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+static Result<int> run_rehash() {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto report = rehash_after_change(session->layout);
+  if (!report) return report.take_error();
+  if (!report->added.empty()) print_note("new shims: " + join(report->added, " "));
+  if (!report->removed.empty()) print_note("removed shims: " + join(report->removed, " "));
+  return 0;
+}
+
+CommandHandler configure_rehash(CLI::App& command) {
+  command.footer("Runs by itself after add, install and uninstall.");
+  return [] { return run_rehash(); };
+}
+
+}  // namespace cudaenv

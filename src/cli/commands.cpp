@@ -1,0 +1,21 @@
+#include "cli/commands.h"
+
+namespace cudaenv {
+
+const std::vector<Command>& command_table() {
+  static const std::vector<Command> table = {
+      {"add", "Register an existing toolkit (PATH, or --scan for /usr/local/cuda-*)", configure_add},
+      {"use", "Pin this project to a CUDA version in ./cuda.toml", configure_use},
+      {"global", "Show or set the default CUDA version", configure_global},
+      {"current", "Show the active CUDA version and what set it", configure_current},
+      {"versions", "List installed and registered toolkits", configure_versions},
+      {"which", "Show the real path of a toolkit program", configure_which},
+      {"prefix", "Show the root folder of a toolkit", configure_prefix},
+      {"exec", "Run a command with the active toolkit's environment", configure_exec},
+      {"env", "Print the active toolkit's environment for a shell", configure_env},
+      {"rehash", "Rebuild the shims for every toolkit program", configure_rehash},
+  };
+  return table;
+}
+
+}  // namespace cudaenv

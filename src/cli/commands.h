@@ -1,0 +1,19 @@
+#pragma once
+// The configure functions the command table points at, one per subcommand.
+
+#include "cli/command.h"
+
+namespace cudaenv {
+
+CommandHandler configure_add(CLI::App& command);
+CommandHandler configure_use(CLI::App& command);
+CommandHandler configure_global(CLI::App& command);
+CommandHandler configure_current(CLI::App& command);
+CommandHandler configure_versions(CLI::App& command);
+CommandHandler configure_which(CLI::App& command);
+CommandHandler configure_prefix(CLI::App& command);
+CommandHandler configure_exec(CLI::App& command);
+CommandHandler configure_env(CLI::App& command);
+CommandHandler configure_rehash(CLI::App& command);
+
+}  // namespace cudaenv

@@ -1,0 +1,26 @@
+#pragma once
+// What every command reads from the process: environment, directory, layout.
+
+#include <filesystem>
+
+#include "core/layout.h"
+#include "core/selection.h"
+#include "util/environment.h"
+#include "util/file_system.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct Session {
+  RealFileSystem fs;
+  EnvMap env;
+  std::filesystem::path cwd;
+  Layout layout;
+
+  static Result<Session> from_process();
+  // The active selection; project-file warnings are printed once here.
+  Result<Selection> select() const;
+  std::vector<Toolkit> toolkits() const { return list_toolkits(fs, layout); }
+};
+
+}  // namespace cudaenv

@@ -1,0 +1,262 @@
+#include "core/cuda_toml.h"
+
+#include <toml++/toml.h>
+
+#include <regex>
+#include <set>
+
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+std::string where(const fs::path& path, const toml::source_position& pos) {
+  return path.string() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+}
+
+// The source text of a node, to quote what the user wrote back to them.
+std::string source_text(std::string_view text, const toml::source_region& region) {
+  auto lines = split(text, '\n');
+  if (region.begin.line == 0 || region.begin.line != region.end.line || region.begin.line > lines.size()) return {};
+  const std::string& line = lines[region.begin.line - 1];
+  size_t begin = region.begin.column - 1;
+  size_t end = std::min<size_t>(region.end.column - 1, line.size());
+  return begin < end ? line.substr(begin, end - begin) : std::string{};
+}
+
+const char* type_name(toml::node_type type) {
+  switch (type) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date or time";
+  }
+}
+
+class Parser {
+ public:
+  Parser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
+
+  Result<CudaToml> run() {
+    toml::parse_result parsed = toml::parse(text_, path_.string());
+    if (!parsed) {
+      const toml::parse_error& err = parsed.error();
+      return make_error(where(path_, err.source().begin) + ": " + std::string(err.description()),
+                        "fix the TOML syntax at that position");
+    }
+    toml::table& root = parsed.table();
+    out_.path = path_;
+    for (auto&& [key, node] : root) {
+      std::string name(key.str());
+      if (name == "cuda") CUDAENV_TRY(read_cuda(key, node));
+      else if (name == "torch") CUDAENV_TRY(read_torch(key, node));
+      else if (name == "env") CUDAENV_TRY(read_env(key, node));
+      else warn_unknown(key, "");
+    }
+    if (!root.contains("cuda")) {
+      return make_error(path_.string() + ": no [cuda] table",
+                        "add:\n[cuda]\nversion = \"12.1\"");
+    }
+    return std::move(out_);
+  }
+
+ private:
+  Status read_cuda(const toml::key& key, toml::node& node) {
+    auto* table = as_table(key, node);
+    if (!table) return last_error_;
+    bool has_version = false;
+    for (auto&& [k, v] : *table) {
+      std::string name(k.str());
+      if (name == "version") {
+        auto value = expect_string(k, v, "[cuda] version", "\"12.1\"");
+        if (!value) return value.take_error();
+        if (!is_valid_version_request(*value)) {
+          return make_error(where(path_, v.source().begin) + ": [cuda] version \"" + *value +
+                                "\" is not a version",
+                            "write a version such as \"12.1\" or \"12.1.1\", \"system\", or a name given to "
+                            "`cudaenv add --as`");
+        }
+        out_.version = *value;
+        has_version = true;
+      } else if (name == "profile") {
+        auto value = expect_string(k, v, "[cuda] profile", "\"minimal\"");
+        if (!value) return value.take_error();
+        if (*value != "minimal" && *value != "torch" && *value != "full") {
+          return make_error(where(path_, v.source().begin) + ": [cuda] profile \"" + *value + "\" is unknown",
+                            "use one of \"minimal\", \"torch\", \"full\"");
+        }
+        out_.profile = *value;
+      } else if (name == "components") {
+        auto value = expect_string_array(k, v, "[cuda] components", "[\"libcurand\"]");
+        if (!value) return value.take_error();
+        out_.components = *value;
+      } else if (name == "arch") {
+        auto value = expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]");
+        if (!value) return value.take_error();
+        static const std::regex arch_pattern(R"(\d+\.\d+[a-z]?(\+PTX)?)");
+        for (const std::string& arch : *value) {
+          if (!std::regex_match(arch, arch_pattern)) {
+            return make_error(where(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
+                                  "\" is not a compute capability",
+                              "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
+          }
+        }
+        out_.arch = *value;
+      } else {
+        warn_unknown(k, "cuda");
+      }
+    }
+    if (!has_version) {
+      return make_error(where(path_, key.source().begin) + ": [cuda] has no version",
+                        "add a line such as: version = \"12.1\"");
+    }
+    return ok_status();
+  }
+
+  Status read_torch(const toml::key& key, toml::node& node) {
+    auto* table = as_table(key, node);
+    if (!table) return last_error_;
+    for (auto&& [k, v] : *table) {
+      if (k.str() == "version") {
+        auto value = expect_string(k, v, "[torch] version", "\"2.1.2\"");
+        if (!value) return value.take_error();
+        out_.torch_version = *value;
+      } else {
+        warn_unknown(k, "torch");
+      }
+    }
+    return ok_status();
+  }
+
+  Status read_env(const toml::key& key, toml::node& node) {
+    auto* table = as_table(key, node);
+    if (!table) return last_error_;
+    static const std::regex name_pattern("[A-Za-z_][A-Za-z0-9_]*");
+    for (auto&& [k, v] : *table) {
+      std::string name(k.str());
+      if (!std::regex_match(name, name_pattern)) {
+        return make_error(where(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
+                          "use letters, digits and underscores, not starting with a digit");
+      }
+      auto value = expect_string(k, v, "[env] " + name, "\"value\"");
+      if (!value) return value.take_error();
+      out_.env.emplace_back(name, *value);
+    }
+    return ok_status();
+  }
+
+  // Leaves the error in last_error_ so callers can return it.
+  toml::table* as_table(const toml::key& key, toml::node& node) {
+    if (auto* table = node.as_table()) return table;
+    last_error_ = make_error(where(path_, key.source().begin) + ": " + std::string(key.str()) + " must be a table, not " +
+                                 type_name(node.type()),
+                             "write it as a table: [" + std::string(key.str()) + "]");
+    return nullptr;
+  }
+
+  Result<std::string> expect_string(const toml::key& key, toml::node& node, const std::string& what,
+                                    const std::string& example) {
+    if (auto value = node.value<std::string>(); value && node.is_string()) return *value;
+    std::string written = source_text(text_, node.source());
+    std::string fix = node.is_number() && !written.empty()
+                          ? "write it as a string: " + std::string(key.str()) + " = \"" + written + "\""
+                          : "write it as a string, e.g. " + std::string(key.str()) + " = " + example;
+    return make_error(where(path_, node.source().begin) + ": " + what + " must be a string, not " +
+                          type_name(node.type()),
+                      fix);
+  }
+
+  Result<std::vector<std::string>> expect_string_array(const toml::key& key, toml::node& node,
+                                                       const std::string& what, const std::string& example) {
+    auto* array = node.as_array();
+    if (!array) {
+      return make_error(where(path_, node.source().begin) + ": " + what + " must be an array of strings, not " +
+                            type_name(node.type()),
+                        "write it as " + std::string(key.str()) + " = " + example);
+    }
+    std::vector<std::string> values;
+    for (toml::node& element : *array) {
+      auto value = expect_string(key, element, what + " entry", example);
+      if (!value) return value.take_error();
+      values.push_back(*value);
+    }
+    return values;
+  }
+
+  void warn_unknown(const toml::key& key, std::string_view table) {
+    std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
+    out_.warnings.push_back(where(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
+  }
+
+  fs::path path_;
+  std::string_view text_;
+  CudaToml out_;
+  Error last_error_;
+};
+
+// The byte offset of a 1-based line/column position in `text`.
+size_t offset_of(std::string_view text, const toml::source_position& pos) {
+  size_t offset = 0;
+  for (toml::source_index line = 1; line < pos.line; ++line) offset = text.find('\n', offset) + 1;
+  return offset + pos.column - 1;
+}
+
+// JSON's string escapes are all valid in a TOML basic string.
+std::string quoted_toml_string(std::string_view value) { return json_quote(value); }
+
+}  // namespace
+
+std::string new_cuda_toml(std::string_view version) {
+  return "[cuda]\nversion = " + quoted_toml_string(version) + "\n";
+}
+
+Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
+  toml::parse_result parsed = toml::parse(text, path.string());
+  if (!parsed) {
+    return make_error(where(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
+                      "fix the TOML syntax first; the file was left as it was");
+  }
+  std::string edited(text);
+  std::string value = quoted_toml_string(version);
+  toml::node* cuda = parsed.table().get("cuda");
+  if (!cuda) {
+    if (!edited.empty() && edited.back() != '\n') edited += '\n';
+    if (!edited.empty()) edited += '\n';
+    return edited + new_cuda_toml(version);
+  }
+  toml::table* table = cuda->as_table();
+  if (!table) return make_error(where(path, cuda->source().begin) + ": cuda must be a table", "write it as [cuda]");
+  if (toml::node* node = table->get("version")) {
+    size_t begin = offset_of(text, node->source().begin);
+    size_t end = offset_of(text, node->source().end);
+    edited.replace(begin, end - begin, value);
+    return edited;
+  }
+  if (table->is_inline()) {
+    return make_error(where(path, cuda->source().begin) + ": [cuda] is an inline table without a version",
+                      "add version = \"" + std::string(version) + "\" to it by hand");
+  }
+  // Insert right below the [cuda] header line.
+  size_t header = offset_of(text, table->source().begin);
+  size_t line_end = edited.find('\n', header);
+  std::string line = "version = " + value + "\n";
+  if (line_end == std::string::npos) edited += "\n" + line;
+  else edited.insert(line_end + 1, line);
+  return edited;
+}
+
+bool is_valid_version_request(std::string_view request) {
+  static const std::regex pattern("[A-Za-z0-9_+-][A-Za-z0-9._+-]*");
+  return request != "." && request != ".." && request.find("..") == std::string_view::npos &&
+         std::regex_match(request.begin(), request.end(), pattern);
+}
+
+Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {
+  return Parser(path, text).run();
+}
+
+}  // namespace cudaenv

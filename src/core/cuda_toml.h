@@ -1,0 +1,42 @@
+#pragma once
+// cuda.toml: the project file (DESIGN.md "cuda.toml"). Parsing is strict about types
+// and positions; editing touches only the text of [cuda] version.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "util/result.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+inline constexpr const char* kProjectFileName = "cuda.toml";
+
+struct CudaToml {
+  fs::path path;
+  std::string version;  // required
+  std::optional<std::string> profile;
+  std::vector<std::string> components;
+  std::vector<std::string> arch;  // "8.9", "9.0a", "8.6+PTX"
+  std::optional<std::string> torch_version;
+  std::vector<std::pair<std::string, std::string>> env;  // [env], applied only when trusted
+  std::vector<std::string> warnings;                     // "file:line:col: unknown key ..."
+};
+
+Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text);
+
+// `text` with [cuda] version set to `version`; comments, order and other tables kept.
+Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version);
+
+std::string new_cuda_toml(std::string_view version);
+
+// A version request as written in cuda.toml, CUDAENV_VERSION or the global file:
+// a version, "system", or a registered name. Never a path.
+bool is_valid_version_request(std::string_view request);
+
+}  // namespace cudaenv

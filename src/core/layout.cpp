@@ -1,0 +1,39 @@
+#include "core/layout.h"
+
+namespace cudaenv {
+
+std::vector<fs::path> Layout::version_roots() const {
+  std::vector<fs::path> roots{versions_dir()};
+  if (system_root && *system_root != user_root) roots.push_back(*system_root / "versions");
+  return roots;
+}
+
+static Result<fs::path> absolute_setting(const EnvMap& env, const char* name) {
+  fs::path path = *env_get(env, name);
+  if (!path.is_absolute()) {
+    return make_error(std::string(name) + "='" + path.string() + "' is not an absolute path",
+                      std::string("set ") + name + " to an absolute path, e.g. $HOME/.cudaenv");
+  }
+  return path.lexically_normal();
+}
+
+Result<Layout> layout_from_env(const EnvMap& env) {
+  Layout layout;
+  if (env_get(env, "CUDAENV_ROOT")) {
+    auto root = absolute_setting(env, "CUDAENV_ROOT");
+    if (!root) return root.take_error();
+    layout.user_root = *root;
+  } else if (auto home = env_get(env, "HOME")) {
+    layout.user_root = fs::path(*home) / ".cudaenv";
+  } else {
+    return make_error("neither CUDAENV_ROOT nor HOME is set", "export CUDAENV_ROOT=/path/to/.cudaenv");
+  }
+  if (env_get(env, "CUDAENV_SYSTEM_ROOT")) {
+    auto root = absolute_setting(env, "CUDAENV_SYSTEM_ROOT");
+    if (!root) return root.take_error();
+    layout.system_root = *root;
+  }
+  return layout;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,32 @@
+#pragma once
+// Where cudaenv keeps its state (DESIGN.md "CUDAENV_ROOT").
+
+#include <filesystem>
+#include <optional>
+
+#include "util/environment.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+struct Layout {
+  fs::path user_root;                   // CUDAENV_ROOT, default ~/.cudaenv; writable
+  std::optional<fs::path> system_root;  // CUDAENV_SYSTEM_ROOT: shared, maybe read-only
+
+  fs::path versions_dir() const { return user_root / "versions"; }
+  fs::path shims_dir() const { return user_root / "shims"; }
+  fs::path global_version_file() const { return user_root / "version"; }
+  fs::path cache_dir() const { return user_root / "cache"; }
+  fs::path trust_dir() const { return user_root / "trust"; }
+  fs::path locks_dir() const { return user_root / "locks"; }
+  // The version roots in search order: the user's, then the shared one.
+  std::vector<fs::path> version_roots() const;
+};
+
+// From CUDAENV_ROOT / CUDAENV_SYSTEM_ROOT / HOME; relative paths are refused so the
+// answer does not depend on the current directory.
+Result<Layout> layout_from_env(const EnvMap& env);
+
+}  // namespace cudaenv

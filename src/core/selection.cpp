@@ -1,0 +1,149 @@
+#include "core/selection.h"
+
+#include "util/strings.h"
+
+namespace cudaenv {
+
+std::string Request::origin() const {
+  switch (kind) {
+    case OriginKind::argument: return "given as an argument";
+    case OriginKind::environment: return "set by CUDAENV_VERSION";
+    case OriginKind::project_file:
+    case OriginKind::global_file: return "set by " + file.string();
+    case OriginKind::fallback: return "no version set; falling back to the system toolkit";
+  }
+  return {};
+}
+
+std::optional<fs::path> find_project_file(const FileSystemView& fs, const fs::path& dir) {
+  fs::path current = dir.lexically_normal();
+  while (true) {
+    fs::path candidate = current / kProjectFileName;
+    if (fs.kind(candidate) == EntryKind::file) return candidate;
+    if (!current.has_relative_path()) return std::nullopt;
+    current = current.parent_path();
+  }
+}
+
+Result<std::optional<CudaToml>> load_project(const FileSystemView& fs, const fs::path& cwd) {
+  auto file = find_project_file(fs, cwd);
+  if (!file) return std::optional<CudaToml>{};
+  auto text = fs.read_file(*file);
+  if (!text) return make_error("cannot read " + file->string(), "check its permissions");
+  auto parsed = parse_cuda_toml(*file, *text);
+  if (!parsed) return parsed.take_error();
+  return std::optional<CudaToml>(std::move(parsed.value()));
+}
+
+static std::optional<std::string> read_global_version(const FileSystemView& fs, const fs::path& file) {
+  auto text = fs.read_file(file);
+  if (!text) return std::nullopt;
+  for (const std::string& line : split(*text, '\n')) {
+    std::string_view value = trim(line);
+    if (!value.empty() && value[0] != '#') return std::string(value);
+  }
+  return std::nullopt;
+}
+
+static Result<Request> validated(Request request) {
+  if (is_valid_version_request(request.value)) return request;
+  return make_error("'" + request.value + "' (" + request.origin() + ") is not a version",
+                    "use a version such as 12.1 or 12.1.1, 'system', or a name given to `cudaenv add --as`");
+}
+
+Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
+                               const Layout& layout, const std::optional<CudaToml>& project) {
+  if (auto value = env_get(env, "CUDAENV_VERSION")) {
+    return validated(Request{*value, OriginKind::environment, {}});
+  }
+  if (project) return Request{project->version, OriginKind::project_file, project->path};
+  fs::path global = layout.global_version_file();
+  if (auto value = read_global_version(fs, global)) {
+    return validated(Request{*value, OriginKind::global_file, global});
+  }
+  return Request{"system", OriginKind::fallback, {}};
+}
+
+std::optional<Toolkit> match_toolkit(const std::string& request, const std::vector<Toolkit>& toolkits) {
+  for (const Toolkit& toolkit : toolkits) {
+    if (toolkit.name == request) return toolkit;
+  }
+  auto wanted = parse_version(request);
+  if (!wanted) return std::nullopt;
+  const Toolkit* best = nullptr;
+  for (const Toolkit& toolkit : toolkits) {
+    if (!toolkit.version || !version_matches(*wanted, *toolkit.version)) continue;
+    if (!best || *toolkit.version > *best->version) best = &toolkit;
+  }
+  if (!best) return std::nullopt;
+  return *best;
+}
+
+Error not_installed_error(const Request& request, const std::vector<Toolkit>& toolkits) {
+  std::vector<std::string> names;
+  std::vector<Version> versions;
+  std::vector<std::string> version_names;
+  for (const Toolkit& toolkit : toolkits) {
+    names.push_back(toolkit.name);
+    if (toolkit.version) {
+      versions.push_back(*toolkit.version);
+      version_names.push_back(toolkit.name);
+    }
+  }
+  std::string hint = names.empty() ? "no toolkits are installed yet" : "installed: " + join(names, ", ");
+  auto wanted = parse_version(request.value);
+  if (wanted) {
+    if (auto nearest = nearest_version(*wanted, versions)) {
+      hint += "\nnearest match: " + version_names[*nearest] + " (`cudaenv use " + version_names[*nearest] + "`)";
+    }
+    hint += "\nto install it: cudaenv install " + request.value;
+  } else {
+    hint += "\nto register a toolkit under that name: cudaenv add PATH --as " + request.value;
+  }
+  return make_error("CUDA " + request.value + " is not installed (" + request.origin() + ")", hint);
+}
+
+Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
+                                const Request& request, const std::vector<Toolkit>& toolkits) {
+  if (request.value == "system") {
+    if (auto system = find_system_toolkit(fs, env, layout.shims_dir())) return *system;
+    return make_error("no system CUDA toolkit: no nvcc on PATH and no /usr/local/cuda (" + request.origin() + ")",
+                      "install one with `cudaenv install 12.4 && cudaenv global 12.4`, or register one with "
+                      "`cudaenv add /path/to/cuda`");
+  }
+  auto toolkit = match_toolkit(request.value, toolkits);
+  if (!toolkit) return not_installed_error(request, toolkits);
+  if (!toolkit->present) {
+    return make_error("CUDA " + toolkit->name + " (" + request.origin() + ") points to " + toolkit->home.string() +
+                          ", which has no bin/ folder any more",
+                      "re-register it with `cudaenv add PATH --as " + toolkit->name + "` or remove it with "
+                      "`cudaenv uninstall " + toolkit->name + "`");
+  }
+  return *toolkit;
+}
+
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                 const Layout& layout) {
+  Selection selection;
+  auto project = load_project(fs, cwd);
+  if (project) {
+    selection.project = std::move(project.value());
+  } else if (!env_get(env, "CUDAENV_VERSION")) {
+    return project.take_error();
+  } else {
+    // CUDAENV_VERSION decides the version, so a broken cuda.toml only costs its arch list.
+    selection.warnings.push_back(project.error().message);
+  }
+  auto request = select_request(fs, env, layout, selection.project);
+  if (!request) return request.take_error();
+  selection.request = std::move(request.value());
+  auto toolkit = resolve_request(fs, env, layout, selection.request, list_toolkits(fs, layout));
+  if (!toolkit) return toolkit.take_error();
+  selection.toolkit = std::move(toolkit.value());
+  if (selection.project) {
+    for (const std::string& warning : selection.project->warnings) selection.warnings.push_back(warning);
+  }
+  return selection;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,59 @@
+#pragma once
+// Which toolkit is active here, and why (DESIGN.md "Version selection"):
+// CUDAENV_VERSION -> nearest cuda.toml upwards -> $CUDAENV_ROOT/version -> system.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cuda_toml.h"
+#include "core/layout.h"
+#include "core/toolkits.h"
+#include "util/environment.h"
+#include "util/file_system.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+enum class OriginKind { argument, environment, project_file, global_file, fallback };
+
+struct Request {
+  std::string value;  // "12.1", "system", a registered name
+  OriginKind kind = OriginKind::fallback;
+  fs::path file;      // the cuda.toml or global file it came from
+
+  // "set by /p/cuda.toml", "set by CUDAENV_VERSION", ...
+  std::string origin() const;
+};
+
+struct Selection {
+  Request request;
+  Toolkit toolkit;
+  std::optional<CudaToml> project;  // the cuda.toml governing the directory, if any
+  std::vector<std::string> warnings;
+};
+
+// The nearest cuda.toml at or above `dir`.
+std::optional<fs::path> find_project_file(const FileSystemView& fs, const fs::path& dir);
+
+// The project file that governs `cwd`, parsed; nullopt when there is none.
+Result<std::optional<CudaToml>> load_project(const FileSystemView& fs, const fs::path& cwd);
+
+Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
+                               const Layout& layout, const std::optional<CudaToml>& project);
+
+// Exact name first, then the newest version the request is a prefix of.
+std::optional<Toolkit> match_toolkit(const std::string& request, const std::vector<Toolkit>& toolkits);
+
+// The error for a request nothing matches: installed ones, the nearest, and the fix.
+Error not_installed_error(const Request& request, const std::vector<Toolkit>& toolkits);
+
+Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
+                                const Request& request, const std::vector<Toolkit>& toolkits);
+
+// The whole selection: the request, its toolkit and the governing project file.
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                 const Layout& layout);
+
+}  // namespace cudaenv

@@ -1,0 +1,99 @@
+#include "core/toolkit_env.h"
+
+#include <algorithm>
+
+#include "util/strings.h"
+
+namespace cudaenv {
+
+EnvChange toolkit_env_change(const Toolkit& toolkit, const std::vector<std::string>& arch) {
+  EnvChange change;
+  if (toolkit.source != ToolkitSource::system) {
+    std::string home = toolkit.home.string();
+    change.prepend = {{"PATH", home + "/bin"}, {"LD_LIBRARY_PATH", home + "/lib64"}};
+    change.set = {{"CUDA_HOME", home},
+                  {"CUDA_PATH", home},
+                  {"CUDAToolkit_ROOT", home},
+                  {"CUDACXX", home + "/bin/nvcc"}};
+  }
+  if (!arch.empty()) {
+    // torch wants "8.9;9.0;8.6+PTX", CMake wants "89;90;86"; CMake has no +PTX spelling
+    // that keeps its default of real and virtual code, so the suffix is dropped there.
+    std::vector<std::string> cmake_archs;
+    for (const std::string& entry : arch) {
+      std::string digits;
+      for (char c : entry.substr(0, entry.find('+'))) {
+        if (c != '.') digits += c;
+      }
+      cmake_archs.push_back(digits);
+    }
+    change.set.emplace_back("TORCH_CUDA_ARCH_LIST", join(arch, ";"));
+    change.set.emplace_back("CUDAARCHS", join(cmake_archs, ";"));
+  }
+  return change;
+}
+
+EnvChange selection_env_change(const Selection& selection) {
+  static const std::vector<std::string> none;
+  return toolkit_env_change(selection.toolkit, selection.project ? selection.project->arch : none);
+}
+
+std::string prepend_entry(const std::string& list, const std::string& entry) {
+  std::vector<std::string> kept{entry};
+  if (!list.empty()) {
+    for (std::string& existing : split(list, ':')) {
+      if (existing != entry) kept.push_back(std::move(existing));
+    }
+  }
+  return join(kept, ":");
+}
+
+void apply_env_change(const EnvChange& change, EnvMap& env) {
+  for (const auto& [name, value] : change.set) env[name] = value;
+  for (const auto& [name, entry] : change.prepend) env[name] = prepend_entry(env[name], entry);
+}
+
+std::vector<std::pair<std::string, std::string>> changed_values(const EnvChange& change, const EnvMap& env) {
+  EnvMap after = env;
+  apply_env_change(change, after);
+  std::vector<std::pair<std::string, std::string>> values;
+  auto add = [&](const std::string& name) {
+    bool seen = std::any_of(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+    if (!seen) values.emplace_back(name, after[name]);
+  };
+  for (const auto& entry : change.prepend) add(entry.first);
+  for (const auto& entry : change.set) add(entry.first);
+  return values;
+}
+
+static bool is_path_list(const std::string& name) {
+  return name.size() >= 4 && name.compare(name.size() - 4, 4, "PATH") == 0 && name != "CUDA_PATH";
+}
+
+std::string render_exports(const std::vector<std::pair<std::string, std::string>>& values, ShellDialect dialect) {
+  std::string out;
+  if (dialect == ShellDialect::json) {
+    out = "{";
+    for (size_t i = 0; i < values.size(); ++i) {
+      out += (i ? ",\n  " : "\n  ") + json_quote(values[i].first) + ": " + json_quote(values[i].second);
+    }
+    return out + (values.empty() ? "}\n" : "\n}\n");
+  }
+  for (const auto& [name, value] : values) {
+    if (dialect == ShellDialect::posix) {
+      out += "export " + name + "=" + posix_quote(value) + ";\n";
+      continue;
+    }
+    // fish keeps *PATH variables as lists and joins them with ':' when exporting.
+    out += "set -gx " + name;
+    if (is_path_list(name)) {
+      for (const std::string& entry : split(value, ':')) out += " " + fish_quote(entry);
+    } else {
+      out += " " + fish_quote(value);
+    }
+    out += ";\n";
+  }
+  return out;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,105 @@
+#include "core/toolkits.h"
+
+#include <algorithm>
+#include <set>
+
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+bool toolkit_order(const Toolkit& a, const Toolkit& b) {
+  if (a.version && b.version) return *a.version != *b.version ? *a.version < *b.version : a.name < b.name;
+  if (a.version != b.version) return a.version.has_value();
+  return a.name < b.name;
+}
+
+Toolkit toolkit_entry(const FileSystemView& fs, const fs::path& versions_dir, const std::string& name,
+                      ToolkitSource source) {
+  Toolkit toolkit;
+  toolkit.name = name;
+  toolkit.version = parse_version(name);
+  toolkit.source = source;
+  fs::path entry = versions_dir / name;
+  if (auto target = fs.read_link(entry)) {
+    toolkit.registered = true;
+    toolkit.home = target->is_absolute() ? *target : (versions_dir / *target).lexically_normal();
+  } else {
+    toolkit.home = entry;
+  }
+  toolkit.present = fs.kind(toolkit.home / "bin") == EntryKind::directory;
+  return toolkit;
+}
+
+// PATH entries compare equal regardless of a trailing slash or "." segments.
+std::string normal_dir(const fs::path& dir) {
+  std::string text = dir.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::vector<Toolkit> list_toolkits(const FileSystemView& fs, const Layout& layout) {
+  std::vector<Toolkit> toolkits;
+  std::set<std::string> seen;
+  auto roots = layout.version_roots();
+  for (size_t i = 0; i < roots.size(); ++i) {
+    ToolkitSource source = i == 0 ? ToolkitSource::user_root : ToolkitSource::system_root;
+    for (const std::string& name : fs.list_dir(roots[i])) {
+      if (name.empty() || name[0] == '.' || !seen.insert(name).second) continue;
+      toolkits.push_back(toolkit_entry(fs, roots[i], name, source));
+    }
+  }
+  std::sort(toolkits.begin(), toolkits.end(), toolkit_order);
+  return toolkits;
+}
+
+std::optional<fs::path> find_on_path(const FileSystemView& fs, const EnvMap& env, const std::string& program,
+                                     const fs::path& skip_dir) {
+  auto path = env_get(env, "PATH");
+  if (!path) return std::nullopt;
+  std::string skip = normal_dir(skip_dir);
+  for (const std::string& dir : split(*path, ':')) {
+    if (dir.empty() || normal_dir(dir) == skip) continue;
+    fs::path candidate = fs::path(dir) / program;
+    if (fs.is_executable(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+std::optional<Toolkit> find_system_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& shims_dir) {
+  Toolkit toolkit;
+  toolkit.name = "system";
+  toolkit.source = ToolkitSource::system;
+  if (auto nvcc = find_on_path(fs, env, "nvcc", shims_dir)) {
+    toolkit.home = nvcc->parent_path().parent_path();
+    return toolkit;
+  }
+  if (fs.is_executable("/usr/local/cuda/bin/nvcc")) {
+    toolkit.home = "/usr/local/cuda";
+    return toolkit;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> toolkits_with_program(const FileSystemView& fs, const std::vector<Toolkit>& toolkits,
+                                               const std::string& program) {
+  std::vector<std::string> names;
+  for (const Toolkit& toolkit : toolkits) {
+    if (fs.is_executable(toolkit.bin_dir() / program)) names.push_back(toolkit.name);
+  }
+  return names;
+}
+
+const char* source_label(ToolkitSource source) {
+  switch (source) {
+    case ToolkitSource::user_root: return "user";
+    case ToolkitSource::system_root: return "shared";
+    case ToolkitSource::system: return "system";
+  }
+  return "user";
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,101 @@
+#include "store/rehash.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "core/toolkits.h"
+#include "util/file_lock.h"
+
+namespace cudaenv {
+
+namespace {
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
+  fs::path temporary = shim.parent_path() / ("." + shim.filename().string() + ".tmp." + std::to_string(::getpid()));
+  ::unlink(temporary.c_str());
+  if (::link(shim_binary.c_str(), temporary.c_str()) != 0) {
+    if (errno != EXDEV && errno != EPERM) {
+      return make_error("cannot create shim " + shim.string() + ": " + std::strerror(errno),
+                        "check that " + shim.parent_path().string() + " is writable");
+    }
+    std::error_code ec;
+    fs::copy_file(shim_binary, temporary, fs::copy_options::overwrite_existing, ec);
+    if (ec) return make_error("cannot copy " + shim_binary.string() + " to " + temporary.string() + ": " + ec.message());
+  }
+  if (::rename(temporary.c_str(), shim.c_str()) != 0) {
+    std::string reason = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return make_error("cannot create shim " + shim.string() + ": " + reason);
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layout) {
+  std::set<std::string> names;
+  for (const Toolkit& toolkit : list_toolkits(fs, layout)) {
+    for (const std::string& name : fs.list_dir(toolkit.bin_dir())) {
+      if (name[0] != '.' && fs.is_executable(toolkit.bin_dir() / name)) names.insert(name);
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+Result<fs::path> locate_shim_binary() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return make_error("cannot find the running cudaenv binary: " + ec.message());
+  fs::path dir = self.parent_path();
+  for (const fs::path& candidate : {dir / "cudaenv-shim", dir.parent_path() / "libexec/cudaenv/cudaenv-shim"}) {
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return make_error("cudaenv-shim was not found beside " + self.string() + " or in " +
+                        (dir.parent_path() / "libexec/cudaenv").string(),
+                    "reinstall cudaenv (./install.sh) so both programs are installed together");
+}
+
+Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
+  auto lock = FileLock::acquire(layout.locks_dir() / "rehash");
+  if (!lock) return lock.take_error();
+  std::error_code ec;
+  fs::create_directories(layout.shims_dir(), ec);
+  if (ec) {
+    return make_error("cannot create " + layout.shims_dir().string() + ": " + ec.message(),
+                      "check that " + layout.user_root.string() + " is writable");
+  }
+  RealFileSystem disk;
+  RehashReport report;
+  report.shims = shim_names(disk, layout);
+  for (const std::string& name : report.shims) {
+    fs::path shim = layout.shims_dir() / name;
+    if (same_file(shim, shim_binary)) continue;
+    if (disk.kind(shim) == EntryKind::missing) report.added.push_back(name);
+    CUDAENV_TRY(place_shim(shim_binary, shim));
+  }
+  for (const std::string& name : disk.list_dir(layout.shims_dir())) {
+    if (name[0] == '.' || std::binary_search(report.shims.begin(), report.shims.end(), name)) continue;
+    fs::remove(layout.shims_dir() / name, ec);
+    report.removed.push_back(name);
+  }
+  return report;
+}
+
+Result<RehashReport> rehash_after_change(const Layout& layout) {
+  auto shim_binary = locate_shim_binary();
+  if (!shim_binary) return shim_binary.take_error();
+  return rehash(layout, *shim_binary);
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,34 @@
+#pragma once
+// shims/: one entry per program in any toolkit's bin/, each a hard link to (or, across
+// file systems, a copy of) cudaenv-shim.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/layout.h"
+#include "util/file_system.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct RehashReport {
+  std::vector<std::string> shims;  // every shim now present
+  std::vector<std::string> added;
+  std::vector<std::string> removed;
+};
+
+// Names of the executables in the bin/ of every known toolkit.
+std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layout);
+
+// cudaenv-shim beside the running cudaenv, or in ../libexec/cudaenv/ of its prefix.
+Result<std::filesystem::path> locate_shim_binary();
+
+// Rebuilds shims/ under a lock, so concurrent runs serialise instead of colliding;
+// each shim is replaced by rename, so a running shim never sees a missing file.
+Result<RehashReport> rehash(const Layout& layout, const std::filesystem::path& shim_binary);
+
+// rehash() with the installed shim binary: what add/install/uninstall run afterwards.
+Result<RehashReport> rehash_after_change(const Layout& layout);
+
+}  // namespace cudaenv

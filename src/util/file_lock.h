@@ -1,0 +1,25 @@
+#pragma once
+// An exclusive lock held by the kernel on an open file (flock), so a killed holder
+// never leaves a stale lock behind. On NFS, Linux maps flock onto fcntl locks.
+
+#include <filesystem>
+
+#include "util/result.h"
+
+namespace cudaenv {
+
+class FileLock {
+ public:
+  // Blocks until the lock on `path` (created if missing) is held.
+  static Result<FileLock> acquire(const std::filesystem::path& path);
+  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileLock& operator=(FileLock&&) = delete;
+  FileLock(const FileLock&) = delete;
+  ~FileLock();
+
+ private:
+  explicit FileLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+}  // namespace cudaenv

@@ -1,0 +1,24 @@
+#pragma once
+// Running a helper program (nvcc --version, a Python probe) and capturing its output.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "util/environment.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct ProcessOutput {
+  int exit_code = 0;  // 128+N when killed by signal N
+  std::string out;
+  std::string err;
+};
+
+// Runs argv[0] (searched on PATH when it has no '/') with stdin from /dev/null.
+// A run past `timeout` is killed and reported as an error naming the command.
+Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                                  const EnvMap* env = nullptr);
+
+}  // namespace cudaenv

@@ -1,0 +1,43 @@
+#include <catch2/catch.hpp>
+
+#include "core/version.h"
+
+using namespace cudaenv;
+
+static Version v(const char* text) { return *parse_version(text); }
+
+TEST_CASE("parse_version accepts 1 to 4 numeric parts") {
+  CHECK(v("12").parts == std::vector<int>{12});
+  CHECK(v("12.1.1").parts == std::vector<int>{12, 1, 1});
+  CHECK(v("11.8.0").str() == "11.8.0");
+  for (const char* bad : {"", ".", "12.", ".1", "12..1", "v12", "12.x", "12.1.1.1.1", "-1", "12 .1", "1234567890"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_version(bad));
+  }
+}
+
+TEST_CASE("versions order numerically, not lexically") {
+  CHECK(v("12.10") > v("12.9"));
+  CHECK(v("12.1.1") > v("12.1.0"));
+  CHECK(v("11.8.0") < v("12.0.0"));
+  CHECK(v("12.1") < v("12.1.0"));
+  CHECK(v("13.0") == v("13.0"));
+}
+
+TEST_CASE("a request matches the versions it is a prefix of") {
+  CHECK(version_matches(v("12"), v("12.4.1")));
+  CHECK(version_matches(v("12.1"), v("12.1.1")));
+  CHECK(version_matches(v("12.1.1"), v("12.1.1")));
+  CHECK_FALSE(version_matches(v("12.1"), v("12.10.0")));
+  CHECK_FALSE(version_matches(v("12.1.1"), v("12.1")));
+  CHECK_FALSE(version_matches(v("1"), v("12.1")));
+}
+
+TEST_CASE("nearest_version prefers the same major, then the closest minor, then newer") {
+  std::vector<Version> installed{v("11.8.0"), v("12.1.1"), v("12.4.1"), v("13.0.0")};
+  CHECK(nearest_version(v("12.3"), installed) == 2u);
+  CHECK(nearest_version(v("12.2"), installed) == 1u);  // 12.1 is one minor away, 12.4 two
+  CHECK(nearest_version(v("11.7"), installed) == 0u);
+  CHECK(nearest_version(v("14"), installed) == 3u);
+  CHECK_FALSE(nearest_version(v("12"), {}));
+}
