@@ -1,6 +1,7 @@
 #include "util/data_dir.h"
 
 #include <cstdlib>
+#include <vector>
 
 namespace cudaenv {
 
