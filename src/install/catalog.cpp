@@ -1,0 +1,157 @@
+#include "install/catalog.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "util/data_dir.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+Error data_error(const std::filesystem::path& path, const std::string& what) {
+  return make_error(path.string() + ": " + what, "reinstall cudaenv; this file ships with it");
+}
+
+Result<toml::table> parse_toml(std::string_view text, const std::filesystem::path& path) {
+  toml::parse_result parsed = toml::parse(text, path.string());
+  if (!parsed) {
+    const auto& pos = parsed.error().source().begin;
+    return data_error(path, std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " +
+                                std::string(parsed.error().description()));
+  }
+  return std::move(parsed.table());
+}
+
+Result<std::vector<std::string>> string_list(const toml::node* node, const std::filesystem::path& path,
+                                             const std::string& what) {
+  std::vector<std::string> out;
+  const toml::array* array = node ? node->as_array() : nullptr;
+  if (!array) return data_error(path, what + " must be an array of strings");
+  for (const toml::node& item : *array) {
+    auto value = item.value<std::string>();
+    if (!value) return data_error(path, what + " must hold only strings");
+    out.push_back(*value);
+  }
+  return out;
+}
+
+Result<std::string> read_data_file(const std::string& name) {
+  auto dir = manifests_dir();
+  if (!dir) return dir.take_error();
+  std::filesystem::path path = *dir / name;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return data_error(path, "cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+const Release* ReleaseCatalog::find(std::string_view label) const {
+  for (const Release& release : releases) {
+    if (release.label == label) return &release;
+  }
+  return nullptr;
+}
+
+Result<std::string> ReleaseCatalog::resolve(std::string_view request) const {
+  auto wanted = parse_version(request);
+  if (!wanted) {
+    return make_error("'" + std::string(request) + "' is not a CUDA version",
+                      "give a version such as 12.1 or 12.1.1; `cudaenv list-remote` lists them", 2);
+  }
+  for (const Release& release : releases) {
+    if (version_matches(*wanted, release.version)) return release.label;
+  }
+  if (wanted->parts.size() >= 3) return std::string(request);
+  std::vector<Version> known;
+  for (const Release& release : releases) known.push_back(release.version);
+  std::string hint = "`cudaenv list-remote` lists the releases cudaenv knows";
+  if (auto nearest = nearest_version(*wanted, known)) hint = "the nearest known release is " + releases[*nearest].label + "; " + hint;
+  return make_error("no known CUDA release matches " + std::string(request), hint);
+}
+
+bool ProfileCatalog::excluded_from_full(std::string_view component) const {
+  for (const std::string& pattern : full_exclude) {
+    if (!pattern.empty() && pattern.back() == '*') {
+      if (starts_with(component, std::string_view(pattern).substr(0, pattern.size() - 1))) return true;
+    } else if (component == pattern) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> ProfileCatalog::names(int major) const {
+  std::vector<std::string> out;
+  if (auto it = by_major.find(major); it != by_major.end()) {
+    for (const auto& entry : it->second) out.push_back(entry.first);
+  }
+  out.push_back("full");
+  return out;
+}
+
+Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::filesystem::path& path) {
+  auto table = parse_toml(text, path);
+  if (!table) return table.take_error();
+  ReleaseCatalog catalog;
+  catalog.default_base = (*table)["default_base"].value_or(std::string{});
+  if (catalog.default_base.empty()) return data_error(path, "default_base is missing");
+  if (catalog.default_base.back() != '/') catalog.default_base += '/';
+  const toml::array* releases = (*table)["release"].as_array();
+  if (!releases) return data_error(path, "no [[release]] entries");
+  for (const toml::node& node : *releases) {
+    const toml::table* entry = node.as_table();
+    auto label = entry ? (*entry)["label"].value<std::string>() : std::nullopt;
+    auto version = label ? parse_version(*label) : std::nullopt;
+    if (!version) return data_error(path, "every [[release]] needs a label such as \"12.1.1\"");
+    Release release{*label, *version, (*entry)["date"].value<std::string>(), (*entry)["sha256"].value<std::string>()};
+    catalog.releases.push_back(std::move(release));
+  }
+  std::sort(catalog.releases.begin(), catalog.releases.end(),
+            [](const Release& a, const Release& b) { return a.version > b.version; });
+  return catalog;
+}
+
+Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::filesystem::path& path) {
+  auto table = parse_toml(text, path);
+  if (!table) return table.take_error();
+  ProfileCatalog catalog;
+  catalog.default_profile = (*table)["default_profile"].value_or(std::string("minimal"));
+  const toml::table* majors = (*table)["major"].as_table();
+  if (!majors) return data_error(path, "no [major.N] tables");
+  for (auto&& [key, node] : *majors) {
+    auto major = parse_version(key.str());
+    const toml::table* profiles = node.as_table();
+    if (!major || major->parts.size() != 1 || !profiles) return data_error(path, "[major." + std::string(key.str()) + "] is not a major version table");
+    for (auto&& [name, list] : *profiles) {
+      auto components = string_list(&list, path, "major." + std::string(key.str()) + "." + std::string(name.str()));
+      if (!components) return components.take_error();
+      catalog.by_major[major->major()][std::string(name.str())] = std::move(*components);
+    }
+  }
+  auto exclude = string_list((*table)["full"]["exclude"].node(), path, "full.exclude");
+  if (!exclude) return exclude.take_error();
+  catalog.full_exclude = std::move(*exclude);
+  return catalog;
+}
+
+Result<ReleaseCatalog> load_release_catalog() {
+  auto text = read_data_file("redist-releases.toml");
+  if (!text) return text.take_error();
+  return parse_release_catalog(*text, *manifests_dir() / "redist-releases.toml");
+}
+
+Result<ProfileCatalog> load_profile_catalog() {
+  auto text = read_data_file("redist-profiles.toml");
+  if (!text) return text.take_error();
+  return parse_profile_catalog(*text, *manifests_dir() / "redist-profiles.toml");
+}
+
+}  // namespace cudaenv

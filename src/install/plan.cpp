@@ -1,0 +1,101 @@
+#include "install/plan.h"
+
+#include <algorithm>
+
+#include "core/version.h"
+#include "util/edit_distance.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+int major_of(const std::string& label) {
+  auto version = parse_version(label);
+  return version ? version->major() : 0;
+}
+
+std::vector<std::string> components_for_platform(const RedistManifest& manifest, const std::string& platform,
+                                                 int major) {
+  std::vector<std::string> out;
+  for (const RedistComponent& component : manifest.components) {
+    if (artifact_for(component, platform, major)) out.push_back(component.key);
+  }
+  return out;
+}
+
+Error missing_component(const RedistManifest& manifest, const std::string& label, const std::string& key,
+                        const std::string& platform, int major) {
+  std::vector<std::string> available = components_for_platform(manifest, platform, major);
+  std::string hint = "it has: " + join(available, ", ");
+  if (auto guess = closest_word(key, available)) hint = "did you mean " + *guess + "? " + hint;
+  if (const RedistComponent* component = manifest.find(key)) {
+    std::vector<std::string> platforms;
+    for (const auto& entry : component->platforms) platforms.push_back(entry.first);
+    for (const auto& entry : component->variants) platforms.push_back(entry.first);
+    return make_error("component " + key + " of CUDA " + label + " has no archive for " + platform,
+                      "it has archives for: " + join(platforms, ", ") + " (choose one with --platform)");
+  }
+  return make_error("CUDA " + label + " has no component " + key + " for " + platform, hint);
+}
+
+}  // namespace
+
+std::optional<RedistArtifact> artifact_for(const RedistComponent& component, const std::string& platform, int major) {
+  if (auto it = component.platforms.find(platform); it != component.platforms.end()) return it->second;
+  auto variants = component.variants.find(platform);
+  if (variants == component.variants.end()) return std::nullopt;
+  auto it = variants->second.find("cuda" + std::to_string(major));
+  if (it == variants->second.end()) return std::nullopt;
+  return it->second;
+}
+
+Result<std::vector<std::string>> profile_components(const ProfileCatalog& profiles, const RedistManifest& manifest,
+                                                    const std::string& label, const std::string& profile,
+                                                    const std::string& platform) {
+  int major = major_of(label);
+  if (profile == "full") {
+    std::vector<std::string> out;
+    for (const std::string& key : components_for_platform(manifest, platform, major)) {
+      if (!profiles.excluded_from_full(key)) out.push_back(key);
+    }
+    return out;
+  }
+  auto by_major = profiles.by_major.find(major);
+  if (by_major == profiles.by_major.end()) {
+    return make_error("cudaenv has no component profiles for CUDA " + std::to_string(major) + ".x (" + label + ")",
+                      "use --profile full, or name the components with --component");
+  }
+  auto it = by_major->second.find(profile);
+  if (it == by_major->second.end()) {
+    return make_error("unknown profile '" + profile + "'", "choose one of: " + join(profiles.names(major), ", "), 2);
+  }
+  return it->second;
+}
+
+Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
+                                                 const PlanRequest& request) {
+  auto wanted = profile_components(profiles, manifest, request.label, request.profile, request.platform);
+  if (!wanted) return wanted.take_error();
+  std::vector<std::string> keys = std::move(*wanted);
+  for (const std::string& extra : request.components) keys.push_back(extra);
+  int major = major_of(request.label);
+  std::vector<PlannedArchive> plan;
+  for (const std::string& key : keys) {
+    bool seen = std::any_of(plan.begin(), plan.end(), [&](const PlannedArchive& p) { return p.component == key; });
+    if (seen) continue;
+    const RedistComponent* component = manifest.find(key);
+    auto artifact = component ? artifact_for(*component, request.platform, major) : std::nullopt;
+    if (!artifact) return missing_component(manifest, request.label, key, request.platform, major);
+    plan.push_back(PlannedArchive{key, component->version, *artifact});
+  }
+  return plan;
+}
+
+std::optional<std::string> redist_platform_for(const std::string& machine) {
+  if (machine == "x86_64") return std::string("linux-x86_64");
+  if (machine == "aarch64" || machine == "arm64") return std::string("linux-sbsa");
+  return std::nullopt;
+}
+
+}  // namespace cudaenv

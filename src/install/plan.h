@@ -1,0 +1,43 @@
+#pragma once
+// Which archives an install of one release fetches: pure, from the manifest and profiles.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "install/catalog.h"
+#include "install/redist_manifest.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct PlanRequest {
+  std::string label;                    // "12.1.1"
+  std::string profile;                  // minimal | torch | full
+  std::vector<std::string> components;  // added on top of the profile
+  std::string platform;                 // "linux-x86_64"
+};
+
+struct PlannedArchive {
+  std::string component;  // "cuda_nvcc"
+  std::string version;    // "12.1.105"
+  RedistArtifact artifact;
+};
+
+// The components of `profile` for the label's major version, in the data file's order.
+Result<std::vector<std::string>> profile_components(const ProfileCatalog& profiles, const RedistManifest& manifest,
+                                                    const std::string& label, const std::string& profile,
+                                                    const std::string& platform);
+
+// One archive per component, profile first then extras, without duplicates. A component the
+// manifest lacks (or lacks for the platform) is an error listing the ones it has.
+Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
+                                                 const PlanRequest& request);
+
+// The artifact of `component` for `platform`; variant manifests pick "cuda<major>".
+std::optional<RedistArtifact> artifact_for(const RedistComponent& component, const std::string& platform, int major);
+
+// linux-x86_64 or linux-sbsa for the machine this runs on (`machine` as uname -m prints it).
+std::optional<std::string> redist_platform_for(const std::string& machine);
+
+}  // namespace cudaenv

@@ -1,0 +1,43 @@
+#pragma once
+// NVIDIA's redistrib_<label>.json (../shared/reference/nvidia-redist.md §1): parsed without I/O.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct RedistArtifact {
+  std::string relative_path;  // below the manifest's folder
+  std::string sha256;         // lowercase hex
+  std::uint64_t size = 0;     // bytes ("size" is a string in the JSON)
+};
+
+struct RedistComponent {
+  std::string key;      // "cuda_nvcc": what --component names
+  std::string name;     // "CUDA NVCC"
+  std::string version;  // the component's own version, not the release label
+  // platform ("linux-x86_64") -> artifact; variant manifests nest one more level,
+  // keyed "cuda12", ... (kept in `variants`).
+  std::map<std::string, RedistArtifact> platforms;
+  std::map<std::string, std::map<std::string, RedistArtifact>> variants;
+};
+
+struct RedistManifest {
+  std::optional<std::string> release_date;
+  std::optional<std::string> release_label;
+  std::optional<std::string> release_product;
+  std::vector<RedistComponent> components;  // sorted by key
+
+  const RedistComponent* find(std::string_view key) const;
+};
+
+// `source` (a URL or path) only names the manifest in error messages.
+Result<RedistManifest> parse_redist_manifest(std::string_view text, const std::string& source);
+
+}  // namespace cudaenv

@@ -1,0 +1,187 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "install/catalog.h"
+#include "install/plan.h"
+#include "install/redist_manifest.h"
+
+using namespace cudaenv;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string fixture(const std::string& label) {
+  return read_text(std::string(CUDAENV_SHARED_DIR) + "/fixtures/redist/cuda/redistrib_" + label + ".json");
+}
+
+ProfileCatalog shipped_profiles() {
+  std::string path = std::string(CUDAENV_SOURCE_DIR) + "/manifests/redist-profiles.toml";
+  auto profiles = parse_profile_catalog(read_text(path), path);
+  REQUIRE(profiles.ok());
+  return *profiles;
+}
+
+ReleaseCatalog shipped_releases() {
+  std::string path = std::string(CUDAENV_SOURCE_DIR) + "/manifests/redist-releases.toml";
+  auto releases = parse_release_catalog(read_text(path), path);
+  REQUIRE(releases.ok());
+  return *releases;
+}
+
+const char* kVariantManifest = R"({
+  "release_date": "2025-05-01", "release_label": "9.10.0", "release_product": "cudnn",
+  "cudnn": {
+    "name": "NVIDIA CUDA Deep Neural Network library", "license": "cudnn", "version": "9.10.0.56",
+    "cuda_variant": ["11", "12"],
+    "linux-x86_64": {
+      "cuda11": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda11-archive.tar.xz",
+                 "sha256": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "md5": "x", "size": "10"},
+      "cuda12": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
+                 "sha256": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "md5": "y", "size": "1003184568"}
+    }
+  },
+  "cudnn_samples": {"name": "samples", "version": "9.10.0.56",
+    "source": {"relative_path": "cudnn_samples/source/x.tar.xz",
+               "sha256": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", "size": "5"}}
+})";
+
+}  // namespace
+
+TEST_CASE("every real redist manifest parses and every profile resolves for its platforms") {
+  ProfileCatalog profiles = shipped_profiles();
+  for (const std::string label : {"11.8.0", "12.1.1", "13.0.0"}) {
+    INFO(label);
+    auto manifest = parse_redist_manifest(fixture(label), "redistrib_" + label + ".json");
+    REQUIRE(manifest.ok());
+    REQUIRE(manifest->find("cuda_nvcc"));
+    for (const std::string platform : {"linux-x86_64", "linux-sbsa"}) {
+      for (const std::string profile : {"minimal", "torch", "full"}) {
+        INFO(platform << " " << profile);
+        auto plan = plan_install(*manifest, profiles, PlanRequest{label, profile, {}, platform});
+        REQUIRE(plan.ok());
+        CHECK(plan->size() >= 3);
+        for (const PlannedArchive& archive : *plan) {
+          CHECK(archive.artifact.relative_path.find(platform) != std::string::npos);
+          CHECK(archive.artifact.sha256.size() == 64);
+          CHECK(archive.artifact.size > 0);
+          CHECK(!profiles.excluded_from_full(archive.component));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("manifest parsing follows NVIDIA's format: optional release keys, string sizes") {
+  auto old = parse_redist_manifest(fixture("12.1.1"), "12.1.1");
+  REQUIRE(old.ok());
+  CHECK(old->release_date == "2023-04-19");
+  CHECK(!old->release_label);
+  const RedistComponent* nvcc = old->find("cuda_nvcc");
+  REQUIRE(nvcc);
+  CHECK(nvcc->version == "12.1.105");
+  const RedistArtifact& x86 = nvcc->platforms.at("linux-x86_64");
+  CHECK(x86.relative_path == "cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.1.105-archive.tar.xz");
+  CHECK(x86.sha256 == "0b85f7eee17788abbd170b0b493c74ce2e9fd5a9604461b99c2c378165e1083b");
+  CHECK(x86.size == 44459684);
+
+  auto recent = parse_redist_manifest(fixture("13.0.0"), "13.0.0");
+  REQUIRE(recent.ok());
+  CHECK(recent->release_label == "13.0.0");
+  CHECK(recent->find("driver_assistant")->platforms.count("linux-all") == 1);
+  CHECK(recent->find("release_label") == nullptr);
+}
+
+TEST_CASE("variant manifests are understood and planned by CUDA major") {
+  auto manifest = parse_redist_manifest(kVariantManifest, "cudnn.json");
+  REQUIRE(manifest.ok());
+  const RedistComponent* cudnn = manifest->find("cudnn");
+  REQUIRE(cudnn);
+  CHECK(cudnn->variants.at("linux-x86_64").size() == 2);
+  CHECK(cudnn->variants.at("linux-x86_64").at("cuda11").sha256 == std::string(64, 'a'));
+  auto for12 = artifact_for(*cudnn, "linux-x86_64", 12);
+  REQUIRE(for12);
+  CHECK(for12->size == 1003184568);
+  CHECK(!artifact_for(*cudnn, "linux-x86_64", 13));
+  CHECK(manifest->find("cudnn_samples")->platforms.count("source") == 1);
+}
+
+TEST_CASE("malformed manifests are refused naming the entry") {
+  CHECK(!parse_redist_manifest("[1,2]", "m.json").ok());
+  CHECK(!parse_redist_manifest("{not json", "m.json").ok());
+  auto bad_size = parse_redist_manifest(
+      R"({"a": {"linux-x86_64": {"relative_path": "a.tar.xz", "sha256": ")" + std::string(64, 'a') +
+          R"(", "size": "12x"}}})",
+      "m.json");
+  REQUIRE(!bad_size.ok());
+  CHECK(bad_size.error().message.find("a.linux-x86_64") != std::string::npos);
+  auto bad_sha = parse_redist_manifest(
+      R"({"a": {"linux-x86_64": {"relative_path": "a.tar.xz", "sha256": "xyz", "size": "1"}}})", "m.json");
+  CHECK(!bad_sha.ok());
+}
+
+TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver and nsight items") {
+  ProfileCatalog profiles = shipped_profiles();
+  auto manifest = parse_redist_manifest(fixture("13.0.0"), "13.0.0");
+  REQUIRE(manifest.ok());
+  auto minimal = profile_components(profiles, *manifest, "13.0.0", "minimal", "linux-x86_64");
+  REQUIRE(minimal.ok());
+  CHECK(*minimal == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cuda_cccl", "cuda_crt", "libnvvm"});
+  auto full = profile_components(profiles, *manifest, "13.0.0", "full", "linux-x86_64");
+  REQUIRE(full.ok());
+  for (const char* never : {"nvidia_driver", "fabricmanager", "imex", "nsight_compute", "cuda_documentation",
+                                   "mft", "mft_oem", "driver_assistant", "cuda_nsight"}) {
+    CHECK(std::find(full->begin(), full->end(), never) == full->end());
+  }
+  CHECK(std::find(full->begin(), full->end(), "libcublas") != full->end());
+  auto unknown = profile_components(profiles, *manifest, "13.0.0", "tiny", "linux-x86_64");
+  REQUIRE(!unknown.ok());
+  CHECK(unknown.error().hint.find("minimal") != std::string::npos);
+}
+
+TEST_CASE("plan: extras are added once; a missing component lists the available ones") {
+  ProfileCatalog profiles = shipped_profiles();
+  auto manifest = parse_redist_manifest(fixture("12.1.1"), "12.1.1");
+  REQUIRE(manifest.ok());
+  auto plan = plan_install(*manifest, profiles, PlanRequest{"12.1.1", "minimal", {"libcurand", "cuda_nvcc"}, "linux-x86_64"});
+  REQUIRE(plan.ok());
+  REQUIRE(plan->size() == 4);
+  CHECK(plan->back().component == "libcurand");
+  auto missing = plan_install(*manifest, profiles, PlanRequest{"12.1.1", "minimal", {"libcurandd"}, "linux-x86_64"});
+  REQUIRE(!missing.ok());
+  CHECK(missing.error().message.find("libcurandd") != std::string::npos);
+  CHECK(missing.error().hint.find("did you mean libcurand") != std::string::npos);
+  CHECK(missing.error().hint.find("cuda_cudart") != std::string::npos);
+  auto wrong_platform = plan_install(*manifest, profiles, PlanRequest{"12.1.1", "minimal", {"cuda_compat"}, "linux-x86_64"});
+  REQUIRE(!wrong_platform.ok());
+  CHECK(wrong_platform.error().hint.find("linux-aarch64") != std::string::npos);
+}
+
+TEST_CASE("release catalog: newest first, prefixes resolve, pins match the real manifests") {
+  ReleaseCatalog catalog = shipped_releases();
+  CHECK(catalog.default_base == "https://developer.download.nvidia.com/compute/cuda/redist/");
+  CHECK(catalog.resolve("12.1").value() == "12.1.1");
+  CHECK(catalog.resolve("12").value() == "12.9.2");
+  CHECK(catalog.resolve("12.1.0").value() == "12.1.0");
+  CHECK(catalog.resolve("12.7.5").value() == "12.7.5");  // unlisted full label: for mirrors
+  auto none = catalog.resolve("12.7");
+  REQUIRE(!none.ok());
+  CHECK(none.error().hint.find("nearest known release is 12.") != std::string::npos);
+  CHECK(!catalog.resolve("twelve").ok());
+  for (size_t i = 1; i < catalog.releases.size(); ++i) CHECK(catalog.releases[i - 1].version > catalog.releases[i].version);
+  CHECK(catalog.find("12.1.1")->date == "2023-04-19");
+  CHECK(catalog.find("13.0.0")->sha256 == "fe6a86b54450d03ae709123a52717870c49046d65d45303ce585c7aa8a83a217");
+}
+
+TEST_CASE("redist platform from the machine name") {
+  CHECK(redist_platform_for("x86_64") == "linux-x86_64");
+  CHECK(redist_platform_for("aarch64") == "linux-sbsa");
+  CHECK(!redist_platform_for("ppc64le"));
+}
