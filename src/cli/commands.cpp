@@ -14,6 +14,9 @@ const std::vector<Command>& command_table() {
       {"exec", "Run a command with the active toolkit's environment", configure_exec},
       {"env", "Print the active toolkit's environment for a shell", configure_env},
       {"rehash", "Rebuild the shims for every toolkit program", configure_rehash},
+      {"install", "Install CUDA toolkits from NVIDIA's redist archives", configure_install},
+      {"uninstall", "Remove an installed toolkit (a registered one is only unregistered)", configure_uninstall},
+      {"list-remote", "List the CUDA versions that can be installed", configure_list_remote},
   };
   return table;
 }

@@ -15,5 +15,8 @@ CommandHandler configure_prefix(CLI::App& command);
 CommandHandler configure_exec(CLI::App& command);
 CommandHandler configure_env(CLI::App& command);
 CommandHandler configure_rehash(CLI::App& command);
+CommandHandler configure_install(CLI::App& command);
+CommandHandler configure_uninstall(CLI::App& command);
+CommandHandler configure_list_remote(CLI::App& command);
 
 }  // namespace cudaenv

@@ -1,0 +1,247 @@
+// install, uninstall, list-remote: toolkits from NVIDIA's redist archives (src/install/).
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "install/installer.h"
+#include "store/rehash.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+struct InstallOptions {
+  std::vector<std::string> versions;
+  std::string profile;
+  std::vector<std::string> components;
+  std::string mirror;
+  int jobs = 4;
+  bool force = false;
+  std::string platform;
+  bool keep_downloads = false;
+  bool skip_manifest_pin = false;
+};
+
+Result<std::string> base_url(const InstallOptions& options, const Session& session, const ReleaseCatalog& releases) {
+  std::string url = options.mirror;
+  if (url.empty()) url = env_get(session.env, "CUDAENV_MIRROR").value_or(releases.default_base);
+  if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
+    return make_error("mirror '" + url + "' is not an http://, https:// or file:// URL",
+                      "e.g. --mirror https://mirror.example/cuda/redist/ or --mirror file:///srv/cuda-redist/", 2);
+  }
+  if (url.back() != '/') url += '/';
+  return url;
+}
+
+Result<std::string> host_platform(const InstallOptions& options) {
+  if (!options.platform.empty()) return options.platform;
+  struct utsname name {};
+  ::uname(&name);
+  if (auto platform = redist_platform_for(name.machine)) return *platform;
+  return make_error(std::string("NVIDIA publishes no redist toolkit for this machine (") + name.machine + ")",
+                    "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
+}
+
+// The versions to install and what to install of them: the arguments, else the nearest cuda.toml.
+Status apply_project(InstallOptions& options, const Session& session) {
+  if (!options.versions.empty()) return ok_status();
+  auto project = load_project(session.fs, session.cwd);
+  if (!project) return project.take_error();
+  if (!*project) {
+    return make_error("no VERSION given and no cuda.toml in " + session.cwd.string() + " or above",
+                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
+  }
+  const CudaToml& toml = **project;
+  if (!parse_version(toml.version)) {
+    return make_error(toml.path.string() + " asks for '" + toml.version + "', which cannot be installed",
+                      "only CUDA versions such as 12.1 can be installed; `cudaenv add` registers other toolkits");
+  }
+  print_note("installing what " + toml.path.string() + " asks for");
+  options.versions.push_back(toml.version);
+  if (options.profile.empty() && toml.profile) options.profile = *toml.profile;
+  options.components.insert(options.components.end(), toml.components.begin(), toml.components.end());
+  return ok_status();
+}
+
+std::string summary(const InstallResult& result) {
+  std::uint64_t bytes = 0;
+  std::vector<std::string> parts;
+  for (const PlannedArchive& archive : result.archives) {
+    parts.push_back(archive.component + " " + archive.version);
+    bytes += archive.artifact.size;
+  }
+  return join(parts, ", ") + "; " + human_bytes(bytes) + " downloaded";
+}
+
+Result<int> run_install(InstallOptions options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
+  CUDAENV_TRY(apply_project(options, *session));
+  auto releases = load_release_catalog();
+  if (!releases) return releases.take_error();
+  auto profiles = load_profile_catalog();
+  if (!profiles) return profiles.take_error();
+  auto base = base_url(options, *session, *releases);
+  if (!base) return base.take_error();
+  auto platform = host_platform(options);
+  if (!platform) return platform.take_error();
+  bool skip_pin = options.skip_manifest_pin || env_get(session->env, "CUDAENV_SKIP_MANIFEST_PIN") == "1";
+  ProgressReporter progress(stderr, stderr_wants_colour());
+  for (const std::string& version : options.versions) {
+    auto label = releases->resolve(version);
+    if (!label) return label.take_error();
+    InstallRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
+                           options.components, *platform, *base, options.jobs, options.force,
+                           options.keep_downloads, skip_pin};
+    auto started = std::chrono::steady_clock::now();
+    auto result = install_release(session->layout, *releases, *profiles, request, progress);
+    if (!result) return result.take_error();
+    if (result->already_installed) {
+      print_note("CUDA " + *label + " is already installed in " + result->home.string() +
+                 " (--force reinstalls it)");
+      continue;
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    char took[32];
+    std::snprintf(took, sizeof took, "%.1f s", seconds);
+    print_note("installed CUDA " + *label + " in " + took + " -> " + result->home.string() + " (" + summary(*result) + ")");
+  }
+  return 0;
+}
+
+struct UninstallOptions {
+  std::string version;
+  bool yes = false;
+};
+
+Result<Toolkit> find_removable(const Session& session, const std::string& version) {
+  std::vector<Toolkit> mine;
+  for (const Toolkit& toolkit : session.toolkits()) {
+    if (toolkit.source == ToolkitSource::user_root) mine.push_back(toolkit);
+  }
+  if (auto found = match_toolkit(version, mine)) return *found;
+  for (const Toolkit& toolkit : session.toolkits()) {
+    if (toolkit.name == version && toolkit.source == ToolkitSource::system_root) {
+      return make_error("CUDA " + version + " lives in the shared root " + toolkit.home.parent_path().string(),
+                        "only its administrator can remove it");
+    }
+  }
+  Request request{version, OriginKind::argument, {}};
+  return not_installed_error(request, mine);
+}
+
+bool confirmed(const std::string& question) {
+  std::fprintf(stderr, "%s [y/N] ", question.c_str());
+  std::fflush(stderr);
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  answer = std::string(trim(answer));
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+Result<int> run_uninstall(const UninstallOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto toolkit = find_removable(*session, options.version);
+  if (!toolkit) return toolkit.take_error();
+  fs::path entry = session->layout.versions_dir() / toolkit->name;
+  if (toolkit->registered) {
+    std::error_code ec;
+    fs::remove(entry, ec);
+    if (ec) return make_error("cannot remove " + entry.string() + ": " + ec.message());
+    print_note("unregistered CUDA " + toolkit->name + " (" + toolkit->home.string() + " itself was left alone)");
+  } else {
+    if (!options.yes) {
+      if (!::isatty(0)) {
+        return make_error("refusing to remove CUDA " + toolkit->name + " without confirmation",
+                          "stdin is not a terminal: pass --yes to remove " + entry.string(), 2);
+      }
+      if (!confirmed("remove CUDA " + toolkit->name + " (" + entry.string() + ")?")) {
+        print_note("nothing removed");
+        return 1;
+      }
+    }
+    CUDAENV_TRY(remove_installed(session->layout, toolkit->name));
+    print_note("removed CUDA " + toolkit->name + " (" + entry.string() + ")");
+  }
+  auto rehashed = rehash_after_change(session->layout);
+  if (!rehashed) return rehashed.take_error();
+  return 0;
+}
+
+struct ListRemoteOptions {
+  std::string prefix;
+  bool json = false;
+};
+
+Result<int> run_list_remote(const ListRemoteOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto releases = load_release_catalog();
+  if (!releases) return releases.take_error();
+  std::optional<Version> prefix;
+  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
+    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
+  }
+  std::vector<Toolkit> toolkits = session->toolkits();
+  auto installed = [&](const std::string& label) {
+    return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
+  };
+  std::vector<std::string> json_rows;
+  for (const Release& release : releases->releases) {
+    if (prefix && !version_matches(*prefix, release.version)) continue;
+    if (options.json) {
+      json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"release_date\": " +
+                          (release.date ? json_quote(*release.date) : std::string("null")) +
+                          ", \"installed\": " + (installed(release.label) ? "true" : "false") +
+                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") + "}");
+    } else {
+      std::printf("%s %-8s %-10s%s\n", installed(release.label) ? "*" : " ", release.label.c_str(),
+                  release.date.value_or("").c_str(), installed(release.label) ? "  installed" : "");
+    }
+  }
+  if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  return 0;
+}
+
+}  // namespace
+
+CommandHandler configure_install(CLI::App& command) {
+  auto options = std::make_shared<InstallOptions>();
+  command.add_option("version", options->versions, "CUDA versions (12.1 = newest 12.1.z); default: cuda.toml's");
+  command.add_option("--profile", options->profile, "minimal (default), torch or full");
+  command.add_option("--component", options->components, "Add a redist component, e.g. libcurand (repeatable)");
+  command.add_option("--mirror", options->mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
+  command.add_option("--jobs,-j", options->jobs, "Parallel downloads (default 4)");
+  command.add_flag("--force", options->force, "Reinstall even when installed");
+  command.add_option("--platform", options->platform, "linux-x86_64 or linux-sbsa (default: this machine)");
+  command.add_flag("--keep-downloads", options->keep_downloads, "Keep the archives in CUDAENV_ROOT/cache");
+  command.add_flag("--skip-manifest-pin", options->skip_manifest_pin,
+                   "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
+  return [options] { return run_install(*options); };
+}
+
+CommandHandler configure_uninstall(CLI::App& command) {
+  auto options = std::make_shared<UninstallOptions>();
+  command.add_option("version", options->version, "Installed or registered version")->required();
+  command.add_flag("--yes,-y", options->yes, "Do not ask (required when stdin is not a terminal)");
+  return [options] { return run_uninstall(*options); };
+}
+
+CommandHandler configure_list_remote(CLI::App& command) {
+  auto options = std::make_shared<ListRemoteOptions>();
+  command.add_option("prefix", options->prefix, "Only versions starting with this, e.g. 12 or 12.4");
+  command.add_flag("--json", options->json, "Machine-readable output");
+  return [options] { return run_list_remote(*options); };
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,389 @@
+#include "install/downloader.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "install/sha256.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void init_curl_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+const char* kMirrorHint = "check the URL, or point --mirror / CUDAENV_MIRROR at a mirror that has it";
+
+// What a failed transfer means for the next step.
+enum class Verdict { retry, restart, fatal };
+
+struct Failure {
+  Verdict verdict;
+  std::string reason;
+};
+
+Failure classify(CURLcode code, long http_status, const char* curl_message) {
+  if (code == CURLE_HTTP_RETURNED_ERROR || (code == CURLE_OK && http_status >= 400)) {
+    std::string reason = "HTTP " + std::to_string(http_status);
+    if (http_status == 416) return {Verdict::restart, reason + " (range not satisfiable)"};
+    return {http_status >= 500 ? Verdict::retry : Verdict::fatal, reason};
+  }
+  std::string reason = curl_message && *curl_message ? curl_message : curl_easy_strerror(code);
+  switch (code) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return {Verdict::retry, reason};
+    case CURLE_RANGE_ERROR:
+      return {Verdict::restart, reason + " (the server cannot resume)"};
+    default:
+      return {Verdict::fatal, reason};
+  }
+}
+
+std::chrono::milliseconds backoff(const DownloadOptions& options, int failed_tries) {
+  return options.first_backoff * (1 << std::max(0, failed_tries - 1));
+}
+
+void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options) {
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.low_speed_seconds);
+  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024);
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
+}
+
+fs::path part_path(const fs::path& destination) { return destination.string() + ".part"; }
+
+std::uintmax_t file_size_or_zero(const fs::path& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uintmax_t>(st.st_size) : 0;
+}
+
+bool file_exists(const fs::path& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// One archive's transfer state across tries.
+struct Transfer {
+  const DownloadJob* job = nullptr;
+  size_t index = 0;
+  int failed_tries = 0;
+  Clock::time_point not_before{};
+  bool done = false;
+  bool active = false;
+  CURL* curl = nullptr;
+  int fd = -1;
+  std::uint64_t offset = 0;  // bytes in the .part file
+  std::optional<Sha256> hash;
+  std::string overflow;      // set when the body outgrows the manifest's size
+  char curl_error[CURL_ERROR_SIZE] = {};
+  ProgressReporter* progress = nullptr;
+  const DownloadOptions* options = nullptr;
+
+  void close_file() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+size_t write_body(char* data, size_t size, size_t count, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  size_t bytes = size * count;
+  if (t->offset + bytes > t->job->size) {
+    t->overflow = "the server sent more than the manifest's " + std::to_string(t->job->size) + " bytes";
+    return 0;
+  }
+  size_t written = 0;
+  while (written < bytes) {
+    ssize_t n = ::write(t->fd, data + written, bytes - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return 0;
+    written += static_cast<size_t>(n);
+  }
+  t->hash->update(data, bytes);
+  t->offset += bytes;
+  return bytes;
+}
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  if (t->options->should_stop && t->options->should_stop()) return 1;
+  t->progress->download_progress(t->index, t->offset);
+  return 0;
+}
+
+Error sha_mismatch(const DownloadJob& job, const std::string& actual) {
+  return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but the manifest says " + job.sha256,
+                    "the file was deleted; the mirror serves a damaged or altered archive: run the install "
+                    "again, or use another --mirror");
+}
+
+class Downloader {
+ public:
+  Downloader(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress,
+             const std::function<void(size_t)>& verified)
+      : options_(options), progress_(progress), verified_(verified), transfers_(jobs.size()) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      transfers_[i].job = &jobs[i];
+      transfers_[i].index = i;
+      transfers_[i].progress = &progress;
+      transfers_[i].options = &options;
+    }
+  }
+
+  ~Downloader() {
+    for (Transfer& t : transfers_) stop(t);
+    if (multi_) curl_multi_cleanup(multi_);
+  }
+
+  Status run() {
+    init_curl_once();
+    multi_ = curl_multi_init();
+    for (Transfer& t : transfers_) CUDAENV_TRY(reuse_complete_file(t));
+    while (true) {
+      if (options_.should_stop && options_.should_stop()) return interrupted_error();
+      CUDAENV_TRY(start_ready_transfers());
+      if (remaining() == 0) return ok_status();
+      int running = 0;
+      curl_multi_perform(multi_, &running);
+      CUDAENV_TRY(collect_finished());
+      curl_multi_poll(multi_, nullptr, 0, 100, nullptr);
+    }
+  }
+
+ private:
+  size_t remaining() const {
+    size_t n = 0;
+    for (const Transfer& t : transfers_) n += !t.done;
+    return n;
+  }
+
+  size_t active_count() const {
+    size_t n = 0;
+    for (const Transfer& t : transfers_) n += t.active;
+    return n;
+  }
+
+  // An archive already complete (kept with --keep-downloads, or finished before a kill)
+  // is verified in place instead of fetched again.
+  Status reuse_complete_file(Transfer& t) {
+    const DownloadJob& job = *t.job;
+    for (const fs::path& candidate : {job.destination, part_path(job.destination)}) {
+      if (!file_exists(candidate)) continue;
+      std::uintmax_t size = file_size_or_zero(candidate);
+      if (size < job.size && candidate != job.destination) return ok_status();  // a partial: resume it
+      if (size == job.size) {
+        Sha256 hash;
+        CUDAENV_TRY(hash_file_prefix(candidate, hash));
+        if (hash.finish() == job.sha256) {
+          if (candidate != job.destination && ::rename(candidate.c_str(), job.destination.c_str()) != 0) {
+            return make_error("cannot rename " + candidate.string() + ": " + std::strerror(errno));
+          }
+          t.done = true;
+          progress_.verified(t.index, true);
+          verified_(t.index);
+          return ok_status();
+        }
+      }
+      ::unlink(candidate.c_str());  // wrong size or content: start over
+    }
+    return ok_status();
+  }
+
+  Status start_ready_transfers() {
+    auto now = Clock::now();
+    for (Transfer& t : transfers_) {
+      if (active_count() >= static_cast<size_t>(std::max(1, options_.jobs))) break;
+      if (t.done || t.active || t.not_before > now) continue;
+      CUDAENV_TRY(start(t));
+    }
+    return ok_status();
+  }
+
+  Status start(Transfer& t) {
+    const DownloadJob& job = *t.job;
+    fs::path part = part_path(job.destination);
+    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (t.fd < 0) {
+      return make_error(job.component + ": cannot write " + part.string() + ": " + std::strerror(errno),
+                        "check that " + part.parent_path().string() + " is writable and has space");
+    }
+    t.offset = file_size_or_zero(part);
+    t.hash.emplace();
+    if (t.offset > 0) CUDAENV_TRY(hash_file_prefix(part, *t.hash, t.offset));
+    t.overflow.clear();
+    t.curl_error[0] = '\0';
+    t.curl = curl_easy_init();
+    set_common_options(t.curl, job.url, options_);
+    curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
+    curl_easy_setopt(t.curl, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(t.curl, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(t.curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(t.curl, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(t.curl, CURLOPT_ERRORBUFFER, t.curl_error);
+    curl_easy_setopt(t.curl, CURLOPT_PRIVATE, &t);
+    if (t.offset > 0) curl_easy_setopt(t.curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(t.offset));
+    curl_multi_add_handle(multi_, t.curl);
+    t.active = true;
+    progress_.download_started(t.index, job.url, t.offset);
+    return ok_status();
+  }
+
+  void stop(Transfer& t) {
+    if (t.curl) {
+      curl_multi_remove_handle(multi_, t.curl);
+      curl_easy_cleanup(t.curl);
+      t.curl = nullptr;
+    }
+    t.close_file();
+    t.active = false;
+  }
+
+  Status collect_finished() {
+    int queued = 0;
+    while (CURLMsg* message = curl_multi_info_read(multi_, &queued)) {
+      if (message->msg != CURLMSG_DONE) continue;
+      Transfer* t = nullptr;
+      curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&t));
+      CURLcode code = message->data.result;
+      long http_status = 0;
+      curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &http_status);
+      std::string curl_message = t->curl_error;
+      stop(*t);
+      CUDAENV_TRY(finish(*t, code, http_status, curl_message));
+    }
+    return ok_status();
+  }
+
+  Status finish(Transfer& t, CURLcode code, long http_status, const std::string& curl_message) {
+    const DownloadJob& job = *t.job;
+    fs::path part = part_path(job.destination);
+    if (options_.should_stop && options_.should_stop()) return interrupted_error();
+    if (!t.overflow.empty()) {
+      ::unlink(part.c_str());
+      return make_error(job.component + ": " + job.url + ": " + t.overflow,
+                        "the file was deleted; the mirror serves a different archive than its manifest names: " +
+                            std::string(kMirrorHint));
+    }
+    if (code == CURLE_OK && http_status < 400) {
+      if (t.offset == job.size) {
+        std::string actual = t.hash->finish();
+        if (actual != job.sha256) {
+          ::unlink(part.c_str());
+          return sha_mismatch(job, actual);
+        }
+        if (::rename(part.c_str(), job.destination.c_str()) != 0) {
+          return make_error(job.component + ": cannot rename " + part.string() + ": " + std::strerror(errno));
+        }
+        t.done = true;
+        progress_.verified(t.index, false);
+        verified_(t.index);
+        return ok_status();
+      }
+      return retry_or_fail(t, Failure{Verdict::retry, "the body ended after " + std::to_string(t.offset) + " of " +
+                                                          std::to_string(job.size) + " bytes"});
+    }
+    return retry_or_fail(t, classify(code, http_status, curl_message.c_str()));
+  }
+
+  Status retry_or_fail(Transfer& t, const Failure& failure) {
+    const DownloadJob& job = *t.job;
+    fs::path part = part_path(job.destination);
+    if (failure.verdict == Verdict::fatal) {
+      return make_error(job.component + ": cannot download " + job.url + ": " + failure.reason, kMirrorHint);
+    }
+    if (failure.verdict == Verdict::restart) ::unlink(part.c_str());
+    ++t.failed_tries;
+    if (t.failed_tries >= options_.tries) {
+      return make_error(job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
+                            " tries: " + failure.reason,
+                        "the partial download is kept in " + part.string() +
+                            "; run the same command again to resume, or use another --mirror");
+    }
+    auto delay = backoff(options_, t.failed_tries);
+    t.not_before = Clock::now() + delay;
+    progress_.retrying(t.index, failure.reason, t.failed_tries + 1, options_.tries, delay);
+    return ok_status();
+  }
+
+  const DownloadOptions& options_;
+  ProgressReporter& progress_;
+  const std::function<void(size_t)>& verified_;
+  std::vector<Transfer> transfers_;
+  CURLM* multi_ = nullptr;
+};
+
+size_t append_text(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+}  // namespace
+
+Error interrupted_error() {
+  return make_error("interrupted", "the staging folder was removed; partial downloads are kept in the cache and "
+                                   "resume when you run the same command again",
+                    130);
+}
+
+Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress,
+                    const std::function<void(size_t)>& verified) {
+  Downloader downloader(jobs, options, progress, verified);
+  return downloader.run();
+}
+
+Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options) {
+  init_curl_once();
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  for (int attempt = 1;; ++attempt) {
+    std::string body;
+    char curl_error[CURL_ERROR_SIZE] = {};
+    curl_easy_reset(curl.get());
+    set_common_options(curl.get(), url, options);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);
+    curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
+    CURLcode code = curl_easy_perform(curl.get());
+    long http_status = 0;
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
+    if (code == CURLE_OK && http_status < 400) return body;
+    Failure failure = classify(code, http_status, curl_error);
+    if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
+      std::string hint = http_status == 404 ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " +
+                                                  std::string(kMirrorHint)
+                                            : std::string(kMirrorHint);
+      return make_error("cannot download " + url + ": " + failure.reason, hint);
+    }
+    if (options.should_stop && options.should_stop()) return interrupted_error();
+    std::this_thread::sleep_for(backoff(options, attempt));
+  }
+}
+
+}  // namespace cudaenv

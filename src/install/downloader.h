@@ -1,0 +1,46 @@
+#pragma once
+// Fetching archives over http(s) and file:// with libcurl: several at once, resuming a
+// partial `.part` file with a Range request, retrying resets, timeouts and 5xx (never 4xx),
+// and checking size and sha256 before an archive is handed on.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "install/progress.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct DownloadJob {
+  std::string component;  // named in every message
+  std::string url;
+  std::filesystem::path destination;  // "<destination>.part" while incomplete
+  std::uint64_t size = 0;
+  std::string sha256;
+};
+
+struct DownloadOptions {
+  int jobs = 4;
+  int tries = 3;
+  std::chrono::milliseconds first_backoff{500};  // doubled on each further try
+  long low_speed_seconds = 30;                   // a transfer below 1 kB/s for this long times out
+  std::function<bool()> should_stop;             // polled often; true aborts (Ctrl-C, a failed extraction)
+};
+
+// Downloads every job; `verified(i)` runs (on this thread) as soon as job i's file is complete
+// and matches its sha256, so extraction can start while others still download. A file already
+// complete in place is verified and reused without a transfer.
+Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options,
+                    ProgressReporter& progress, const std::function<void(size_t)>& verified);
+
+// A small text file (a manifest), with the same retry rules.
+Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options);
+
+// The error for an interrupted run (exit 130, as a shell reports SIGINT).
+Error interrupted_error();
+
+}  // namespace cudaenv

@@ -1,0 +1,173 @@
+#include "install/extractor.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <sys/stat.h>
+
+#include <memory>
+
+#include "install/downloader.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+using ReadArchive = std::unique_ptr<archive, decltype(&archive_read_free)>;
+using WriteArchive = std::unique_ptr<archive, decltype(&archive_write_free)>;
+
+std::vector<std::string> components_of(std::string_view path) {
+  std::vector<std::string> out;
+  for (std::string& part : split(path, '/')) {
+    if (!part.empty() && part != ".") out.push_back(std::move(part));
+  }
+  return out;
+}
+
+const char* kind_refused(mode_t type) {
+  switch (type) {
+    case AE_IFCHR: return "a character device";
+    case AE_IFBLK: return "a block device";
+    case AE_IFIFO: return "a FIFO";
+    case AE_IFSOCK: return "a socket";
+    default: return nullptr;
+  }
+}
+
+Error refused(const std::string& component, const std::filesystem::path& archive, const std::string& member,
+              const std::string& why) {
+  return make_error(component + ": archive " + archive.string() + " is refused: member '" + member + "' " + why,
+                    "nothing was installed; the archive is damaged or hostile, although its sha256 matched the "
+                    "manifest: report it to whoever runs the mirror, and do not use it");
+}
+
+// Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set
+// for the top folder itself.
+std::optional<std::string> prepare_member(archive_entry* entry, bool& skip) {
+  skip = false;
+  std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+  if (!original.empty() && original.front() == '/') return "has an absolute path";
+  if (const char* kind = kind_refused(archive_entry_filetype(entry))) return std::string("is ") + kind;
+  if (archive_entry_mode(entry) & (S_ISUID | S_ISGID)) return "has the setuid or setgid bit";
+  std::string path = strip_top_folder(original);
+  if (auto why = unsafe_member_path(original)) return why;
+  if (path.empty()) {
+    skip = archive_entry_filetype(entry) == AE_IFDIR;
+    if (skip) return std::nullopt;
+    return "lies outside the archive's top folder";
+  }
+  if (const char* hardlink = archive_entry_hardlink(entry)) {
+    std::string target = hardlink;
+    if (!target.empty() && target.front() == '/') return "is a hard link to an absolute path";
+    if (auto why = unsafe_member_path(target)) return "is a hard link that " + *why;
+    std::string stripped = strip_top_folder(target);
+    if (stripped.empty()) return "is a hard link to the top folder";
+    archive_entry_copy_hardlink(entry, stripped.c_str());
+  } else if (archive_entry_filetype(entry) == AE_IFLNK) {
+    const char* target = archive_entry_symlink(entry);
+    if (auto why = unsafe_symlink_target(path, target ? target : "")) return why;
+  }
+  archive_entry_copy_pathname(entry, path.c_str());
+  archive_entry_set_perm(entry, archive_entry_perm(entry) & 0777);
+  return std::nullopt;
+}
+
+Status copy_data(archive* in, archive* out, const std::string& component, const std::filesystem::path& path,
+                 const std::function<bool()>& should_stop) {
+  const void* block = nullptr;
+  size_t size = 0;
+  la_int64_t offset = 0;
+  while (true) {
+    int status = archive_read_data_block(in, &block, &size, &offset);
+    if (status == ARCHIVE_EOF) return ok_status();
+    if (status < ARCHIVE_WARN) {
+      return make_error(component + ": cannot read " + path.string() + ": " + archive_error_string(in),
+                        "delete it from the cache and run the install again");
+    }
+    if (should_stop && should_stop()) return interrupted_error();
+    if (archive_write_data_block(out, block, size, offset) < ARCHIVE_WARN) {
+      return make_error(component + ": cannot write into the staging folder: " + archive_error_string(out),
+                        "check free space under CUDAENV_ROOT");
+    }
+  }
+}
+
+}  // namespace
+
+std::string strip_top_folder(std::string_view path) {
+  std::vector<std::string> parts = components_of(path);
+  if (parts.size() <= 1) return {};
+  return join(std::vector<std::string>(parts.begin() + 1, parts.end()), "/");
+}
+
+std::optional<std::string> unsafe_member_path(std::string_view path) {
+  if (!path.empty() && path.front() == '/') return "has an absolute path";
+  for (const std::string& part : components_of(path)) {
+    if (part == "..") return "has a '..' component";
+  }
+  return std::nullopt;
+}
+
+// A relative target may climb with leading ".." no higher than the link's own folder's depth
+// (those folders are real: libarchive refuses to write through symlinks), and may not climb
+// after descending, since a descent may pass through another symlink.
+std::optional<std::string> unsafe_symlink_target(std::string_view path, std::string_view target) {
+  std::string quoted = "'" + std::string(target) + "'";
+  if (target.empty()) return "is a symlink with an empty target";
+  if (target.front() == '/') return "is a symlink to the absolute path " + quoted;
+  size_t depth = components_of(path).size() - 1;
+  size_t climbs = 0;
+  bool descended = false;
+  for (const std::string& part : components_of(target)) {
+    if (part != "..") {
+      descended = true;
+    } else if (descended) {
+      return "is a symlink to " + quoted + ", which climbs after descending";
+    } else if (++climbs > depth) {
+      return "is a symlink to " + quoted + ", which resolves outside the toolkit folder";
+    }
+  }
+  return std::nullopt;
+}
+
+Status extract_archive(const std::filesystem::path& archive_path, const std::string& component,
+                       const std::function<bool()>& should_stop) {
+  ReadArchive in(archive_read_new(), archive_read_free);
+  archive_read_support_filter_all(in.get());
+  archive_read_support_format_tar(in.get());
+  archive_read_support_format_zip(in.get());
+  WriteArchive out(archive_write_disk_new(), archive_write_free);
+  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+                                                ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+                                                ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+  if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
+    return make_error(component + ": cannot open " + archive_path.string() + ": " + archive_error_string(in.get()),
+                      "delete it from the cache and run the install again");
+  }
+  archive_entry* entry = nullptr;
+  while (true) {
+    int status = archive_read_next_header(in.get(), &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status < ARCHIVE_WARN) {
+      return make_error(component + ": " + archive_path.string() + " is not a readable archive: " +
+                            archive_error_string(in.get()),
+                        "delete it from the cache and run the install again");
+    }
+    if (should_stop && should_stop()) return interrupted_error();
+    std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    bool skip = false;
+    if (auto why = prepare_member(entry, skip)) return refused(component, archive_path, member, *why);
+    if (skip) continue;
+    if (archive_write_header(out.get(), entry) < ARCHIVE_WARN) {
+      return refused(component, archive_path, member, std::string("cannot be written: ") + archive_error_string(out.get()));
+    }
+    if (archive_entry_size(entry) > 0) CUDAENV_TRY(copy_data(in.get(), out.get(), component, archive_path, should_stop));
+    if (archive_write_finish_entry(out.get()) < ARCHIVE_WARN) {
+      return make_error(component + ": cannot finish " + member + ": " + archive_error_string(out.get()),
+                        "check free space under CUDAENV_ROOT");
+    }
+  }
+  return ok_status();
+}
+
+}  // namespace cudaenv

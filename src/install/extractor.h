@@ -1,0 +1,32 @@
+#pragma once
+// Unpacking one redist archive into the staging folder with libarchive, refusing anything
+// that could write outside it or plant privileges.
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "util/result.h"
+
+namespace cudaenv {
+
+// Why an archive member is refused, or nullopt when it is acceptable. `path` is the member's
+// path below the archive's top folder; `link_target` a symlink's target.
+std::optional<std::string> unsafe_member_path(std::string_view path);
+std::optional<std::string> unsafe_symlink_target(std::string_view path, std::string_view target);
+
+// The path below the top folder ("cuda_nvcc-...-archive/bin/nvcc" -> "bin/nvcc"); empty for
+// the top folder itself.
+std::string strip_top_folder(std::string_view path);
+
+// Extracts `archive` into the current working directory, which the caller has made the
+// staging folder (so libarchive's relative-path safety checks apply to it alone). Each
+// archive's top folder is stripped. Refuses absolute paths, "..", links that resolve outside,
+// device files, FIFOs and setuid/setgid bits, before anything of that member is written.
+// `component` names the archive in errors; `should_stop` aborts between blocks.
+Status extract_archive(const std::filesystem::path& archive, const std::string& component,
+                       const std::function<bool()>& should_stop);
+
+}  // namespace cudaenv

@@ -1,0 +1,448 @@
+#include "install/installer.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "install/downloader.h"
+#include "install/extractor.h"
+#include "install/sha256.h"
+#include "store/rehash.h"
+#include "util/atomic_file.h"
+#include "util/file_lock.h"
+
+namespace cudaenv {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void on_interrupt(int) { g_interrupted = true; }
+
+// SIGINT/SIGTERM set a flag the download and extraction loops poll, so the staging folder is
+// removed and partial downloads kept instead of dying half-way.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted = false;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// Extraction needs the staging folder as working directory (see extract_archive).
+class WorkingDirectory {
+ public:
+  static Result<std::unique_ptr<WorkingDirectory>> enter(const fs::path& dir) {
+    std::error_code ec;
+    fs::path previous = fs::current_path(ec);
+    if (ec || ::chdir(dir.c_str()) != 0) return make_error("cannot enter " + dir.string() + ": " + std::strerror(errno));
+    return std::unique_ptr<WorkingDirectory>(new WorkingDirectory(previous));
+  }
+  ~WorkingDirectory() {
+    if (::chdir(previous_.c_str()) != 0) (void)::chdir("/");
+  }
+  WorkingDirectory(const WorkingDirectory&) = delete;
+  WorkingDirectory& operator=(const WorkingDirectory&) = delete;
+
+ private:
+  explicit WorkingDirectory(fs::path previous) : previous_(std::move(previous)) {}
+  fs::path previous_;
+};
+
+// Extracts verified archives on a few threads while the rest still download.
+class ExtractionPool {
+ public:
+  ExtractionPool(size_t threads, std::function<Status(size_t)> work) : work_(std::move(work)) {
+    for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~ExtractionPool() { (void)finish(); }
+  ExtractionPool(const ExtractionPool&) = delete;
+  ExtractionPool& operator=(const ExtractionPool&) = delete;
+
+  void submit(size_t index) {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(index);
+    ready_.notify_one();
+  }
+  bool failed() const { return failed_; }
+  // Waits for the queued work; the first error, if any.
+  Status finish() {
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+      ready_.notify_all();
+    }
+    for (std::thread& thread : threads_) {
+      if (thread.joinable()) thread.join();
+    }
+    if (error_) return *error_;
+    return ok_status();
+  }
+
+ private:
+  void loop() {
+    while (true) {
+      size_t index = 0;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return closed_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        index = queue_.front();
+        queue_.pop_front();
+      }
+      if (failed_) continue;
+      Status status = work_(index);
+      if (!status) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = status.take_error();
+        failed_ = true;
+      }
+    }
+  }
+
+  std::function<Status(size_t)> work_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<size_t> queue_;
+  bool closed_ = false;
+  std::atomic<bool> failed_{false};
+  std::optional<Error> error_;
+};
+
+bool is_link(const fs::path& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+bool exists_no_follow(const fs::path& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+void remove_tree(const fs::path& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+// ".staging-12.1.1-4242" -> {"12.1.1", 4242}
+std::optional<std::pair<std::string, pid_t>> parse_work_folder(const std::string& name) {
+  for (const char* prefix : {".staging-", ".old-", ".removing-"}) {
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::string rest = name.substr(std::strlen(prefix));
+    size_t dash = rest.rfind('-');
+    if (dash == std::string::npos) return std::nullopt;
+    try {
+      return std::make_pair(rest.substr(0, dash), static_cast<pid_t>(std::stol(rest.substr(dash + 1))));
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// Work folders of this label (we hold its lock, so their owner is gone) and of dead processes.
+void clean_stale_work_folders(const fs::path& versions_dir, const std::string& label, ProgressReporter& progress) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(versions_dir, ec)) {
+    auto parsed = parse_work_folder(entry.path().filename().string());
+    if (!parsed) continue;
+    bool owner_gone = ::kill(parsed->second, 0) != 0 && errno == ESRCH;
+    if (parsed->first != label && !owner_gone) continue;
+    progress.note("removing stale " + entry.path().string() + " left by an interrupted run");
+    remove_tree(entry.path());
+  }
+}
+
+std::string utc_now() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm {};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::optional<nlohmann::json> read_json(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  if (json.is_discarded()) return std::nullopt;
+  return json;
+}
+
+struct InstalledState {
+  std::string profile;
+  std::vector<std::string> components;
+};
+
+std::optional<InstalledState> read_receipt(const fs::path& home) {
+  auto json = read_json(home / kInstallReceiptName);
+  if (!json || !json->is_object()) return std::nullopt;
+  InstalledState state;
+  state.profile = json->value("profile", "");
+  for (const auto& component : json->value("components", nlohmann::json::array())) {
+    if (component.is_object() && component.contains("name")) state.components.push_back(component["name"].get<std::string>());
+  }
+  return state;
+}
+
+// Whether an existing install already has what the request asks for, judged without the network
+// (only "full" needs the manifest, and a full install covers every profile).
+bool covers(const InstalledState& state, const ProfileCatalog& profiles, const InstallRequest& request) {
+  std::set<std::string> have(state.components.begin(), state.components.end());
+  std::vector<std::string> wanted = request.components;
+  if (request.profile == "full") {
+    if (state.profile != "full") return false;
+  } else if (state.profile != "full") {
+    auto major = parse_version(request.label);
+    auto by_major = profiles.by_major.find(major ? major->major() : 0);
+    if (by_major == profiles.by_major.end()) return false;
+    auto listed = by_major->second.find(request.profile);
+    if (listed == by_major->second.end()) return false;
+    wanted.insert(wanted.end(), listed->second.begin(), listed->second.end());
+  }
+  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& c) { return have.count(c) > 0; });
+}
+
+Result<std::string> fetch_checked_manifest(const ReleaseCatalog& releases, const InstallRequest& request,
+                                           const DownloadOptions& options, ProgressReporter& progress) {
+  std::string url = request.base_url + "redistrib_" + request.label + ".json";
+  progress.note("fetching " + url);
+  auto text = fetch_text(url, options);
+  if (!text) return text.take_error();
+  std::string actual = sha256_hex(*text);
+  const Release* release = releases.find(request.label);
+  if (request.skip_manifest_pin) return text;
+  if (!release || !release->sha256) {
+    progress.note("note: cudaenv has no pinned sha256 for the CUDA " + request.label +
+                  " manifest; the archives are still checked against it");
+    return text;
+  }
+  if (*release->sha256 != actual) {
+    return make_error("the manifest " + url + " has sha256 " + actual + ", but cudaenv pins " + *release->sha256 +
+                          " for CUDA " + request.label,
+                      "a private mirror with its own manifests: pass --skip-manifest-pin (or set "
+                      "CUDAENV_SKIP_MANIFEST_PIN=1); archive checksums are still checked.\nOtherwise the mirror "
+                      "serves an altered manifest: do not install from it");
+  }
+  return text;
+}
+
+// nvcc without a targets/ folder links from lib64; the redist archives ship lib/.
+Status add_lib64_link(const fs::path& root) {
+  fs::path lib = root / "lib", lib64 = root / "lib64";
+  std::error_code ec;
+  if (fs::is_directory(lib64, ec) && !is_link(lib64)) {
+    if (!exists_no_follow(lib)) {
+      fs::rename(lib64, lib, ec);
+    } else {
+      for (const auto& entry : fs::directory_iterator(lib64, ec)) fs::rename(entry.path(), lib / entry.path().filename(), ec);
+      if (!ec) fs::remove(lib64, ec);
+    }
+    if (ec) return make_error("cannot merge " + lib64.string() + " into lib/: " + ec.message());
+  }
+  if (fs::is_directory(lib, ec) && !exists_no_follow(lib64)) {
+    fs::create_symlink("lib", lib64, ec);
+    if (ec) return make_error("cannot create " + lib64.string() + ": " + ec.message());
+  }
+  return ok_status();
+}
+
+Status write_metadata(const fs::path& root, const InstallRequest& request, const std::string& manifest_sha256,
+                      const std::vector<PlannedArchive>& plan) {
+  nlohmann::ordered_json version;
+  version["cuda"] = {{"name", "CUDA SDK"}, {"version", request.label}};
+  nlohmann::ordered_json receipt;
+  receipt["label"] = request.label;
+  receipt["profile"] = request.profile;
+  receipt["platform"] = request.platform;
+  receipt["source"] = request.base_url;
+  receipt["manifest"] = {{"url", request.base_url + "redistrib_" + request.label + ".json"},
+                         {"sha256", manifest_sha256}};
+  receipt["installed_at"] = utc_now();
+  receipt["components"] = nlohmann::ordered_json::array();
+  for (const PlannedArchive& archive : plan) {
+    version[archive.component] = {{"name", archive.component}, {"version", archive.version}};
+    receipt["components"].push_back({{"name", archive.component},
+                                     {"version", archive.version},
+                                     {"url", request.base_url + archive.artifact.relative_path},
+                                     {"sha256", archive.artifact.sha256},
+                                     {"size", archive.artifact.size}});
+  }
+  CUDAENV_TRY(write_file_atomically(root / "version.json", version.dump(2) + "\n"));
+  return write_file_atomically(root / kInstallReceiptName, receipt.dump(2) + "\n");
+}
+
+// staging -> versions/<label>, replacing an older install of the label only once the new one is whole.
+Status move_into_place(const fs::path& staging, const fs::path& target) {
+  fs::path old = target.parent_path() / (".old-" + target.filename().string() + "-" + std::to_string(::getpid()));
+  bool replacing = exists_no_follow(target);
+  if (replacing && ::rename(target.c_str(), old.c_str()) != 0) {
+    return make_error("cannot move the old " + target.string() + " aside: " + std::strerror(errno));
+  }
+  if (::rename(staging.c_str(), target.c_str()) != 0) {
+    std::string reason = std::strerror(errno);
+    if (replacing) (void)::rename(old.c_str(), target.c_str());
+    return make_error("cannot rename " + staging.string() + " to " + target.string() + ": " + reason);
+  }
+  if (replacing) remove_tree(old);
+  return ok_status();
+}
+
+std::vector<DownloadJob> download_jobs(const std::vector<PlannedArchive>& plan, const InstallRequest& request,
+                                       const fs::path& cache) {
+  std::vector<DownloadJob> jobs;
+  for (const PlannedArchive& archive : plan) {
+    fs::path name = fs::path(archive.artifact.relative_path).filename();
+    jobs.push_back(DownloadJob{archive.component, request.base_url + archive.artifact.relative_path, cache / name,
+                               archive.artifact.size, archive.artifact.sha256});
+  }
+  return jobs;
+}
+
+Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path& staging, int jobs_wanted,
+                            ProgressReporter& progress) {
+  auto cwd = WorkingDirectory::enter(staging);
+  if (!cwd) return cwd.take_error();
+  auto stop = [] { return g_interrupted.load(); };
+  size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max(1, jobs_wanted));
+  ExtractionPool pool(threads, [&](size_t i) -> Status {
+    progress.extracting(i);
+    CUDAENV_TRY(extract_archive(jobs[i].destination, jobs[i].component, stop));
+    progress.extracted(i);
+    return ok_status();
+  });
+  DownloadOptions options;
+  options.jobs = jobs_wanted;
+  options.should_stop = [&] { return g_interrupted.load() || pool.failed(); };
+  Status downloaded = download_all(jobs, options, progress, [&](size_t i) { pool.submit(i); });
+  Status extracted = pool.finish();
+  if (g_interrupted) return interrupted_error();
+  if (!extracted) return extracted;  // the cause when a failed extraction stopped the downloads
+  return downloaded;
+}
+
+}  // namespace
+
+std::vector<std::string> installed_components(const fs::path& home) {
+  auto state = read_receipt(home);
+  return state ? state->components : std::vector<std::string>{};
+}
+
+Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
+                                      const ProfileCatalog& profiles, const InstallRequest& request,
+                                      ProgressReporter& progress) {
+  fs::path versions = layout.versions_dir();
+  fs::path target = versions / request.label;
+  fs::path cache = layout.cache_dir() / request.label;
+  std::error_code ec;
+  for (const fs::path& dir : {versions, cache}) {
+    fs::create_directories(dir, ec);
+    if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
+  }
+  auto lock = FileLock::acquire(layout.locks_dir() / ("install-" + request.label));
+  if (!lock) return lock.take_error();
+  clean_stale_work_folders(versions, request.label, progress);
+
+  InstallRequest effective = request;
+  if (is_link(target)) {
+    return make_error("CUDA " + request.label + " is a registered toolkit (" + target.string() + " is a link)",
+                      "run `cudaenv uninstall " + request.label + "` to unregister it first");
+  }
+  if (exists_no_follow(target) && !request.force) {
+    auto state = read_receipt(target);
+    if (!state || covers(*state, profiles, request)) return InstallResult{true, target, {}};
+    for (const std::string& component : state->components) effective.components.push_back(component);
+    progress.note("CUDA " + request.label + " is installed without some requested components; reinstalling with them");
+  }
+
+  InterruptGuard interrupts;
+  DownloadOptions manifest_options;
+  manifest_options.should_stop = [] { return g_interrupted.load(); };
+  auto manifest_text = fetch_checked_manifest(releases, effective, manifest_options, progress);
+  if (!manifest_text) return manifest_text.take_error();
+  auto manifest = parse_redist_manifest(*manifest_text, effective.base_url + "redistrib_" + effective.label + ".json");
+  if (!manifest) return manifest.take_error();
+  auto plan = plan_install(*manifest, profiles,
+                           PlanRequest{effective.label, effective.profile, effective.components, effective.platform});
+  if (!plan) return plan.take_error();
+
+  std::vector<DownloadJob> jobs = download_jobs(*plan, effective, cache);
+  std::vector<std::string> names;
+  std::vector<std::uint64_t> sizes;
+  for (const DownloadJob& job : jobs) {
+    names.push_back(job.component);
+    sizes.push_back(job.size);
+  }
+  fs::path staging = versions / (".staging-" + request.label + "-" + std::to_string(::getpid()));
+  remove_tree(staging);
+  fs::create_directory(staging, ec);
+  if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
+
+  progress.begin(names, sizes);
+  Status built = download_and_extract(jobs, staging, effective.jobs, progress);
+  progress.end();
+  if (built) built = add_lib64_link(staging);
+  if (built) built = write_metadata(staging, effective, sha256_hex(*manifest_text), *plan);
+  if (built && g_interrupted) built = interrupted_error();
+  if (built) built = move_into_place(staging, target);
+  if (!built) {
+    remove_tree(staging);
+    return built.take_error();
+  }
+  if (!effective.keep_downloads) {
+    for (const DownloadJob& job : jobs) fs::remove(job.destination, ec);
+    fs::remove(cache, ec);  // only when empty
+  }
+  auto rehashed = rehash_after_change(layout);
+  if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
+                               rehashed.error().message + " (run `cudaenv rehash`)");
+  return InstallResult{false, target, std::move(*plan)};
+}
+
+Status remove_installed(const Layout& layout, const std::string& label) {
+  auto lock = FileLock::acquire(layout.locks_dir() / ("install-" + label));
+  if (!lock) return lock.take_error();
+  fs::path target = layout.versions_dir() / label;
+  fs::path doomed = layout.versions_dir() / (".removing-" + label + "-" + std::to_string(::getpid()));
+  if (::rename(target.c_str(), doomed.c_str()) != 0) {
+    return make_error("cannot remove " + target.string() + ": " + std::strerror(errno),
+                      "check that " + layout.versions_dir().string() + " is writable");
+  }
+  std::error_code ec;
+  fs::remove_all(doomed, ec);
+  if (ec) return make_error("removed CUDA " + label + " from versions/, but " + doomed.string() + " is left: " + ec.message());
+  return ok_status();
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,64 @@
+#include "install/sha256.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace cudaenv {
+
+struct Sha256::State {
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  ~State() { EVP_MD_CTX_free(context); }
+};
+
+Sha256::Sha256() : state_(std::make_unique<State>()) { EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr); }
+Sha256::~Sha256() = default;
+Sha256::Sha256(Sha256&&) noexcept = default;
+Sha256& Sha256::operator=(Sha256&&) noexcept = default;
+
+void Sha256::update(const void* data, size_t size) { EVP_DigestUpdate(state_->context, data, size); }
+
+std::string Sha256::finish() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(state_->context, digest, &length);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  Sha256 hash;
+  hash.update(data.data(), data.size());
+  return hash.finish();
+}
+
+Status hash_file_prefix(const std::filesystem::path& path, Sha256& hash, std::uintmax_t limit) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error("cannot read " + path.string() + ": " + std::strerror(errno));
+  std::vector<char> buffer(1 << 20);
+  while (limit > 0) {
+    ssize_t got = ::read(fd, buffer.data(), std::min<std::uintmax_t>(buffer.size(), limit));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      std::string reason = std::strerror(errno);
+      ::close(fd);
+      return make_error("cannot read " + path.string() + ": " + reason);
+    }
+    if (got == 0) break;
+    hash.update(buffer.data(), static_cast<size_t>(got));
+    limit -= static_cast<std::uintmax_t>(got);
+  }
+  ::close(fd);
+  return ok_status();
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,203 @@
+// A loopback HTTP/1.1 file server for the install tests and benchmark: binds 127.0.0.1 on a
+// free port, prints the port, serves --root with Range support, and injects faults per path.
+//
+//   test_mirror --root DIR [--faults FILE] [--log FILE]
+//
+// FILE is re-read on every request, so a test can change faults while the server runs. Each
+// line is "<url-path> <fault> [N]"; the first N requests of that path (default: all) get it:
+//   404            answer 404 Not Found
+//   500            answer 500 Internal Server Error
+//   reset          send the headers and half the body, then reset the connection
+//   truncate       send the headers and half the body, then close the connection cleanly
+//   corrupt        send the body with one byte flipped
+//   trickle        send the body 2 kB per 50 ms
+//   no-range       ignore Range headers (answer 200 with the whole file)
+// --log appends "<method> <path> range=<start or ->" per request.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+std::string g_root;
+std::string g_faults_file;
+std::string g_log_file;
+std::mutex g_mutex;
+std::map<std::string, int> g_served;  // requests seen per path
+
+struct Fault {
+  std::string kind;
+  int first = -1;  // applies to the first N requests; -1: all
+};
+
+std::optional<Fault> fault_for(const std::string& path, int request_number) {
+  if (g_faults_file.empty()) return std::nullopt;
+  std::ifstream in(g_faults_file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string fault_path;
+    Fault fault;
+    if (!(words >> fault_path >> fault.kind) || fault_path != path) continue;
+    words >> fault.first;
+    if (fault.first < 0 || request_number <= fault.first) return fault;
+  }
+  return std::nullopt;
+}
+
+bool send_all(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool send_text(int fd, const std::string& text) { return send_all(fd, text.data(), text.size()); }
+
+void send_status(int fd, int code, const char* reason) {
+  std::string body = std::to_string(code) + " " + reason + "\n";
+  send_text(fd, "HTTP/1.1 " + std::to_string(code) + " " + reason + "\r\nContent-Length: " +
+                    std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+}
+
+void reset_connection(int fd) {
+  struct linger hard {1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+}
+
+// Copies [offset, offset+length) of `file` to the socket, as the fault says.
+void send_body(int fd, int file, off_t offset, off_t length, const std::string& fault) {
+  if (fault == "reset" || fault == "truncate") length /= 2;
+  if (fault == "trickle" || fault == "corrupt") {
+    char buffer[2048];
+    bool flipped = false;
+    while (length > 0) {
+      ssize_t got = ::pread(file, buffer, std::min<off_t>(sizeof buffer, length), offset);
+      if (got <= 0) return;
+      if (fault == "corrupt" && !flipped) {
+        buffer[0] ^= 0x5a;
+        flipped = true;
+      }
+      if (!send_all(fd, buffer, static_cast<size_t>(got))) return;
+      offset += got;
+      length -= got;
+      if (fault == "trickle") std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return;
+  }
+  while (length > 0) {
+    ssize_t sent = ::sendfile(fd, file, &offset, static_cast<size_t>(std::min<off_t>(length, 1 << 30)));
+    if (sent <= 0) return;
+    length -= sent;
+  }
+  if (fault == "reset") reset_connection(fd);
+}
+
+void log_request(const std::string& method, const std::string& path, const std::string& range) {
+  if (g_log_file.empty()) return;
+  std::ofstream(g_log_file, std::ios::app) << method << " " << path << " range=" << (range.empty() ? "-" : range)
+                                           << "\n";
+}
+
+void serve(int fd) {
+  std::string request;
+  char buffer[4096];
+  while (request.find("\r\n\r\n") == std::string::npos) {
+    ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return;
+    request.append(buffer, static_cast<size_t>(n));
+  }
+  std::istringstream head(request);
+  std::string method, path, version, line, range;
+  head >> method >> path >> version;
+  while (std::getline(head, line)) {
+    if (strncasecmp(line.c_str(), "Range: bytes=", 13) == 0) range = line.substr(13, line.find('-') - 13);
+  }
+  int number;
+  {
+    std::lock_guard lock(g_mutex);
+    number = ++g_served[path];
+    log_request(method, path, range);
+  }
+  std::string fault = fault_for(path, number) ? fault_for(path, number)->kind : "";
+  if (fault == "404") return send_status(fd, 404, "Not Found");
+  if (fault == "500") return send_status(fd, 500, "Internal Server Error");
+  if (path.find("..") != std::string::npos) return send_status(fd, 400, "Bad Request");
+  int file = ::open((g_root + path).c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (file < 0 || ::fstat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (file >= 0) ::close(file);
+    return send_status(fd, 404, "Not Found");
+  }
+  off_t start = 0;
+  if (!range.empty() && fault != "no-range") start = std::stoll(range);
+  if (start > st.st_size) {
+    ::close(file);
+    return send_status(fd, 416, "Range Not Satisfiable");
+  }
+  off_t length = st.st_size - start;
+  std::string headers = start > 0 || (!range.empty() && fault != "no-range")
+                            ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes " + std::to_string(start) + "-" +
+                                  std::to_string(st.st_size - 1) + "/" + std::to_string(st.st_size) + "\r\n"
+                            : std::string("HTTP/1.1 200 OK\r\n");
+  headers += "Content-Length: " + std::to_string(length) + "\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n";
+  if (send_text(fd, headers) && method != "HEAD") send_body(fd, file, start, length, fault);
+  ::close(file);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--root") g_root = argv[i + 1];
+    else if (flag == "--faults") g_faults_file = argv[i + 1];
+    else if (flag == "--log") g_log_file = argv[i + 1];
+  }
+  if (g_root.empty()) {
+    std::fprintf(stderr, "usage: test_mirror --root DIR [--faults FILE] [--log FILE]\n");
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int yes = 1;
+  setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  if (::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(listener, 64) != 0 ||
+      ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    std::perror("test_mirror: bind");
+    return 1;
+  }
+  std::printf("%d\n", ntohs(address.sin_port));
+  std::fflush(stdout);
+  while (true) {
+    int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    std::thread([fd] {
+      serve(fd);
+      ::close(fd);
+    }).detach();
+  }
+}
