@@ -3,7 +3,8 @@
 //
 //   test_mirror --root DIR [--faults FILE] [--log FILE]
 //
-// FILE is re-read on every request, so a test can change faults while the server runs. Each
+// FILE is re-read on every request, so a test can change faults while the server runs; a change
+// restarts the request counts. Each
 // line is "<url-path> <fault> [N]"; the first N requests of that path (default: all) get it:
 //   404            answer 404 Not Found
 //   500            answer 500 Internal Server Error
@@ -39,16 +40,23 @@ std::string g_root;
 std::string g_faults_file;
 std::string g_log_file;
 std::mutex g_mutex;
-std::map<std::string, int> g_served;  // requests seen per path
+std::map<std::string, int> g_served;  // requests seen per path since the faults last changed
+std::string g_faults;
 
 struct Fault {
   std::string kind;
   int first = -1;  // applies to the first N requests; -1: all
 };
 
-std::optional<Fault> fault_for(const std::string& path, int request_number) {
-  if (g_faults_file.empty()) return std::nullopt;
+std::string read_faults() {
   std::ifstream in(g_faults_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<Fault> fault_for(const std::string& path, int request_number, const std::string& faults) {
+  std::istringstream in(faults);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream words(line);
@@ -109,7 +117,11 @@ void send_body(int fd, int file, off_t offset, off_t length, const std::string& 
     if (sent <= 0) return;
     length -= sent;
   }
-  if (fault == "reset") reset_connection(fd);
+  if (fault == "reset") {
+    // Let the client read what was sent: a reset discards data still in flight.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    reset_connection(fd);
+  }
 }
 
 void log_request(const std::string& method, const std::string& path, const std::string& range) {
@@ -132,13 +144,15 @@ void serve(int fd) {
   while (std::getline(head, line)) {
     if (strncasecmp(line.c_str(), "Range: bytes=", 13) == 0) range = line.substr(13, line.find('-') - 13);
   }
-  int number;
+  std::string fault;
   {
     std::lock_guard lock(g_mutex);
-    number = ++g_served[path];
+    std::string faults = g_faults_file.empty() ? "" : read_faults();
+    if (faults != g_faults) g_served.clear();
+    g_faults = faults;
+    if (auto found = fault_for(path, ++g_served[path], faults)) fault = found->kind;
     log_request(method, path, range);
   }
-  std::string fault = fault_for(path, number) ? fault_for(path, number)->kind : "";
   if (fault == "404") return send_status(fd, 404, "Not Found");
   if (fault == "500") return send_status(fd, 500, "Internal Server Error");
   if (path.find("..") != std::string::npos) return send_status(fd, 400, "Bad Request");

@@ -1,0 +1,68 @@
+# Hostile archives (whose sha256 matches the manifest) are refused: nothing outside the staging
+# folder is written, and nothing is installed.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_install.sh"
+
+add_fake_release 12.1.1
+mkdir -p "$WORK/victim"
+# make_hostile NAME KIND: <NAME>-linux-x86_64-1.0-archive.tar.xz holding one benign file and
+# then the hostile member.
+make_hostile() {
+  local relative="$1/linux-x86_64/$1-linux-x86_64-1.0-archive.tar.xz"
+  mkdir -p "$MIRROR_ROOT/$1/linux-x86_64"
+  python3 - "$MIRROR_ROOT/$relative" "$1-linux-x86_64-1.0-archive" "$2" "$WORK/victim" <<'PY'
+import io, sys, tarfile
+out, top, kind, victim = sys.argv[1:]
+def member(name, type=tarfile.REGTYPE, data=b"", mode=0o644, link=""):
+    info = tarfile.TarInfo(name)
+    info.type, info.mode, info.linkname, info.size = type, mode, link, len(data)
+    return info, io.BytesIO(data) if data else None
+members = [member(top + "/", tarfile.DIRTYPE, mode=0o755), member(top + "/bin/", tarfile.DIRTYPE, mode=0o755),
+           member(top + "/bin/benign", data=b"ok\n")]
+up = "../" * (victim.count("/") + 3)
+members += {
+    "absolute": [member(victim + "/absolute", data=b"pwned\n")],
+    "dotdot": [member(top + "/../../../victim/dotdot", data=b"pwned\n")],
+    "symlink-absolute": [member(top + "/bin/link", tarfile.SYMTYPE, link=victim)],
+    "symlink-climb": [member(top + "/bin/up", tarfile.SYMTYPE, link="../../victim")],
+    "symlink-self-climb": [member(top + "/here", tarfile.SYMTYPE, link="."),
+                           member(top + "/out", tarfile.SYMTYPE, link="here/..")],
+    "symlink-then-write": [member(top + "/escape", tarfile.SYMTYPE, link=up + victim.lstrip("/")),
+                           member(top + "/escape/through", data=b"pwned\n")],
+    "hardlink-outside": [member(top + "/bin/hard", tarfile.LNKTYPE, link="../../../../../etc/passwd")],
+    "hardlink-absolute": [member(top + "/bin/hard", tarfile.LNKTYPE, link="/etc/passwd")],
+    "device": [member(top + "/dev-null", tarfile.CHRTYPE)],
+    "fifo": [member(top + "/fifo", tarfile.FIFOTYPE)],
+    "setuid": [member(top + "/bin/root-shell", data=b"#!/bin/sh\n", mode=0o4755)],
+    "setgid": [member(top + "/bin/group-shell", data=b"#!/bin/sh\n", mode=0o2755)],
+}[kind]
+with tarfile.open(out, "w:xz", format=tarfile.GNU_FORMAT) as tar:
+    for info, data in members:
+        tar.addfile(info, data)
+PY
+  add_archive 12.1.1 "$1" 1.0 "$relative"
+}
+
+KINDS="absolute dotdot symlink-absolute symlink-climb symlink-self-climb symlink-then-write hardlink-outside
+hardlink-absolute device fifo setuid setgid"
+for kind in $KINDS; do make_hostile "evil_${kind//-/_}" "$kind"; done
+write_manifest 12.1.1
+start_mirror
+
+for kind in $KINDS; do
+  install_from_mirror 12.1.1 --component "evil_${kind//-/_}"
+  assert_eq 1 "$STATUS" "$kind: refused"
+  assert_contains "$ERR" "evil_${kind//-/_}: archive" "$kind: the error names the component"
+  assert_contains "$ERR" "is refused: member" "$kind: the error says why"
+  check "$kind: no versions entry" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
+  check "$kind: no staging left" no_staging_left
+  check "$kind: nothing written outside" test -z "$(ls -A "$WORK/victim")"
+  check "$kind: no shims" test ! -e "$CUDAENV_ROOT/shims/nvcc"
+done
+assert_contains "$(install_from_mirror 12.1.1 --component evil_setuid; echo "$ERR")" "setuid" "setuid named"
+
+# The benign archives of the same manifest still install.
+install_from_mirror 12.1.1
+assert_eq 0 "$STATUS" "benign install succeeds: $ERR"
+
+finish
