@@ -84,6 +84,9 @@ int run_shim(int argc, char** argv) {
   std::vector<char*> envp;
   for (std::string& entry : env_strings) envp.push_back(entry.data());
   envp.push_back(nullptr);
+  // nvcc finds nvcc.profile (and so its include and library folders) beside argv[0].
+  std::string real_argv0 = path->string();
+  argv[0] = real_argv0.data();
   ::execve(path->c_str(), argv, envp.data());
   return fail(make_error("cannot run " + path->string() + ": " + std::strerror(errno), "", errno == ENOENT ? 127 : 126));
 }
