@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -155,7 +156,11 @@ class Downloader {
       transfers_[i].index = i;
       transfers_[i].progress = &progress;
       transfers_[i].options = &options;
+      order_.push_back(i);
     }
+    // Largest first: the biggest archive's download and extraction is the critical path, and
+    // the small ones fill the gaps beside it.
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });
   }
 
   ~Downloader() {
@@ -219,7 +224,8 @@ class Downloader {
 
   Status start_ready_transfers() {
     auto now = Clock::now();
-    for (Transfer& t : transfers_) {
+    for (size_t i : order_) {
+      Transfer& t = transfers_[i];
       if (active_count() >= static_cast<size_t>(std::max(1, options_.jobs))) break;
       if (t.done || t.active || t.not_before > now) continue;
       CUDAENV_TRY(start(t));
@@ -337,6 +343,7 @@ class Downloader {
   ProgressReporter& progress_;
   const std::function<void(size_t)>& verified_;
   std::vector<Transfer> transfers_;
+  std::vector<size_t> order_;  // indices into transfers_, largest archive first
   CURLM* multi_ = nullptr;
 };
 

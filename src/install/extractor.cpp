@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "install/downloader.h"
+#include "install/xz_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -133,6 +134,7 @@ std::optional<std::string> unsafe_symlink_target(std::string_view path, std::str
 Status extract_archive(const std::filesystem::path& archive_path, const std::string& component,
                        const std::function<bool()>& should_stop) {
   ReadArchive in(archive_read_new(), archive_read_free);
+  XzReader xz;  // outlives `in`, which reads through it
   archive_read_support_filter_all(in.get());
   archive_read_support_format_tar(in.get());
   archive_read_support_format_zip(in.get());
@@ -140,9 +142,13 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
   archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                                 ARCHIVE_EXTRACT_SECURE_NODOTDOT |
                                                 ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
-  if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
-    return make_error(component + ": cannot open " + archive_path.string() + ": " + archive_error_string(in.get()),
-                      "delete it from the cache and run the install again");
+  Status opened = ok_status();
+  if (is_xz_file(archive_path)) opened = xz.open(in.get(), archive_path);
+  else if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
+    opened = make_error("cannot open " + archive_path.string() + ": " + archive_error_string(in.get()));
+  }
+  if (!opened) {
+    return make_error(component + ": " + opened.error().message, "delete it from the cache and run the install again");
   }
   archive_entry* entry = nullptr;
   while (true) {

@@ -1,5 +1,6 @@
 #include "install/installer.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -332,6 +333,9 @@ std::vector<DownloadJob> download_jobs(const std::vector<PlannedArchive>& plan, 
 
 Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path& staging, int jobs_wanted,
                             ProgressReporter& progress) {
+  // The xz decoder threads allocate block-sized buffers; a fixed mmap threshold hands each back
+  // to the system when freed instead of letting glibc keep it in a per-thread arena.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   auto cwd = WorkingDirectory::enter(staging);
   if (!cwd) return cwd.take_error();
   auto stop = [] { return g_interrupted.load(); };
