@@ -205,8 +205,12 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
                           ", \"installed\": " + (installed(release.label) ? "true" : "false") +
                           ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") + "}");
     } else {
-      std::printf("%s %-8s %-10s%s\n", installed(release.label) ? "*" : " ", release.label.c_str(),
-                  release.date.value_or("").c_str(), installed(release.label) ? "  installed" : "");
+      char row[96];
+      std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
+                    release.date.value_or("").c_str(), installed(release.label) ? "installed" : "");
+      std::string line = row;
+      line.erase(line.find_last_not_of(' ') + 1);
+      std::printf("%s\n", line.c_str());
     }
   }
   if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());

@@ -138,11 +138,14 @@ std::string ProgressReporter::bar_line(const std::string& name, std::uint64_t do
   double fraction = size ? std::min(1.0, static_cast<double>(done) / static_cast<double>(size)) : 1.0;
   int filled = static_cast<int>(fraction * kWidth);
   std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '-');
-  double eta = rate > 0 ? static_cast<double>(size - std::min(done, size)) / rate : NAN;
+  char speed[64] = "";
+  if (rate > 0 && done < size) {
+    std::snprintf(speed, sizeof speed, "%9s/s ETA %s", human_bytes(static_cast<std::uint64_t>(rate)).c_str(),
+                  format_eta(static_cast<double>(size - done) / rate).c_str());
+  }
   char text[256];
-  std::snprintf(text, sizeof text, "%-20.20s [%s] %9s / %-9s %9s/s ETA %s  %s", name.c_str(), bar.c_str(),
-                human_bytes(done).c_str(), human_bytes(size).c_str(),
-                human_bytes(static_cast<std::uint64_t>(rate)).c_str(), format_eta(eta).c_str(), state.c_str());
+  std::snprintf(text, sizeof text, "%-20.20s [%s] %9s / %-9s %-23s %s", name.c_str(), bar.c_str(),
+                human_bytes(done).c_str(), human_bytes(size).c_str(), speed, state.c_str());
   return text;
 }
 

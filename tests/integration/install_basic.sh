@@ -57,6 +57,18 @@ assert_eq 0 "$?" "install with CUDAENV_MIRROR and CUDAENV_SKIP_MANIFEST_PIN: $OU
 check "--component adds a component" test -f "$CUDAENV_ROOT/versions/11.8.0/include/curand.h"
 check "--keep-downloads keeps the archives" test -n "$(find "$CUDAENV_ROOT/cache" -name '*.tar.xz')"
 
+# Asking for more than is installed reinstalls with the union; --force reinstalls as asked.
+install_from_mirror 12.1.1 --component libcurand
+assert_eq 0 "$STATUS" "install with an extra component: $ERR"
+assert_contains "$ERR" "reinstalling with them" "the reinstall is explained"
+check "extra component added to the installed version" test -f "$HOME121/include/curand.h"
+check "earlier components kept" test -x "$HOME121/bin/nvcc"
+install_from_mirror 12.1.1 --force
+assert_eq 0 "$STATUS" "--force reinstalls: $ERR"
+assert_contains "$ERR" "installed CUDA 12.1.1" "--force really installs"
+check "--force installs only what it is asked" test ! -e "$HOME121/include/curand.h"
+check "no old copy left" test -z "$(ls -A "$CUDAENV_ROOT/versions" | grep '^\.')"
+
 # A component the manifest lacks: the error lists what it has.
 install_from_mirror 12.1.1 --force --component libcublas
 assert_eq 1 "$STATUS" "missing component fails"
