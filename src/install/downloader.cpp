@@ -104,6 +104,7 @@ struct Transfer {
   std::uint64_t offset = 0;  // bytes in the .part file
   std::optional<Sha256> hash;
   std::string overflow;      // set when the body outgrows the manifest's size
+  std::string write_error;   // set when the .part file cannot be written
   char curl_error[CURL_ERROR_SIZE] = {};
   ProgressReporter* progress = nullptr;
   const DownloadOptions* options = nullptr;
@@ -125,7 +126,10 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
   while (written < bytes) {
     ssize_t n = ::write(t->fd, data + written, bytes - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return 0;
+    if (n < 0) {
+      t->write_error = std::strerror(errno);
+      return 0;
+    }
     written += static_cast<size_t>(n);
   }
   t->hash->update(data, bytes);
@@ -245,6 +249,7 @@ class Downloader {
     t.hash.emplace();
     if (t.offset > 0) CUDAENV_TRY(hash_file_prefix(part, *t.hash, t.offset));
     t.overflow.clear();
+    t.write_error.clear();
     t.curl_error[0] = '\0';
     t.curl = curl_easy_init();
     set_common_options(t.curl, job.url, options_);
@@ -298,6 +303,11 @@ class Downloader {
                         "the file was deleted; the mirror serves a different archive than its manifest names: " +
                             std::string(kMirrorHint));
     }
+    if (!t.write_error.empty()) {
+      return make_error(job.component + ": cannot write " + part.string() + " while downloading " + job.url + ": " +
+                            t.write_error,
+                        "free space under " + part.parent_path().string() + " and run the same command again");
+    }
     if (code == CURLE_OK && http_status < 400) {
       if (t.offset == job.size) {
         std::string actual = t.hash->finish();
@@ -347,6 +357,11 @@ class Downloader {
   CURLM* multi_ = nullptr;
 };
 
+int stop_requested(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  const auto* options = static_cast<const DownloadOptions*>(user);
+  return options->should_stop && options->should_stop() ? 1 : 0;
+}
+
 size_t append_text(char* data, size_t size, size_t count, void* user) {
   static_cast<std::string*>(user)->append(data, size * count);
   return size * count;
@@ -377,7 +392,11 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
     curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);
     curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
+    curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, stop_requested);
+    curl_easy_setopt(curl.get(), CURLOPT_XFERINFODATA, &options);
     CURLcode code = curl_easy_perform(curl.get());
+    if (options.should_stop && options.should_stop()) return interrupted_error();
     long http_status = 0;
     curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
     if (code == CURLE_OK && http_status < 400) return body;

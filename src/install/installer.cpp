@@ -218,19 +218,16 @@ std::optional<InstalledState> read_receipt(const fs::path& home) {
 }
 
 // Whether an existing install already has what the request asks for, judged without the network
-// (only "full" needs the manifest, and a full install covers every profile).
+// (only "full" needs the manifest, and a full install covers every profile). The profile has
+// been checked to exist.
 bool covers(const InstalledState& state, const ProfileCatalog& profiles, const InstallRequest& request) {
   std::set<std::string> have(state.components.begin(), state.components.end());
   std::vector<std::string> wanted = request.components;
   if (request.profile == "full") {
     if (state.profile != "full") return false;
   } else if (state.profile != "full") {
-    auto major = parse_version(request.label);
-    auto by_major = profiles.by_major.find(major ? major->major() : 0);
-    if (by_major == profiles.by_major.end()) return false;
-    auto listed = by_major->second.find(request.profile);
-    if (listed == by_major->second.end()) return false;
-    wanted.insert(wanted.end(), listed->second.begin(), listed->second.end());
+    const auto& listed = profiles.by_major.at(parse_version(request.label)->major()).at(request.profile);
+    wanted.insert(wanted.end(), listed.begin(), listed.end());
   }
   return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& c) { return have.count(c) > 0; });
 }
@@ -342,7 +339,12 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max(1, jobs_wanted));
   ExtractionPool pool(threads, [&](size_t i) -> Status {
     progress.extracting(i);
-    CUDAENV_TRY(extract_archive(jobs[i].destination, jobs[i].component, stop));
+    Status extracted = extract_archive(jobs[i].destination, jobs[i].component, stop);
+    if (!extracted) {
+      Error error = extracted.take_error();
+      if (error.exit_code != 130) error.message += " (downloaded from " + jobs[i].url + ")";
+      return error;
+    }
     progress.extracted(i);
     return ok_status();
   });
@@ -366,6 +368,7 @@ std::vector<std::string> installed_components(const fs::path& home) {
 Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
                                       const ProfileCatalog& profiles, const InstallRequest& request,
                                       ProgressReporter& progress) {
+  CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   fs::path versions = layout.versions_dir();
   fs::path target = versions / request.label;
   fs::path cache = layout.cache_dir() / request.label;
@@ -374,7 +377,9 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
     fs::create_directories(dir, ec);
     if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
   }
-  auto lock = FileLock::acquire(layout.locks_dir() / ("install-" + request.label));
+  auto lock = FileLock::acquire(layout.locks_dir() / ("install-" + request.label), [&] {
+    progress.note("another cudaenv is installing CUDA " + request.label + "; waiting for it to finish");
+  });
   if (!lock) return lock.take_error();
   clean_stale_work_folders(versions, request.label, progress);
 

@@ -50,27 +50,31 @@ std::optional<RedistArtifact> artifact_for(const RedistComponent& component, con
   return it->second;
 }
 
-Result<std::vector<std::string>> profile_components(const ProfileCatalog& profiles, const RedistManifest& manifest,
-                                                    const std::string& label, const std::string& profile,
-                                                    const std::string& platform) {
+Status check_profile(const ProfileCatalog& profiles, const std::string& label, const std::string& profile) {
+  if (profile == "full") return ok_status();
   int major = major_of(label);
-  if (profile == "full") {
-    std::vector<std::string> out;
-    for (const std::string& key : components_for_platform(manifest, platform, major)) {
-      if (!profiles.excluded_from_full(key)) out.push_back(key);
-    }
-    return out;
-  }
   auto by_major = profiles.by_major.find(major);
   if (by_major == profiles.by_major.end()) {
     return make_error("cudaenv has no component profiles for CUDA " + std::to_string(major) + ".x (" + label + ")",
                       "use --profile full, or name the components with --component");
   }
-  auto it = by_major->second.find(profile);
-  if (it == by_major->second.end()) {
+  if (!by_major->second.count(profile)) {
     return make_error("unknown profile '" + profile + "'", "choose one of: " + join(profiles.names(major), ", "), 2);
   }
-  return it->second;
+  return ok_status();
+}
+
+Result<std::vector<std::string>> profile_components(const ProfileCatalog& profiles, const RedistManifest& manifest,
+                                                    const std::string& label, const std::string& profile,
+                                                    const std::string& platform) {
+  CUDAENV_TRY(check_profile(profiles, label, profile));
+  int major = major_of(label);
+  if (profile != "full") return profiles.by_major.at(major).at(profile);
+  std::vector<std::string> out;
+  for (const std::string& key : components_for_platform(manifest, platform, major)) {
+    if (!profiles.excluded_from_full(key)) out.push_back(key);
+  }
+  return out;
 }
 
 Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,

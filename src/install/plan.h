@@ -24,6 +24,10 @@ struct PlannedArchive {
   RedistArtifact artifact;
 };
 
+// Whether `profile` exists for the label's major version ("full" always does); checked before
+// anything is fetched.
+Status check_profile(const ProfileCatalog& profiles, const std::string& label, const std::string& profile);
+
 // The components of `profile` for the label's major version, in the data file's order.
 Result<std::vector<std::string>> profile_components(const ProfileCatalog& profiles, const RedistManifest& manifest,
                                                     const std::string& label, const std::string& profile,

@@ -3,6 +3,7 @@
 // never leaves a stale lock behind. On NFS, Linux maps flock onto fcntl locks.
 
 #include <filesystem>
+#include <functional>
 
 #include "util/result.h"
 
@@ -10,8 +11,9 @@ namespace cudaenv {
 
 class FileLock {
  public:
-  // Blocks until the lock on `path` (created if missing) is held.
-  static Result<FileLock> acquire(const std::filesystem::path& path);
+  // Blocks until the lock on `path` (created if missing) is held; `on_wait` runs first when
+  // another process holds it, so the caller can say what it is waiting for.
+  static Result<FileLock> acquire(const std::filesystem::path& path, const std::function<void()>& on_wait = {});
   FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   FileLock& operator=(FileLock&&) = delete;
   FileLock(const FileLock&) = delete;

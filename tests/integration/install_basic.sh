@@ -69,6 +69,12 @@ assert_contains "$ERR" "installed CUDA 12.1.1" "--force really installs"
 check "--force installs only what it is asked" test ! -e "$HOME121/include/curand.h"
 check "no old copy left" test -z "$(ls -A "$CUDAENV_ROOT/versions" | grep '^\.')"
 
+: >"$REQUEST_LOG"
+install_from_mirror 12.1.1 --profile tiny
+assert_eq 2 "$STATUS" "an unknown profile is a usage error"
+assert_contains "$ERR" "choose one of: minimal, torch, full" "the profiles are listed"
+assert_eq 0 "$(requests_for redistrib_12.1.1 | wc -l)" "an unknown profile fetches nothing"
+
 # A component the manifest lacks: the error lists what it has.
 install_from_mirror 12.1.1 --force --component libcublas
 assert_eq 1 "$STATUS" "missing component fails"

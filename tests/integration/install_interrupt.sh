@@ -80,4 +80,19 @@ check "concurrent result intact" cmp -s "$WORK/parts/12.1.1/cuda_nvtx/share/cuda
 check "both versions installed" test -x "$CUDAENV_ROOT/versions/11.8.0/bin/nvcc"
 check "no staging left" no_staging_left
 
+# While another process holds the lock, install says what it waits for, then proceeds.
+rm -rf "$CUDAENV_ROOT/versions/12.1.1"
+: >"$FAULTS"
+exec 9>"$CUDAENV_ROOT/locks/install-12.1.1"
+flock 9
+"$CUDAENV" "${ARGS[@]}" 2>"$WORK/waiter.err" 9>&- &
+WAITER=$!
+for _ in $(seq 200); do grep -q "waiting for it to finish" "$WORK/waiter.err" && break; sleep 0.05; done
+assert_contains "$(cat "$WORK/waiter.err")" "another cudaenv is installing CUDA 12.1.1; waiting" "the wait is explained"
+check "nothing installed while waiting" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
+exec 9>&-
+wait "$WAITER"
+assert_eq 0 "$?" "the waiter installs once the lock is free"
+check "the waiter installed" test -x "$CUDAENV_ROOT/versions/12.1.1/bin/nvcc"
+
 finish
