@@ -7,13 +7,17 @@
 # base64 of random bytes), built once and cached in BUILD_DIR/bench-install-fixture.
 # Prints both wall times, the ratio cudaenv/baseline (goal <= 0.8) and cudaenv's peak RSS
 # (goal <= 64 MiB, from /usr/bin/time -v). Each side runs ROUNDS times (default 2); the best counts.
+# SINGLE_BLOCK=1 compresses each archive as one xz block (xz -T1), so no decoder can split one
+# archive across cores; the default (xz -T2) writes multi-block archives.
 set -euo pipefail
 
 BUILD=$(cd "${1:-${CUDAENV_BUILD_DIR:-build}}" && pwd)
 CUDAENV="$BUILD/cudaenv"
 MIRROR_BIN="$BUILD/tests/test_mirror"
 ROUNDS=${ROUNDS:-2}
+XZ_THREADS=2
 FIXTURE="$BUILD/bench-install-fixture"
+if [ "${SINGLE_BLOCK:-0}" = 1 ]; then XZ_THREADS=1 FIXTURE="$BUILD/bench-install-fixture-single-block"; fi
 LABEL=99.0.0
 for tool in "$CUDAENV" "$MIRROR_BIN"; do
   [ -x "$tool" ] || { echo "bench/install: $tool is missing; build first (ninja -C $BUILD)" >&2; exit 1; }
@@ -42,7 +46,7 @@ make_fixture() {
       index=$((index + 1))
     done
     local relative="$component/linux-x86_64/$top.tar.xz"
-    tar -C "$FIXTURE/tree" -cf - "$top" | xz -T2 -1 >"$FIXTURE/mirror/$relative"
+    tar -C "$FIXTURE/tree" -cf - "$top" | xz -T"$XZ_THREADS" -1 >"$FIXTURE/mirror/$relative"
     rm -rf "$FIXTURE/tree"
     entries+=("$component $relative $(sha256sum "$FIXTURE/mirror/$relative" | cut -c1-64) $(stat -c %s "$FIXTURE/mirror/$relative")")
   done
@@ -102,7 +106,8 @@ done
 diff -r -q "$WORK/baseline" "$WORK/root/versions/$LABEL" 2>/dev/null | grep -v -e 'Only in .*: cudaenv-install.json' \
   -e 'Only in .*: version.json' -e 'Only in .*: lib64' && { echo "bench/install: the two trees differ" >&2; exit 1; }
 
-printf 'archives: %d, %.1f MB of .tar.xz; %d CPU cores\n' "$(echo "$ARCHIVES" | wc -l)" "$(echo "$TOTAL / 1000000" | bc -l)" "$(nproc)"
+printf 'archives: %d, %.1f MB of .tar.xz (xz -T%d); %d CPU cores\n' "$(echo "$ARCHIVES" | wc -l)" \
+  "$(echo "$TOTAL / 1000000" | bc -l)" "$XZ_THREADS" "$(nproc)"
 printf 'baseline (sequential curl | tar -xJ): %.2f s\n' "$best_baseline"
 printf 'cudaenv install (--jobs 4, sha256-checked): %.2f s\n' "$best_cudaenv"
 printf 'wall ratio cudaenv/baseline: %.2f (goal <= 0.8)\n' "$(echo "$best_cudaenv / $best_baseline" | bc -l)"
