@@ -14,6 +14,11 @@ const std::vector<Command>& command_table() {
       {"exec", "Run a command with the active toolkit's environment", configure_exec},
       {"env", "Print the active toolkit's environment for a shell", configure_env},
       {"rehash", "Rebuild the shims for every toolkit program", configure_rehash},
+      {"init", "Print the shell integration (PATH, cd hook, completions) for bash, zsh or fish", configure_init},
+      {"hook-env", "Print the environment update the prompt hook evaluates", configure_hook_env},
+      {"shell", "Set the CUDA version for this shell only (needs the shell integration)", configure_shell},
+      {"trust", "Allow a cuda.toml's [env] to be applied", configure_trust},
+      {"untrust", "Revoke a cuda.toml's [env]", configure_untrust},
   };
   return table;
 }

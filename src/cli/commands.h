@@ -15,5 +15,10 @@ CommandHandler configure_prefix(CLI::App& command);
 CommandHandler configure_exec(CLI::App& command);
 CommandHandler configure_env(CLI::App& command);
 CommandHandler configure_rehash(CLI::App& command);
+CommandHandler configure_init(CLI::App& command);
+CommandHandler configure_hook_env(CLI::App& command);
+CommandHandler configure_shell(CLI::App& command);
+CommandHandler configure_trust(CLI::App& command);
+CommandHandler configure_untrust(CLI::App& command);
 
 }  // namespace cudaenv
