@@ -43,7 +43,7 @@ _cudaenv() {
       current) flags="--json" ;;
       add) flags="--as --scan"; files=dirs ;;
       which) words=$(_cudaenv_words programs) ;;
-      exec) ((COMP_CWORD == 2)) && { COMPREPLY=($(compgen -c -- "$cur")); return; }; files=files ;;
+      exec) [[ $COMP_CWORD == 2 && $cur != -* ]] && { COMPREPLY=($(compgen -c -- "$cur")); return; }; files=files ;;
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;

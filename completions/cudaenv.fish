@@ -9,7 +9,7 @@ end
 
 set -l commands install uninstall list-remote versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor
 complete -c cudaenv -f
-complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l help -d 'Show help'
+complete -c cudaenv -l help -d 'Show help'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the cudaenv version'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a install -d 'Install CUDA toolkits'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a uninstall -d 'Remove an installed toolkit'
