@@ -72,9 +72,13 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
   return outcome;
 }
 
+// The mtimes of the files a notice is about; the folders watched for a nearer
+// cuda.toml differ from one subfolder to the next and are left out.
 std::string stamps_of(const std::vector<Watch>& watches) {
   std::string key;
-  for (const Watch& watch : watches) key += "\n" + (watch.stamp ? watch.stamp->string() : "-");
+  for (const Watch& watch : watches) {
+    if (watch.stamp) key += "\n" + watch.path.string() + "@" + watch.stamp->string();
+  }
   return key;
 }
 
