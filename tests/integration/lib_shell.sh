@@ -47,6 +47,7 @@ r p1_nvcc "\$(nvcc --version | grep release)"
 r p1_cuda_home "\$CUDA_HOME"
 r p1_ld "\$LD_LIBRARY_PATH"
 r p1_arch "\$TORCH_CUDA_ARCH_LIST"
+_cudaenv_unchanged && r fast_path taken
 export PATH="/user/bin:\$PATH" LD_LIBRARY_PATH="/user/lib2:\$LD_LIBRARY_PATH"
 r before_sub "\$(errs)"
 cd sub
@@ -54,6 +55,10 @@ cd sub
 :
 r after_sub "\$(errs)"
 r sub_which "\$(command -v nvcc)"
+printf '[cuda]\nversion = "12.4"\n' >cuda.toml
+r sub_new_which "\$(command -v nvcc)"
+rm cuda.toml
+r sub_removed_which "\$(command -v nvcc)"
 cd ../inner
 r inner_nvcc "\$(nvcc --version | grep release)"
 r inner_ld "\$LD_LIBRARY_PATH"
@@ -120,8 +125,11 @@ check_scenario_results() {
   assert_eq "$TK121" "$(result p1_cuda_home)" "CUDA_HOME in p1"
   assert_eq "$TK121/lib64:/user/lib" "$(result p1_ld)" "LD_LIBRARY_PATH in p1"
   assert_eq "8.9;9.0" "$(result p1_arch)" "TORCH_CUDA_ARCH_LIST in p1"
+  assert_eq "taken" "$(result fast_path)" "an unchanged prompt takes the fast path (no fork)"
   assert_eq "$(result before_sub)" "$(result after_sub)" "a cd within a project and unchanged prompts print nothing"
   assert_eq "$TK121/bin/nvcc" "$(result sub_which)" "a subfolder of p1 keeps 12.1"
+  assert_eq "$TK124/bin/nvcc" "$(result sub_new_which)" "a cuda.toml created in the folder takes over at the next prompt"
+  assert_eq "$TK121/bin/nvcc" "$(result sub_removed_which)" "and removing it gives p1's back"
   assert_contains "$(result inner_nvcc)" "release 12.4" "a nested project switches"
   assert_eq "$TK124/lib64:/user/lib2:/user/lib" "$(result inner_ld)" "switching keeps the user's LD entry, swaps ours"
   assert_eq "$TK121/bin/nvcc" "$(result back_which)" "cd - goes back to 12.1"
@@ -156,4 +164,5 @@ check_scenario_results() {
   assert_eq "$(result before_quiet)" "$(result after_quiet)" "CUDAENV_QUIET=1 silences the toolkit line"
   assert_eq "$TK124/bin/nvcc" "$(result quiet_which)" "CUDAENV_QUIET=1 still switches"
   assert_contains "$(result no_integration)" "needs the shell integration" "cudaenv shell without the integration"
+  assert_eq "" "$(grep -E 'not found|^set: |_cudaenv[a-z_]*:[0-9]+:' "$err")" "the integration itself raises no shell errors"
 }

@@ -22,6 +22,7 @@ r p1_nvcc (nvcc --version | grep release)
 r p1_cuda_home "\$CUDA_HOME"
 r p1_ld "\$LD_LIBRARY_PATH"
 r p1_arch "\$TORCH_CUDA_ARCH_LIST"
+__cudaenv_unchanged; and r fast_path taken
 set -gx PATH /user/bin \$PATH
 set -gx LD_LIBRARY_PATH /user/lib2 \$LD_LIBRARY_PATH
 r before_sub (errs)
@@ -30,6 +31,10 @@ true
 true
 r after_sub (errs)
 r sub_which (command -v nvcc)
+printf '[cuda]\nversion = "12.4"\n' >cuda.toml
+r sub_new_which (command -v nvcc)
+rm cuda.toml
+r sub_removed_which (command -v nvcc)
 cd ../inner
 r inner_nvcc (nvcc --version | grep release)
 r inner_ld "\$LD_LIBRARY_PATH"

@@ -7,26 +7,24 @@ contains -- @SHIMS@ $PATH; or set -gx PATH @SHIMS@ $PATH
 function __cudaenv_unchanged
     set -q __CUDAENV_STATE; or return 1
     set -l lines (string split \n -- $__CUDAENV_STATE)
-    set -l version ''
-    set -q CUDAENV_VERSION; and set version "$CUDAENV_VERSION"
-    test "$lines[1]" = cudaenv1 -a "$lines[2]" = "$PWD" -a "$lines[3]" = "$version"; or return 1
-    for line in $lines[4..-1]
-        set -l kind (string sub -l 1 -- $line)
-        set -l rest (string sub -s 2 -- $line)
-        switch "$kind"
-            case ''
-                return 0
-            case -
-                test -e "$rest"; and return 1
-            case =
-                set -l parts (string split \t -- $rest)
-                test -e "$parts[1]"; and not test "$parts[1]" -nt "$parts[2]"; and not test "$parts[1]" -ot "$parts[2]"
-                or return 1
-            case '*'
-                return 1
-        end
+    set -l shell_version ''
+    set -q CUDAENV_VERSION; and set shell_version "$CUDAENV_VERSION"
+    test "$lines[1]" = cudaenv1 -a "$lines[2]" = "$PWD" -a "$lines[3]" = "$shell_version"; or return 1
+    # Few builtin calls, not one per line: fish pays for each.
+    set -l end (contains -i -- '' $lines[4..-1]); or return 1
+    test $end -gt 1; or return 0
+    set -l watches $lines[4..(math $end + 2)]
+    string match -q -- '!*' $watches; and return 1
+    set -l absent (string replace -rf -- '^-' '' $watches)
+    if set -q absent[1]
+        path filter -q -- $absent; and return 1
     end
-    return 1
+    for pair in (string replace -rf -- '^=' '' $watches)
+        set -l file_stamp (string split -m 1 \t -- $pair)
+        test -e "$file_stamp[1]"; and not test "$file_stamp[1]" -nt "$file_stamp[2]"; and not test "$file_stamp[1]" -ot "$file_stamp[2]"
+        or return 1
+    end
+    return 0
 end
 
 function __cudaenv_hook --on-event fish_prompt --on-variable PWD

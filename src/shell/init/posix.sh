@@ -20,8 +20,8 @@ ${CUDAENV_VERSION-}
     rest=${rest#*$'\n'}
     case $line in
       '') return 0 ;;
-      -*) [[ -e ${line#-} ]] && return 1 ;;
-      =*)
+      '-'*) [[ -e ${line#-} ]] && return 1 ;;
+      '='*)
         file=${line#=}
         stamp=${file#*$'\t'}
         file=${file%%$'\t'*}
