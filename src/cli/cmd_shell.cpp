@@ -95,27 +95,30 @@ Result<fs::path> project_file_argument(const Session& session, const std::string
   return make_error("no cuda.toml in " + session.cwd.string() + " or above", "give its path: cudaenv trust path/to/cuda.toml");
 }
 
-Result<int> run_trust(const std::string& file) {
+// `trust` (allow) and `untrust`: the same file argument, opposite records.
+Result<int> run_trust(const std::string& file, bool allow) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto path = project_file_argument(*session, file);
   if (!path) return path.take_error();
-  auto trusted = TrustStore(session->layout.trust_dir()).trust(*path);
-  if (!trusted) return trusted.take_error();
-  print_note("trusted " + trusted->string() + ": its [env] is applied until the file changes");
-  return 0;
-}
-
-Result<int> run_untrust(const std::string& file) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto path = project_file_argument(*session, file);
-  if (!path) return path.take_error();
-  auto removed = TrustStore(session->layout.trust_dir()).untrust(*path);
+  TrustStore store(session->layout.trust_dir());
+  if (allow) {
+    auto trusted = store.trust(*path);
+    if (!trusted) return trusted.take_error();
+    print_note("trusted " + trusted->string() + ": its [env] is applied until the file changes");
+    return 0;
+  }
+  auto removed = store.untrust(*path);
   if (!removed) return removed.take_error();
   print_note(*removed ? "untrusted " + path->string() + ": its [env] is no longer applied"
                       : path->string() + " was not trusted");
   return 0;
+}
+
+CommandHandler configure_trust_command(CLI::App& command, bool allow) {
+  auto file = std::make_shared<std::string>();
+  command.add_option("file", *file, "The cuda.toml (default: the nearest one)");
+  return [file, allow] { return run_trust(*file, allow); };
 }
 
 }  // namespace
@@ -144,16 +147,8 @@ CommandHandler configure_shell(CLI::App& command) {
   return [options] { return run_shell(*options); };
 }
 
-CommandHandler configure_trust(CLI::App& command) {
-  auto file = std::make_shared<std::string>();
-  command.add_option("file", *file, "The cuda.toml (default: the nearest one)");
-  return [file] { return run_trust(*file); };
-}
+CommandHandler configure_trust(CLI::App& command) { return configure_trust_command(command, true); }
 
-CommandHandler configure_untrust(CLI::App& command) {
-  auto file = std::make_shared<std::string>();
-  command.add_option("file", *file, "The cuda.toml (default: the nearest one)");
-  return [file] { return run_untrust(*file); };
-}
+CommandHandler configure_untrust(CLI::App& command) { return configure_trust_command(command, false); }
 
 }  // namespace cudaenv

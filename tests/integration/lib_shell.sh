@@ -81,6 +81,7 @@ cd "$WORK/p1"
 cudaenv shell 12.4
 r shell_which "\$(command -v nvcc)"
 r shell_var "\$CUDAENV_VERSION"
+r shell_show "\$(cudaenv shell)"
 cudaenv shell --unset
 r unset_which "\$(command -v nvcc)"
 printf '[cuda]\nversion = "12.4"\n' >cuda.toml
@@ -145,6 +146,7 @@ check_scenario_results() {
 
   assert_eq "$TK124/bin/nvcc" "$(result shell_which)" "cudaenv shell 12.4 overrides cuda.toml"
   assert_eq "12.4" "$(result shell_var)" "cudaenv shell sets CUDAENV_VERSION"
+  assert_eq "12.4" "$(result shell_show)" "cudaenv shell with no argument shows it"
   assert_eq "$TK121/bin/nvcc" "$(result unset_which)" "cudaenv shell --unset goes back to cuda.toml"
   assert_eq "$TK124/bin/nvcc" "$(result edited_which)" "editing cuda.toml while inside applies at the next prompt"
   assert_contains "$(result edited_nvcc)" "release 12.4" "nvcc after the edit"

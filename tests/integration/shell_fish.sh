@@ -57,6 +57,7 @@ cd "$WORK/p1"
 cudaenv shell 12.4
 r shell_which (command -v nvcc)
 r shell_var "\$CUDAENV_VERSION"
+r shell_show (cudaenv shell)
 cudaenv shell --unset
 r unset_which (command -v nvcc)
 printf '[cuda]\nversion = "12.4"\n' >cuda.toml
