@@ -54,7 +54,7 @@ cudaenv() {
   else
     @BIN@ "$@" || cudaenv_status=$?
   fi
-  __CUDAENV_STATE="!${__CUDAENV_STATE#!}"
+  __CUDAENV_STATE="!${__CUDAENV_STATE:-}"
   _cudaenv_hook
   return $cudaenv_status
 }
