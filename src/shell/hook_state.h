@@ -10,7 +10,8 @@
 //     "-PATH"            PATH does not exist (a cuda.toml that would take over)
 //     "!"                always stale (a path the shell could not compare safely)
 // The rest is read only by `cudaenv hook-env`: what it added, so leaving can remove
-// exactly that. Fields there are tab-separated and backslash-escaped.
+// exactly that. Its lines start with a letter (fish's fast path relies on it), and
+// fields there are tab-separated and backslash-escaped.
 
 #include <filesystem>
 #include <optional>

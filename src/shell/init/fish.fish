@@ -10,19 +10,18 @@ function __cudaenv_unchanged
     set -l shell_version ''
     set -q CUDAENV_VERSION; and set shell_version "$CUDAENV_VERSION"
     test "$lines[1]" = cudaenv1 -a "$lines[2]" = "$PWD" -a "$lines[3]" = "$shell_version"; or return 1
-    # Few builtin calls, not one per line: fish pays for each.
-    set -l end (contains -i -- '' $lines[4..-1]); or return 1
-    test $end -gt 1; or return 0
-    set -l watches $lines[4..(math $end + 2)]
-    string match -q -- '!*' $watches; and return 1
-    set -l absent (string replace -rf -- '^-' '' $watches)
+    # Watch lines start with - = or !, the rest of the state with a letter. Each command
+    # substitution costs fish tens of microseconds, so there are only two.
+    string match -q -- '!*' $lines[4..-1]; and return 1
+    set -l absent (string replace -rf -- '^-' '' $lines[4..-1])
     if set -q absent[1]
         path filter -q -- $absent; and return 1
     end
-    for pair in (string replace -rf -- '^=' '' $watches)
-        set -l file_stamp (string split -m 1 \t -- $pair)
-        test -e "$file_stamp[1]"; and not test "$file_stamp[1]" -nt "$file_stamp[2]"; and not test "$file_stamp[1]" -ot "$file_stamp[2]"
+    set -l pairs (string replace -rf -- '^=([^\t]*)\t(.*)$' '$1'\n'$2' $lines[4..-1])
+    while set -q pairs[2]
+        test -e "$pairs[1]"; and not test "$pairs[1]" -nt "$pairs[2]"; and not test "$pairs[1]" -ot "$pairs[2]"
         or return 1
+        set -e pairs[1..2]
     end
     return 0
 end
