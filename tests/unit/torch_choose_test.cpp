@@ -167,7 +167,7 @@ TEST_CASE("the driver floor of the chosen build's CUDA major") {
   CHECK_THAT(error.message, Catch::Contains("NVIDIA driver 525.60.12 (--driver) is too old for torch 2.5.1+cu124"));
   CHECK_THAT(error.message, Catch::Contains("CUDA 12 builds need driver 525.60.13 or newer"));
   CHECK_THAT(error.hint, Catch::Contains("update the NVIDIA driver to 525.60.13"));
-  CHECK_THAT(error.hint, Catch::Contains("torch 2.7.1 has cu118 (`cudaenv install 11.8`"));
+  CHECK_THAT(error.hint, Catch::Contains("torch 2.7.1 has cu118 (`cudaenv install 11.8 && cudaenv use 11.8`)"));
 
   CHECK_THAT(refuse(query("13.0", "2.14.0", "575.57.08")).message, Catch::Contains("need driver 580 or newer"));
   CHECK(choose(query("13.0", "2.14.0", "580.65.06")).match == TorchMatch::exact);
@@ -178,7 +178,7 @@ TEST_CASE("the driver floor of the chosen build's CUDA major") {
   CHECK_THAT(all_text(unknown_driver.notes), Catch::Contains("NVIDIA driver not found, so not checked: CUDA 12 builds need driver 525.60.13"));
 }
 
-TEST_CASE("--cpu takes the CPU build and needs no CUDA or driver") {
+TEST_CASE("cpu: the CPU build needs no CUDA or driver") {
   TorchQuery q;
   q.cpu = true;
   q.driver = "300";

@@ -60,7 +60,7 @@ TEST_CASE("the pip and uv commands pin all three packages against the cuXY index
         "pip install torch==2.0.0 torchvision==0.15.1 torchaudio==2.0.1 --index-url https://download.pytorch.org/whl/cpu");
 }
 
-TEST_CASE("--packages picks which of the three, in a fixed order") {
+TEST_CASE("packages: any of the three, in a fixed order") {
   auto parsed = parse_torch_packages("torchvision, torch");
   REQUIRE(parsed);
   CHECK(*parsed == std::vector<std::string>{"torch", "torchvision"});
