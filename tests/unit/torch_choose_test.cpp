@@ -2,21 +2,15 @@
 // major, the driver floor, and bad input.
 #include <catch2/catch.hpp>
 
+#include "support/shipped_torch_matrix.h"
 #include "torch/choose.h"
 #include "torch/render.h"
-#include "util/file_system.h"
 
 using namespace cudaenv;
 
 namespace {
 
-const TorchMatrix& matrix() {
-  static const TorchMatrix shipped = [] {
-    std::filesystem::path path = std::filesystem::path(CUDAENV_SOURCE_DIR) / "manifests" / kTorchMatrixFileName;
-    return parse_torch_matrix(path, RealFileSystem().read_file(path).value_or("")).value();
-  }();
-  return shipped;
-}
+const TorchMatrix& matrix() { return testing::shipped_torch_matrix(); }
 
 TorchQuery query(const char* cuda, const char* torch = nullptr, const char* driver = nullptr) {
   TorchQuery q;

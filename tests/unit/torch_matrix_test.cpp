@@ -4,22 +4,14 @@
 
 #include <map>
 
+#include "support/shipped_torch_matrix.h"
 #include "torch/matrix.h"
-#include "util/file_system.h"
 
 using namespace cudaenv;
 
 namespace {
 
-TorchMatrix shipped_matrix() {
-  std::filesystem::path path = std::filesystem::path(CUDAENV_SOURCE_DIR) / "manifests" / kTorchMatrixFileName;
-  auto text = RealFileSystem().read_file(path);
-  REQUIRE(text);
-  auto matrix = parse_torch_matrix(path, *text);
-  INFO((matrix ? "" : matrix.error().message));
-  REQUIRE(matrix);
-  return *matrix;
-}
+const TorchMatrix& shipped_matrix() { return testing::shipped_torch_matrix(); }
 
 std::string tags(const std::vector<Version>& versions) {
   std::string text;
@@ -38,7 +30,7 @@ const char* kMinimal = "index_url = \"https://x/whl\"\n";
 }  // namespace
 
 TEST_CASE("the shipped matrix lists every torch release from 1.12.0 to 2.14.0") {
-  TorchMatrix matrix = shipped_matrix();
+  const TorchMatrix& matrix = shipped_matrix();
   std::vector<std::string> expected{"1.12.0", "1.12.1", "1.13.0", "1.13.1", "2.0.0",  "2.0.1", "2.1.0", "2.1.1",
                                     "2.1.2",  "2.2.0",  "2.2.1",  "2.2.2",  "2.3.0",  "2.3.1", "2.4.0", "2.4.1",
                                     "2.5.0",  "2.5.1",  "2.6.0",  "2.7.0",  "2.7.1",  "2.8.0", "2.9.0", "2.9.1",
@@ -98,7 +90,7 @@ TEST_CASE("torchvision and torchaudio follow the pairing rules for every release
 }
 
 TEST_CASE("the shipped driver floors and DeepSpeed tolerances are uv's and DeepSpeed's") {
-  TorchMatrix matrix = shipped_matrix();
+  const TorchMatrix& matrix = shipped_matrix();
   CHECK(matrix.min_driver.at(10) == "440.33");
   CHECK(matrix.min_driver.at(11) == "450.80.02");
   CHECK(matrix.min_driver.at(12) == "525.60.13");

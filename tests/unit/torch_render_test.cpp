@@ -5,21 +5,15 @@
 #include <regex>
 #include <toml++/toml.h>
 
+#include "support/shipped_torch_matrix.h"
 #include "torch/render.h"
-#include "util/file_system.h"
 #include "util/strings.h"
 
 using namespace cudaenv;
 
 namespace {
 
-const TorchMatrix& matrix() {
-  static const TorchMatrix shipped = [] {
-    std::filesystem::path path = std::filesystem::path(CUDAENV_SOURCE_DIR) / "manifests" / kTorchMatrixFileName;
-    return parse_torch_matrix(path, RealFileSystem().read_file(path).value_or("")).value();
-  }();
-  return shipped;
-}
+const TorchMatrix& matrix() { return testing::shipped_torch_matrix(); }
 
 struct Case {
   TorchQuery query;
