@@ -60,7 +60,11 @@ Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const Torch
   auto selection = session.select();
   if (!selection) return no_toolkit_error(selection.error());
   auto cuda = toolkit_cuda(selection->toolkit);
-  if (!cuda) return cuda.take_error();
+  if (!cuda) {
+    Error error = cuda.take_error();
+    error.hint += "\nor name the CUDA version: `cudaenv torch --cuda 12.4`";
+    return error;
+  }
   query.cuda = *cuda;
   query.cuda_origin = "toolkit " + selection->toolkit.name + ", " + selection->request.origin();
   return selection->project;
