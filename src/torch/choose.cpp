@@ -159,6 +159,19 @@ std::string nearest_minor_warning(const TorchMatrix& matrix, const TorchRelease&
          ". For an exact match: `cudaenv install " + major_minor(variant) + "`";
 }
 
+// Why the newest release was passed over for an exact build, and how to get it anyway.
+std::string newer_release_note(const TorchRelease& newest, const Version& cuda) {
+  std::string text = "torch " + newest.torch.str() + " is newer but has ";
+  auto same_major = variants_of_major(newest, cuda.major());
+  if (same_major.empty()) {
+    std::string install = major_minor(nearest_variant(newest, newest.cuda, cuda));
+    return text + "no CUDA " + std::to_string(cuda.major()) + " build; it needs another toolkit (`cudaenv install " +
+           install + "`)";
+  }
+  return text + "only " + variant_list(same_major) + " for CUDA " + std::to_string(cuda.major()) + "; `--torch " +
+         newest.torch.str() + "` picks it anyway when a minor mismatch is acceptable";
+}
+
 Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchChoice& choice) {
   auto floor = matrix.min_driver.find(choice.variant->major());
   if (floor == matrix.min_driver.end()) return ok_status();
@@ -223,14 +236,7 @@ Result<TorchChoice> choose_torch(const TorchMatrix& matrix, const TorchQuery& qu
   auto exact = std::find_if(candidates.begin(), candidates.end(), [&](const TorchRelease* r) { return exact_variant(*r, cuda).has_value(); });
   if (exact != candidates.end()) {
     choice = TorchChoice{**exact, TorchMatch::exact, exact_variant(**exact, cuda), std::nullopt, {}, {}};
-    if (exact != candidates.begin()) {
-      const TorchRelease& newest = *candidates.front();
-      auto same_major = variants_of_major(newest, cuda.major());
-      std::string builds = same_major.empty() ? "no CUDA " + std::to_string(cuda.major()) + " build"
-                                              : "only " + variant_list(same_major) + " for CUDA " + std::to_string(cuda.major());
-      choice.notes.push_back("torch " + newest.torch.str() + " is newer but has " + builds + "; `--torch " +
-                             newest.torch.str() + "` picks it anyway when a minor mismatch is acceptable");
-    }
+    if (exact != candidates.begin()) choice.notes.push_back(newer_release_note(*candidates.front(), cuda));
   } else {
     auto near = std::find_if(candidates.begin(), candidates.end(), [&](const TorchRelease* r) { return !variants_of_major(*r, cuda.major()).empty(); });
     if (near == candidates.end()) return no_major_error(matrix, query, candidates);

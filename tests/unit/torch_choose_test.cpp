@@ -90,6 +90,8 @@ TEST_CASE("without --torch, each CUDA gets the newest release that has its exact
   TorchChoice on_124 = choose(query("12.4.1"));
   CHECK(on_124.release.torch.str() == "2.6.0");
   CHECK(all_text(on_124.notes).find("torch 2.14.0 is newer but has only cu126 for CUDA 12") != std::string::npos);
+  CHECK_THAT(all_text(choose(query("11.8")).notes),
+             Catch::Contains("torch 2.14.0 is newer but has no CUDA 11 build; it needs another toolkit (`cudaenv install 12.6`)"));
 }
 
 TEST_CASE("a torch prefix picks its newest patch release") {
