@@ -49,6 +49,10 @@ Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const Torch
     if (!options.cuda.empty()) {
       auto cuda = parse_option_version("--cuda", options.cuda, "--cuda 12.4");
       if (!cuda) return cuda.take_error();
+      if (cuda->parts.size() < 2) {
+        return make_error("--cuda " + options.cuda + " names no minor version, and torch builds are per minor",
+                          "write major.minor, e.g. --cuda 12.4", 2);
+      }
       query.cuda = *cuda;
       query.cuda_origin = "--cuda";
     }

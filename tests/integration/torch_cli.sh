@@ -64,6 +64,8 @@ run_capture "$CUDAENV" torch --torch 2.x
 assert_eq 2 "$STATUS" "malformed torch is a usage error"
 run_capture "$CUDAENV" torch --cuda twelve
 assert_eq 2 "$STATUS" "malformed --cuda is a usage error"
+run_capture "$CUDAENV" torch --cuda 12
+assert_eq 2 "$STATUS" "--cuda without a minor is a usage error"
 run_capture "$CUDAENV" torch --driver abc
 assert_eq 2 "$STATUS" "malformed --driver is a usage error"
 run_capture "$CUDAENV" torch --packages torch,torchvison
