@@ -250,7 +250,7 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
 }
 
 bool is_valid_version_request(std::string_view request) {
-  static const std::regex pattern("[A-Za-z0-9_+-][A-Za-z0-9._+-]*");
+  static const std::regex pattern("[A-Za-z0-9_][A-Za-z0-9._+-]*");
   return request != "." && request != ".." && request.find("..") == std::string_view::npos &&
          std::regex_match(request.begin(), request.end(), pattern);
 }
