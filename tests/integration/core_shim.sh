@@ -35,6 +35,13 @@ assert_contains "$(CUDAENV_VERSION=11.8 nvcc --version)" "release 11.8, V11.8.89
 cd "$WORK/old"
 assert_contains "$(nvcc --version)" "release 11.8" "another project, another toolkit"
 
+# A folder reached through a symlink belongs to the project the shell shows it in.
+mkdir -p "$WORK/elsewhere" "$WORK/linked"
+printf '[cuda]\nversion = "11.8"\n' >"$WORK/linked/cuda.toml"
+ln -s "$WORK/elsewhere" "$WORK/linked/data"
+cd "$WORK/linked/data"
+assert_contains "$(nvcc --version)" "release 11.8" "shim: the logical path's cuda.toml governs"
+assert_eq "11.8.0 (set by $WORK/linked/cuda.toml)" "$("$CUDAENV" current)" "cli: the same answer as the shim"
 cd "$WORK/proj"
 assert_eq "<a b><'q'><\"d\"><><\$HOME>" "$(argv-echo 'a b' "'q'" '"d"' '' '$HOME')" "argv passes through untouched"
 assert_eq "$(printf 'line 1\nline 2')" "$(printf 'line 1\nline 2\n' | stdin-echo)" "stdin passes through"

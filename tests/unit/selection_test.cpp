@@ -166,3 +166,19 @@ TEST_CASE("selection: a path-like request from the environment is refused") {
   REQUIRE_FALSE(selection.ok());
   CHECK_THAT(selection.error().message, Catch::Contains("is not a version"));
 }
+
+TEST_CASE("selection: system follows nvcc symlinks and ignores wrapper scripts outside a toolkit") {
+  MemoryFileSystem fs = machine();
+  fs.file("/usr/lib/nvidia-cuda-toolkit/bin/nvcc", "", true).file("/usr/lib/nvidia-cuda-toolkit/include/cuda.h");
+  fs.symlink("/usr/bin/nvcc", "../lib/nvidia-cuda-toolkit/bin/nvcc");
+  auto linked = find_system_toolkit(fs, {{"PATH", "/usr/bin"}}, kLayout.shims_dir());
+  REQUIRE(linked);
+  CHECK(linked->home == "/usr/lib/nvidia-cuda-toolkit");
+
+  MemoryFileSystem wrapped = machine();
+  wrapped.file("/usr/local/bin/nvcc", "#!/bin/sh\nexec /usr/local/cuda/bin/nvcc", true);
+  wrapped.file("/usr/local/cuda/bin/nvcc", "", true);
+  auto system = find_system_toolkit(wrapped, {{"PATH", "/usr/local/bin"}}, kLayout.shims_dir());
+  REQUIRE(system);
+  CHECK(system->home == "/usr/local/cuda");
+}
