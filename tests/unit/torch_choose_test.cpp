@@ -71,7 +71,7 @@ TEST_CASE("every release x every CUDA variant it has is an exact match, with its
       }
     }
   }
-  CHECK(pairs == 3 * 78);  // 30 releases, 78 release x CUDA pairs
+  CHECK(pairs >= 3 * 78);  // 1.12.0-2.14.0: 30 releases, 78 release x CUDA pairs
 }
 
 TEST_CASE("without --torch, each CUDA gets the newest release that has its exact build") {

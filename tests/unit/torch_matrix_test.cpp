@@ -29,6 +29,7 @@ const char* kMinimal = "index_url = \"https://x/whl\"\n";
 
 }  // namespace
 
+// Releases after 2.14.0 may be added to the file; these tests pin what the reference says.
 TEST_CASE("the shipped matrix lists every torch release from 1.12.0 to 2.14.0") {
   const TorchMatrix& matrix = shipped_matrix();
   std::vector<std::string> expected{"1.12.0", "1.12.1", "1.13.0", "1.13.1", "2.0.0",  "2.0.1", "2.1.0", "2.1.1",
@@ -37,6 +38,8 @@ TEST_CASE("the shipped matrix lists every torch release from 1.12.0 to 2.14.0") 
                                     "2.10.0", "2.11.0", "2.12.0", "2.12.1", "2.13.0", "2.14.0"};
   std::vector<std::string> listed;
   for (const TorchRelease& release : matrix.releases) listed.push_back(release.torch.str());
+  REQUIRE(listed.size() >= expected.size());
+  listed.resize(expected.size());
   CHECK(listed == expected);
   CHECK(matrix.index_url == "https://download.pytorch.org/whl");
 }
@@ -56,6 +59,7 @@ TEST_CASE("the shipped CUDA variants and PyPI defaults are the reference's") {
   for (const TorchRelease& release : shipped_matrix().releases) {
     std::string minor = std::to_string(release.torch.major()) + "." + std::to_string(release.torch.minor());
     INFO("torch " << release.torch.str());
+    if (release.torch > *parse_version("2.14.0")) continue;
     REQUIRE(reference.count(minor));
     CHECK(tags(release.cuda) == reference.at(minor).first);
     CHECK(cuda_variant_tag(release.pypi_default) == reference.at(minor).second);
