@@ -30,7 +30,7 @@ _cudaenv() {
     --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
     --to) files=dirs ;;
     --python) files=files ;;
-    --component | --mirror | --jobs | --as | --torch | --cuda | --driver) return ;;
+    --component | --mirror | --jobs | --as | --torch | --cuda | --driver | --packages) return ;;
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
@@ -47,7 +47,7 @@ _cudaenv() {
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;
-      torch) flags="--torch --cuda --driver --cpu --installer --format --json" ;;
+      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages" ;;
       mirror) ((COMP_CWORD == 2)) && words="sync verify" || { flags="--to"; words=$(_cudaenv_words installed); } ;;
       module) flags="--format --to --all"; words=$(_cudaenv_words installed) ;;
       doctor) flags="--json --python" ;;

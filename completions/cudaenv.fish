@@ -59,6 +59,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l driver -x
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l cpu
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l installer -x -a 'pip uv'
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l format -x -a 'command requirements pyproject'
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l packages -x -a 'torch,torchvision,torchaudio torch'
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror' -a 'sync verify'
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror module' -l to -x -a '(__fish_complete_directories)'
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l format -x -a 'lmod tcl'

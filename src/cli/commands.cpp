@@ -19,6 +19,8 @@ const std::vector<Command>& command_table() {
       {"shell", "Set the CUDA version for this shell only (needs the shell integration)", configure_shell},
       {"trust", "Allow a cuda.toml's [env] to be applied", configure_trust},
       {"untrust", "Revoke a cuda.toml's [env]", configure_untrust},
+      {"module", "Write Lmod or Tcl modulefiles for installed toolkits", configure_module},
+      {"torch", "Print the matching PyTorch wheel index and install command", configure_torch},
   };
   return table;
 }
