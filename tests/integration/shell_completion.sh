@@ -31,7 +31,7 @@ complete_fish() {
 }
 
 complete_zsh() {
-  timeout 60 zsh "$SRC/tests/integration/zsh_capture.zsh" "$1" | sort | tr '\n' ' '
+  timeout 60 zsh "$SRC/tests/integration/zsh_capture.zsh" "$@" | sort | tr '\n' ' '
 }
 
 # The CLI's own list of commands and of each command's flags, from --help.
@@ -75,6 +75,7 @@ if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
   assert_eq "12.6.3 12.8.1 " "$(complete_zsh "cudaenv install ")" "zsh: remote versions for install"
   assert_eq "nvcc ptxas " "$(complete_zsh "cudaenv which ")" "zsh: programs of the active toolkit"
   assert_eq "bash fish json zsh " "$(complete_zsh "cudaenv env --shell ")" "zsh: env --shell"
+  assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv use " init-first)" "zsh: init evaluated before compinit"
 fi
 
 # Without list-remote (an older cudaenv, or offline) install offers nothing, quietly.

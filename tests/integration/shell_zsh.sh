@@ -6,9 +6,10 @@ command -v zsh >/dev/null || skip "zsh is not installed"
 setup_projects
 {
   posix_scenario zsh
-  echo "r hooks \"\${precmd_functions[*]}|\${chpwd_functions[*]}\""
+  echo "r hooks \"\${(j:,:)precmd_functions}|\${(j:,:)chpwd_functions}\""
 } >"$WORK/scenario"
 zsh -f -i <"$WORK/scenario" >"$WORK/out" 2>"$WORK/err"
 check_scenario_results "$WORK/err"
-assert_eq "_cudaenv_hook|_cudaenv_hook" "$(result hooks)" "precmd and chpwd each have the hook once"
+# Without compinit (zsh -f) the completion waits in precmd for compdef to appear.
+assert_eq "_cudaenv_hook,_cudaenv_compdef|_cudaenv_hook" "$(result hooks)" "precmd and chpwd each have the hook once"
 finish

@@ -2,10 +2,17 @@
 # Prints the completions zsh offers for a command line: runs an interactive zsh on a
 # pseudo-terminal (zpty), loads compinit and `cudaenv init zsh`, types the line plus
 # TAB, and has compadd print each candidate between two markers instead of inserting.
-# Usage: zsh zsh_capture.zsh 'cudaenv us'
+# Usage: zsh zsh_capture.zsh 'cudaenv us' [init-first]
 zmodload zsh/zpty || exit 2
 zpty capture zsh -f -i
-zpty -w capture "PROMPT=''; autoload -Uz compinit; compinit -u -d \"\$HOME/.zcompdump-capture\"; eval \"\$(cudaenv init zsh)\""
+compinit="autoload -Uz compinit; compinit -u -d \"\$HOME/.zcompdump-capture\""
+init='eval "$(cudaenv init zsh)"'
+# With "init-first", the rc file evaluates the integration before compinit runs.
+if [[ ${2-} == init-first ]]; then
+  zpty -w capture "PROMPT=''; $init; $compinit"
+else
+  zpty -w capture "PROMPT=''; $compinit; $init"
+fi
 zpty -w capture 'bindkey "^I" complete-word; zstyle ":completion:*" list-grouped false; zstyle ":completion:*" insert-tab false'
 zpty -w capture 'null-line() { print -n "\n@@MA""RK@@\n" }; compprefuncs=(null-line); comppostfuncs=(null-line exit)'
 zpty -w capture 'compadd() {
