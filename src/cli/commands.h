@@ -15,5 +15,6 @@ CommandHandler configure_prefix(CLI::App& command);
 CommandHandler configure_exec(CLI::App& command);
 CommandHandler configure_env(CLI::App& command);
 CommandHandler configure_rehash(CLI::App& command);
+CommandHandler configure_doctor(CLI::App& command);
 
 }  // namespace cudaenv

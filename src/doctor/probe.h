@@ -1,0 +1,33 @@
+#pragma once
+// The probes: they look at the machine (driver library, files, programs, Python) and fill
+// in Probes. Each may find nothing; that is recorded, never an error.
+
+#include <optional>
+
+#include "core/layout.h"
+#include "core/selection.h"
+#include "doctor/probes.h"
+#include "util/environment.h"
+#include "util/file_system.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct ProbeContext {
+  const FileSystemView& fs;
+  const EnvMap& env;
+  fs::path cwd;
+  Layout layout;
+  const Result<Selection>& selection;
+  std::optional<fs::path> python;  // --python
+};
+
+Probes run_probes(const ProbeContext& context);
+
+// dlopen("libcuda.so.1") and the driver API; the driver version from NVML or /proc.
+DriverProbe probe_driver(const FileSystemView& fs);
+
+// The interpreter (--python, else python3/python on PATH) asked about torch and DeepSpeed.
+PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python);
+
+}  // namespace cudaenv

@@ -1,0 +1,49 @@
+// Python, torch and DeepSpeed: asked by running the interpreter, never by importing them here.
+#include "core/toolkits.h"
+#include "doctor/parsers.h"
+#include "doctor/probe.h"
+#include "util/process.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+// Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
+constexpr std::chrono::seconds kPythonTimeout{60};
+
+std::optional<fs::path> find_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& given) {
+  if (given) {
+    if (given->has_parent_path()) return given;
+    return find_on_path(fs, env, given->string(), {});
+  }
+  for (const char* name : {"python3", "python"}) {
+    if (auto path = find_on_path(fs, env, name, {})) return path;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python) {
+  PythonProbe probe;
+  probe.interpreter = find_python(fs, env, python);
+  if (!probe.interpreter) {
+    if (python) {
+      probe.interpreter = python;
+      probe.problem = "not found";
+    }
+    return probe;
+  }
+  auto output = run_capture({probe.interpreter->string(), "-c", kPythonProbeScript}, kPythonTimeout, &env);
+  if (!output) {
+    probe.problem = output.error().message;
+  } else if (!read_python_answer(output->out, probe)) {
+    std::string said = std::string(trim(output->err));
+    probe.problem = "exit status " + std::to_string(output->exit_code) +
+                    (said.empty() ? "" : ": " + said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1));
+  }
+  return probe;
+}
+
+}  // namespace cudaenv
