@@ -33,7 +33,7 @@ Finding check_driver_present(const Probes& probes) {
                    "torch.cuda.is_available() is False. On a build-only machine this is expected.");
   }
   std::string title = "NVIDIA driver";
-  if (driver.version) title += " " + driver.version->str();
+  if (driver.version) title += " " + driver.version->text;
   title += " runs CUDA up to " + mm(*driver.cuda) + ", " + std::to_string(driver.gpus.size()) + " GPU(s)";
   if (!driver.problem.empty()) {
     return finding("driver", Severity::warning, title + ", but " + driver.problem,
@@ -54,17 +54,17 @@ std::optional<Severity> driver_shortfall(const DriverProbe& driver, const Versio
   }
   if (!driver.version) return std::nullopt;
   auto floor = facts.family_driver.find(needed.major());
-  if (floor != facts.family_driver.end() && *driver.version < floor->second) return Severity::error;
+  if (floor != facts.family_driver.end() && driver.version->number < floor->second.number) return Severity::error;
   const CudaRelease* release = facts.release(needed);
-  if (release && release->driver && *driver.version < *release->driver) return Severity::warning;
+  if (release && release->driver && driver.version->number < release->driver->number) return Severity::warning;
   return std::nullopt;
 }
 
 std::string driver_needed(const Version& needed, const CudaFacts& facts) {
   const CudaRelease* release = facts.release(needed);
-  if (release && release->driver) return release->driver->str();
+  if (release && release->driver) return release->driver->text;
   auto floor = facts.family_driver.find(needed.major());
-  return floor == facts.family_driver.end() ? "a newer one" : floor->second.str();
+  return floor == facts.family_driver.end() ? "a newer one" : floor->second.text;
 }
 
 }  // namespace
@@ -73,7 +73,7 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
                                          const std::string& what, const std::optional<Version>& needed) {
   const DriverProbe& driver = probes.driver;
   if (!needed || (!driver.cuda && !driver.version)) return std::nullopt;
-  std::string have = driver.cuda ? "runs CUDA up to " + mm(*driver.cuda) : "is " + driver.version->str();
+  std::string have = driver.cuda ? "runs CUDA up to " + mm(*driver.cuda) : "is " + driver.version->text;
   auto shortfall = driver_shortfall(driver, *needed, facts);
   if (!shortfall) return finding(id, Severity::ok, what + " CUDA " + mm(*needed) + " runs on this driver");
   std::string title = what + " CUDA " + mm(*needed) + " needs a newer driver: this one " + have;

@@ -87,7 +87,7 @@ class FactsParser {
     toml::table& root = parsed.table();
     CUDAENV_TRY(read_releases(root));
     CUDAENV_TRY(read_major_table(root["family"].as_table(), "family", [&](int major, toml::node& node) -> Status {
-      auto driver = version_at(node, "driver", "family." + std::to_string(major));
+      auto driver = driver_at(node, "family." + std::to_string(major));
       if (!driver) return driver.take_error();
       facts_.family_driver[major] = *driver;
       return ok_status();
@@ -133,11 +133,11 @@ class FactsParser {
     return out;
   }
 
-  Result<Version> version_at(toml::node& table_node, const char* key, const std::string& where) {
+  Result<DriverVersion> driver_at(toml::node& table_node, const std::string& where) {
     toml::table* table = table_node.as_table();
-    auto text = table ? (*table)[key].value<std::string>() : std::nullopt;
-    auto version = text ? parse_version(*text) : std::nullopt;
-    if (!version) return bad(where + "." + key + " must be a version string");
+    auto text = table ? (*table)["driver"].value<std::string>() : std::nullopt;
+    auto version = text ? parse_driver_version(*text) : std::nullopt;
+    if (!version) return bad(where + ".driver must be a driver version string");
     return *version;
   }
 
@@ -162,7 +162,7 @@ class FactsParser {
       if (!version || version->parts.size() != 2 || !table) return bad(where + " must be a table named major.minor");
       CudaRelease release{*version, std::nullopt, std::nullopt, std::nullopt, {}};
       if (table->contains("driver")) {
-        auto driver = version_at(node, "driver", where);
+        auto driver = driver_at(node, where);
         if (!driver) return driver.take_error();
         release.driver = *driver;
       }

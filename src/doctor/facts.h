@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "core/version.h"
+#include "doctor/probes.h"
 #include "util/result.h"
 
 namespace cudaenv {
 
 struct CudaRelease {
   Version version;                // major.minor
-  std::optional<Version> driver;  // the toolkit's own driver (Linux, GA)
+  std::optional<DriverVersion> driver;  // the toolkit's own driver (Linux, GA)
   std::optional<int> gcc_max;     // newest gcc major nvcc accepts
   std::optional<int> clang_max;
   std::vector<Version> archs;     // compute capabilities nvcc can generate code for
@@ -30,7 +31,7 @@ struct CudaRelease {
 
 struct CudaFacts {
   std::vector<CudaRelease> releases;                         // oldest first
-  std::map<int, Version> family_driver;                      // per major: minor-compatibility floor
+  std::map<int, DriverVersion> family_driver;  // per major: minor-compatibility floor
   std::map<int, std::vector<Version>> deepspeed_minor_ok;    // per major: mutually tolerated minors
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
   std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older

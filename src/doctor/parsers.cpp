@@ -18,19 +18,25 @@ std::vector<std::string> words(std::string_view text) {
 
 }  // namespace
 
+std::optional<DriverVersion> parse_driver_version(std::string_view text) {
+  auto number = parse_version(text);
+  if (!number) return std::nullopt;
+  return DriverVersion{*number, std::string(text)};
+}
+
 std::optional<Version> version_from_driver_api(int number) {
   if (number < 1000) return std::nullopt;
   return Version{{number / 1000, (number % 1000) / 10}};
 }
 
-std::optional<Version> version_from_proc_driver(std::string_view text) {
+std::optional<DriverVersion> version_from_proc_driver(std::string_view text) {
   std::string_view first_line = text.substr(0, text.find('\n'));
   size_t module = first_line.find("Module");
   if (module == std::string_view::npos) return std::nullopt;
   // "Kernel Module  550.54.14" or "Open Kernel Module for x86_64  570.86.15  Release Build ..."
   for (const std::string& word : words(first_line.substr(module))) {
-    auto version = parse_version(word);
-    if (version && version->parts.size() >= 2) return version;
+    auto version = parse_driver_version(word);
+    if (version && version->number.parts.size() >= 2) return version;
   }
   return std::nullopt;
 }

@@ -60,7 +60,7 @@ void read_gpus(const DriverApi& api, DriverProbe& driver) {
   }
 }
 
-std::optional<Version> nvml_driver_version() {
+std::optional<DriverVersion> nvml_driver_version() {
   // Left loaded, like libcuda below: unloading a driver library a process has used is not safe.
   void* library = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) return std::nullopt;
@@ -72,8 +72,8 @@ std::optional<Version> nvml_driver_version() {
   bind(library, "nvmlShutdown", shutdown);
   if (!init || !get_version || !shutdown || init() != 0) return std::nullopt;
   char text[96] = {};
-  std::optional<Version> version;
-  if (get_version(text, sizeof text) == 0) version = parse_version(text);
+  std::optional<DriverVersion> version;
+  if (get_version(text, sizeof text) == 0) version = parse_driver_version(text);
   shutdown();
   return version;
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/version.h"
@@ -12,6 +13,13 @@
 namespace cudaenv {
 
 namespace fs = std::filesystem;
+
+// An NVIDIA driver version as printed (550.54.14, 580.65.06): compared by number, shown as text.
+struct DriverVersion {
+  Version number;
+  std::string text;
+};
+std::optional<DriverVersion> parse_driver_version(std::string_view text);
 
 struct Gpu {
   std::string name;
@@ -22,7 +30,7 @@ struct DriverProbe {
   bool loaded = false;          // libcuda.so.1 could be opened
   std::string problem;          // why it could not, or why cuInit failed
   std::optional<Version> cuda;  // cuDriverGetVersion: the newest CUDA the driver runs
-  std::optional<Version> version;  // the driver's own version, 550.54.14
+  std::optional<DriverVersion> version;  // the driver's own version
   std::string version_source;      // /proc/driver/nvidia/version or NVML
   std::vector<Gpu> gpus;
 };

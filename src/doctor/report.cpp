@@ -46,7 +46,7 @@ void write_driver(Writer& w, const DriverProbe& driver) {
   w.section("Driver");
   w.line("libcuda.so.1", driver.loaded ? "loaded" : "not loaded");
   if (!driver.problem.empty()) w.line("problem", driver.problem);
-  w.line("driver version", driver.version ? driver.version->str() + " (" + driver.version_source + ")" : "unknown");
+  w.line("driver version", driver.version ? driver.version->text + " (" + driver.version_source + ")" : "unknown");
   w.line("runs CUDA up to", driver.cuda ? driver.cuda->str() : "unknown");
   for (size_t i = 0; i < driver.gpus.size(); ++i) {
     w.line("GPU " + std::to_string(i), driver.gpus[i].name + " (compute capability " + driver.gpus[i].capability.str() + ")");
@@ -57,7 +57,8 @@ void write_toolkit(Writer& w, const Probes& probes) {
   w.section("Toolkit");
   const ToolkitProbe& toolkit = probes.toolkit;
   if (toolkit.found) {
-    w.line("active", toolkit.name + " " + or_none(toolkit.version) + " at " + toolkit.home.string() + " (" + toolkit.origin + ")");
+    std::string version = toolkit.version && toolkit.version->str() != toolkit.name ? " (CUDA " + toolkit.version->str() + ")" : "";
+    w.line("active", toolkit.name + version + " at " + toolkit.home.string() + " (" + toolkit.origin + ")");
   } else {
     w.line("active", "none: " + toolkit.error);
   }
@@ -117,7 +118,7 @@ json probes_json(const Probes& p) {
   const ToolkitProbe& t = p.toolkit;
   return {
       {"driver", {{"loaded", p.driver.loaded}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
-                  {"version", optional_version(p.driver.version)}, {"version_source", p.driver.version_source},
+                  {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)}, {"version_source", p.driver.version_source},
                   {"gpus", gpus}}},
       {"toolkit", {{"found", t.found}, {"request", t.request}, {"origin", t.origin}, {"name", t.name},
                    {"version", optional_version(t.version)}, {"home", t.found ? json(t.home.string()) : json(nullptr)},
