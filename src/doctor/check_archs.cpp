@@ -66,6 +66,35 @@ std::optional<std::vector<Version>> arch_entry_capabilities(const std::string& e
   return std::vector<Version>{*version};
 }
 
+// nvcc cannot target the GPU's own arch, but code for an older minor of its major runs on it
+// (sm_86 on an 8.9 GPU). Builds that target the GPU itself still stop: torch extensions
+// without TORCH_CUDA_ARCH_LIST, CMake's "native", DeepSpeed's JIT.
+Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const BuildToolkit& build,
+                            const CudaRelease& release, const Gpu& gpu) {
+  const Version& cc = gpu.capability;
+  Version nearest;
+  for (const Version& arch : release.archs) {
+    bool integrated = std::find(facts.integrated_archs.begin(), facts.integrated_archs.end(), arch) !=
+                      facts.integrated_archs.end();
+    if (arch.major() == cc.major() && arch.minor() <= cc.minor() && (!integrated || arch == cc)) nearest = arch;
+  }
+  const CudaRelease* fits = facts.first_building_for(cc);
+  std::string why = "nvcc " + mm(release.version) + " cannot target " + sm_name(cc) +
+                    (fits ? " (CUDA first supports it in " + fits->version.str() + ")" : "") +
+                    ", so builds for this GPU's own arch (torch extensions without TORCH_CUDA_ARCH_LIST, CMake's "
+                    "\"native\", DeepSpeed's JIT) stop with \"Unsupported gpu architecture 'compute_" +
+                    std::to_string(cc.major()) + std::to_string(cc.minor()) + "'\".";
+  std::vector<std::string> fixes;
+  if (fits) fixes.push_back(use_toolkit_fix(fits->version, probes));
+  if (!nearest.parts.empty()) {
+    why += " Code built for " + sm_name(nearest) + " runs on it.";
+    fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(nearest.str()));
+  }
+  // An explicit arch list decides what gets built; the arch-list check judges it.
+  Severity severity = probes.arch_list.entries.empty() ? Severity::error : Severity::warning;
+  return finding("gpu-toolkit", severity, build.label + " cannot target " + gpu_label(gpu), why, fixes);
+}
+
 }  // namespace
 
 std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& facts) {
@@ -75,12 +104,16 @@ std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& f
   if (!release) return findings;
   for (const Gpu& gpu : probes.driver.gpus) {
     const Version& cc = gpu.capability;
-    if (release->runs_on(cc)) {
+    if (release->builds_for(cc)) {
       findings.push_back(finding("gpu-toolkit", Severity::ok, build.label + " builds for " + gpu_label(gpu)));
       continue;
     }
+    if (release->runs_on(cc)) {
+      findings.push_back(older_minor_finding(probes, facts, build, *release, gpu));
+      continue;
+    }
     bool too_new = release->archs.empty() || cc > release->archs.back();
-    const CudaRelease* fits = too_new ? facts.first_running_on(cc) : facts.last_running_on(cc);
+    const CudaRelease* fits = too_new ? facts.first_building_for(cc) : facts.last_building_for(cc);
     std::string why = too_new ? "nvcc " + mm(release->version) + " cannot generate code for " + sm_name(cc) +
                                     (fits ? "; CUDA first supports it in " + fits->version.str() : "") + "."
                               : "CUDA " + mm(release->version) + " dropped " + sm_name(cc) +

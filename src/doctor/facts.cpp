@@ -30,16 +30,16 @@ const CudaRelease* CudaFacts::release(const Version& version) const {
   return nullptr;
 }
 
-const CudaRelease* CudaFacts::first_running_on(const Version& cc) const {
+const CudaRelease* CudaFacts::first_building_for(const Version& cc) const {
   for (const CudaRelease& release : releases) {
-    if (release.runs_on(cc)) return &release;
+    if (release.builds_for(cc)) return &release;
   }
   return nullptr;
 }
 
-const CudaRelease* CudaFacts::last_running_on(const Version& cc) const {
+const CudaRelease* CudaFacts::last_building_for(const Version& cc) const {
   for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
-    if (it->runs_on(cc)) return &*it;
+    if (it->builds_for(cc)) return &*it;
   }
   return nullptr;
 }
@@ -56,7 +56,7 @@ std::optional<Version> CudaFacts::torch_cuda_for(const Version& cc) const {
   for (const auto& [capability, cuda] : torch_last_cuda) {
     if (major_minor(cc) <= capability) return cuda;
   }
-  if (const CudaRelease* first = first_running_on(cc)) return first->version;
+  if (const CudaRelease* first = first_building_for(cc)) return first->version;
   return std::nullopt;
 }
 
@@ -101,6 +101,11 @@ class FactsParser {
                                    return ok_status();
                                  }));
     CUDAENV_TRY(read_named_arches(root));
+    toml::node* integrated = root["integrated_archs"].node();
+    if (!integrated) return bad("integrated_archs is missing");
+    auto integrated_archs = versions(*integrated, "integrated_archs");
+    if (!integrated_archs) return integrated_archs.take_error();
+    facts_.integrated_archs = std::move(*integrated_archs);
     return std::move(facts_);
   }
 

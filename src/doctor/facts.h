@@ -34,13 +34,14 @@ struct CudaFacts {
   std::map<int, DriverVersion> family_driver;  // per major: minor-compatibility floor
   std::map<int, std::vector<Version>> deepspeed_minor_ok;    // per major: mutually tolerated minors
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
+  std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
   std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
 
   // The release of `version`'s major.minor, if known.
   const CudaRelease* release(const Version& version) const;
-  // The oldest / newest release whose nvcc makes code that runs on `cc`.
-  const CudaRelease* first_running_on(const Version& cc) const;
-  const CudaRelease* last_running_on(const Version& cc) const;
+  // The oldest / newest release whose nvcc can target `cc` itself.
+  const CudaRelease* first_building_for(const Version& cc) const;
+  const CudaRelease* last_building_for(const Version& cc) const;
   // The newest release a driver that supports up to CUDA `driver_cuda` runs fully.
   const CudaRelease* newest_within(const Version& driver_cuda) const;
   // The CUDA of torch wheels to suggest for a GPU of capability `cc` that torch lacks.
