@@ -14,7 +14,7 @@ constexpr std::chrono::seconds kPythonTimeout{60};
 
 std::optional<fs::path> find_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& given) {
   if (given) {
-    if (given->has_parent_path()) return given;
+    if (given->has_parent_path()) return fs.is_executable(*given) ? given : std::nullopt;
     return find_on_path(fs, env, given->string(), {});
   }
   for (const char* name : {"python3", "python"}) {

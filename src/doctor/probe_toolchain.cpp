@@ -45,7 +45,8 @@ ToolkitProbe probe_toolkit(const ProbeContext& context) {
   if (!context.selection) {
     probe.error = context.selection.error().message;
     auto project = load_project(context.fs, context.cwd);
-    auto request = select_request(context.fs, context.env, context.layout, project ? *project : std::nullopt);
+    if (!project) return probe;  // a broken cuda.toml: the error says where; there is no request
+    auto request = select_request(context.fs, context.env, context.layout, *project);
     if (request) {
       probe.request = request->value;
       probe.origin = request->origin();

@@ -109,6 +109,30 @@ doctor
 assert_eq ok "$(severity_of selection)" "cuda.toml installed"
 assert_eq error "$(severity_of arch-list)" "cuda.toml arch 12.0 with 12.6"
 assert_contains "$(fixes_of arch-list)" "# in $WORK/project/cuda.toml: arch = [\"8.9\"]" "cuda.toml arch fix"
+# A broken cuda.toml is reported with its position, not a crash.
+printf '[cuda\n' >cuda.toml
+doctor
+assert_eq error "$(severity_of selection)" "broken cuda.toml: verdict"
+assert_contains "$(title_of selection)" "cuda.toml:1:" "broken cuda.toml: position"
 cd "$WORK" || exit 1
+
+# Python that cannot answer: reported, and the torch checks are skipped.
+printf '#!/bin/sh\necho "Fatal Python error: init_fs_encoding" >&2\nexit 3\n' >"$FAKE_BIN/broken-python"
+chmod +x "$FAKE_BIN/broken-python"
+run_capture "$CUDAENV" doctor --json --python "$FAKE_BIN/broken-python"
+JSON=$OUT
+assert_eq warning "$(severity_of python)" "broken python: warning"
+assert_contains "$(title_of python)" "exit status 3: Fatal Python error" "broken python: says why"
+run_capture "$CUDAENV" doctor --json --python "$WORK/no-such-python"
+JSON=$OUT
+assert_contains "$(title_of python)" "not found" "missing python: says so"
+
+# Colour only on a terminal, and never with NO_COLOR.
+if command -v script >/dev/null 2>&1; then
+  TTY_OUT=$(env -u NO_COLOR script -qec "'$CUDAENV' doctor --python '$PYTHON'" /dev/null)
+  assert_contains "$TTY_OUT" $'\033[32m✓' "tty: passed checks in green"
+  TTY_OUT=$(NO_COLOR=1 script -qec "'$CUDAENV' doctor --python '$PYTHON'" /dev/null)
+  assert_not_contains "$TTY_OUT" $'\033[' "tty with NO_COLOR: plain"
+fi
 
 finish
