@@ -89,10 +89,19 @@ bool read_python_answer(std::string_view output, PythonProbe& python) {
 }
 
 // torch.cuda.get_arch_list() is empty without a usable driver; the arch flags torch was
-// compiled with are there regardless, so those are asked for first.
+// compiled with are there regardless, so those are asked for first. DeepSpeed's version comes
+// from its dist-info beside the package: importing it loads all of its ops machinery, and
+// importlib.metadata alone costs more than the rest of this script.
 const char* const kPythonProbeScript = R"PY(
-import importlib.util, json
+import importlib.util, json, os
 answer = {}
+def installed_version(spec, name):
+    for location in spec.submodule_search_locations or []:
+        parent = os.path.dirname(location)
+        for entry in os.listdir(parent):
+            if entry.startswith(name + "-") and entry.endswith(".dist-info"):
+                return entry[len(name) + 1:-len(".dist-info")]
+    return None
 if importlib.util.find_spec("torch") is not None:
     try:
         import torch
@@ -102,11 +111,10 @@ if importlib.util.find_spec("torch") is not None:
                            "available": bool(torch.cuda.is_available()), "arch_list": archs}
     except Exception as error:
         answer["torch_error"] = repr(error)
-if importlib.util.find_spec("deepspeed") is not None:
-    try:
-        import importlib.metadata
-        answer["deepspeed"] = importlib.metadata.version("deepspeed")
-    except Exception:
+deepspeed_spec = importlib.util.find_spec("deepspeed")
+if deepspeed_spec is not None:
+    answer["deepspeed"] = installed_version(deepspeed_spec, "deepspeed")
+    if answer["deepspeed"] is None:
         try:
             import deepspeed
             answer["deepspeed"] = str(deepspeed.__version__)

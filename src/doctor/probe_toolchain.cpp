@@ -2,6 +2,7 @@
 // the host compiler and the arch list.
 #include <algorithm>
 #include <cctype>
+#include <future>
 
 #include "core/toolkits.h"
 #include "core/version_detect.h"
@@ -82,7 +83,7 @@ NvccProbe probe_nvcc(const ProbeContext& context) {
   return probe;
 }
 
-CudaHomeProbe probe_cuda_home(const ProbeContext& context) {
+CudaHomeProbe probe_cuda_home(const ProbeContext& context, const NvccProbe& nvcc) {
   CudaHomeProbe probe;
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
     if (auto value = env_get(context.env, variable)) {
@@ -92,9 +93,11 @@ CudaHomeProbe probe_cuda_home(const ProbeContext& context) {
     }
   }
   if (!probe.home) return probe;
-  fs::path nvcc = *probe.home / "bin" / "nvcc";
-  probe.has_nvcc = context.fs.is_executable(nvcc);
-  if (probe.has_nvcc) probe.version = nvcc_version(nvcc, context.env);
+  fs::path nvcc_path = *probe.home / "bin" / "nvcc";
+  probe.has_nvcc = context.fs.is_executable(nvcc_path);
+  if (!probe.has_nvcc) return probe;
+  // Usually the nvcc on PATH: its banner was read already.
+  probe.version = nvcc.resolved == real(nvcc_path) ? nvcc.version : nvcc_version(nvcc_path, context.env);
   return probe;
 }
 
@@ -188,16 +191,19 @@ ArchListProbe probe_arch_list(const ProbeContext& context) {
 }  // namespace
 
 Probes run_probes(const ProbeContext& context) {
+  // Python (importing torch takes seconds) runs while everything else is probed.
+  auto python = std::async(std::launch::async,
+                           [&context] { return probe_python(context.fs, context.env, context.python); });
   Probes probes;
   probes.driver = probe_driver(context.fs);
   probes.toolkit = probe_toolkit(context);
   probes.nvcc = probe_nvcc(context);
-  probes.cuda_home = probe_cuda_home(context);
+  probes.cuda_home = probe_cuda_home(context, probes.nvcc);
   probes.library_path = probe_library_path(context);
-  probes.python = probe_python(context.fs, context.env, context.python);
   probes.compiler = probe_compiler(context);
   probes.arch_list = probe_arch_list(context);
   probes.deepspeed_skip_check = env_get(context.env, "DS_SKIP_CUDA_CHECK").value_or("") == "1";
+  probes.python = python.get();
   return probes;
 }
 

@@ -100,6 +100,7 @@ assert_contains "$(title_of driver)" "CUDA_ERROR_NO_DEVICE" "no GPU: says why"
 
 # Everything consistent: 12.4 everywhere, a 4090, gcc 11: no warning, exit 0.
 use_driver 12040 550.54.14 "$RTX4090"
+fake_deepspeed 0.14.4 pip
 doctor
 assert_eq 0 "$STATUS" "consistent: exit status"
 assert_eq 0 "$(count error)" "consistent: no error"
@@ -109,6 +110,7 @@ assert_eq "NVIDIA GeForce RTX 4090" "$(probe '.probes.driver.gpus[0].name')" "co
 assert_eq "8.9" "$(probe '.probes.driver.gpus[0].compute_capability')" "consistent: capability"
 assert_eq "550.54.14" "$(probe .probes.driver.version)" "consistent: driver version from NVML"
 assert_eq "12.4" "$(probe .probes.driver.cuda)" "consistent: driver CUDA"
+assert_eq "0.14.4" "$(probe .probes.python.deepspeed)" "consistent: DeepSpeed's version from its dist-info"
 run_capture "$CUDAENV" doctor --python "$PYTHON"
 assert_contains "$OUT" "0 errors, 0 warnings" "consistent report: summary"
 

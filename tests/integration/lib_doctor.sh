@@ -38,13 +38,21 @@ fake_torch() {
     >"$FAKE_PY/torch/cuda/__init__.py"
 }
 
+# fake_deepspeed VERSION [pip]: a deepspeed package; "pip" adds the dist-info pip writes and
+# makes importing it fail, so the version can only come from the dist-info
 fake_deepspeed() {
-  rm -rf "$FAKE_PY/deepspeed"
+  rm -rf "$FAKE_PY"/deepspeed*
   mkdir -p "$FAKE_PY/deepspeed"
-  printf '__version__ = "%s"\n' "$1" >"$FAKE_PY/deepspeed/__init__.py"
+  if [ "${2:-}" = pip ]; then
+    mkdir -p "$FAKE_PY/deepspeed-$1.dist-info"
+    printf 'Metadata-Version: 2.1\nName: deepspeed\nVersion: %s\n' "$1" >"$FAKE_PY/deepspeed-$1.dist-info/METADATA"
+    echo 'raise ImportError("doctor must not import deepspeed")' >"$FAKE_PY/deepspeed/__init__.py"
+  else
+    printf '__version__ = "%s"\n' "$1" >"$FAKE_PY/deepspeed/__init__.py"
+  fi
 }
 
-no_python_packages() { rm -rf "$FAKE_PY/torch" "$FAKE_PY/deepspeed"; }
+no_python_packages() { rm -rf "$FAKE_PY"/torch "$FAKE_PY"/deepspeed*; }
 
 # fake_gcc NAME VERSION: NAME on PATH printing that gcc's real --version banner
 fake_gcc() {
