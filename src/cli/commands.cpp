@@ -14,6 +14,8 @@ const std::vector<Command>& command_table() {
       {"exec", "Run a command with the active toolkit's environment", configure_exec},
       {"env", "Print the active toolkit's environment for a shell", configure_env},
       {"rehash", "Rebuild the shims for every toolkit program", configure_rehash},
+      {"module", "Write Lmod or Tcl modulefiles for installed toolkits", configure_module},
+      {"torch", "Print the matching PyTorch wheel index and install command", configure_torch},
       {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", configure_doctor},
   };
   return table;

@@ -15,6 +15,8 @@ CommandHandler configure_prefix(CLI::App& command);
 CommandHandler configure_exec(CLI::App& command);
 CommandHandler configure_env(CLI::App& command);
 CommandHandler configure_rehash(CLI::App& command);
+CommandHandler configure_module(CLI::App& command);
+CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);
 
 }  // namespace cudaenv

@@ -2,14 +2,41 @@
 
 #include <toml++/toml.h>
 
-#include <regex>
-#include <set>
+#include <algorithm>
 
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
+
+// Hand-written checks instead of std::regex: the shim parses cuda.toml on every call,
+// and compiling one regex costs more than everything else it does.
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+
+size_t skip_digits(std::string_view text, size_t pos) {
+  while (pos < text.size() && is_digit(text[pos])) ++pos;
+  return pos;
+}
+
+// "8.9", "9.0a", "8.6+PTX"
+bool is_compute_capability(std::string_view text) {
+  size_t pos = skip_digits(text, 0);
+  if (pos == 0 || pos >= text.size() || text[pos] != '.') return false;
+  size_t minor_end = skip_digits(text, pos + 1);
+  if (minor_end == pos + 1) return false;
+  pos = minor_end;
+  if (pos < text.size() && text[pos] >= 'a' && text[pos] <= 'z') ++pos;
+  std::string_view rest = text.substr(pos);
+  return rest.empty() || rest == "+PTX";
+}
+
+bool is_variable_name(std::string_view name) {
+  if (name.empty() || is_digit(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return is_alnum(c) || c == '_'; });
+}
 
 std::string where(const fs::path& path, const toml::source_position& pos) {
   return path.string() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
@@ -97,9 +124,8 @@ class Parser {
       } else if (name == "arch") {
         auto value = expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]");
         if (!value) return value.take_error();
-        static const std::regex arch_pattern(R"(\d+\.\d+[a-z]?(\+PTX)?)");
         for (const std::string& arch : *value) {
-          if (!std::regex_match(arch, arch_pattern)) {
+          if (!is_compute_capability(arch)) {
             return make_error(where(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
                                   "\" is not a compute capability",
                               "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
@@ -135,10 +161,9 @@ class Parser {
   Status read_env(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    static const std::regex name_pattern("[A-Za-z_][A-Za-z0-9_]*");
     for (auto&& [k, v] : *table) {
       std::string name(k.str());
-      if (!std::regex_match(name, name_pattern)) {
+      if (!is_variable_name(name)) {
         return make_error(where(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
                           "use letters, digits and underscores, not starting with a digit");
       }
@@ -250,9 +275,10 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
 }
 
 bool is_valid_version_request(std::string_view request) {
-  static const std::regex pattern("[A-Za-z0-9_+-][A-Za-z0-9._+-]*");
-  return request != "." && request != ".." && request.find("..") == std::string_view::npos &&
-         std::regex_match(request.begin(), request.end(), pattern);
+  if (request.empty() || !(is_alnum(request[0]) || request[0] == '_')) return false;
+  if (request.find("..") != std::string_view::npos) return false;
+  return std::all_of(request.begin(), request.end(),
+                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
 }
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {
