@@ -17,6 +17,8 @@ namespace {
 struct DoctorOptions {
   bool json = false;
   std::string python;
+  // Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
+  double timeout_s = 60;
 };
 
 bool stdout_wants_colour(const EnvMap& env) { return ::isatty(1) && !env_get(env, "NO_COLOR"); }
@@ -29,7 +31,9 @@ Result<int> run_doctor(const DoctorOptions& options) {
   auto selection = select_toolkit(session->fs, session->env, session->cwd, session->layout);
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
-  Probes probes = run_probes(ProbeContext{session->fs, session->env, session->cwd, session->layout, selection, python});
+  auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
+  Probes probes =
+      run_probes(ProbeContext{session->fs, session->env, session->cwd, session->layout, selection, python, timeout});
   std::vector<Finding> findings = run_checks(probes, *facts);
   std::string text = options.json ? render_json(probes, findings)
                                   : render_report(probes, findings, stdout_wants_colour(session->env));
@@ -43,6 +47,8 @@ CommandHandler configure_doctor(CLI::App& command) {
   auto options = std::make_shared<DoctorOptions>();
   command.add_flag("--json", options->json, "Print every probe and finding as JSON");
   command.add_option("--python", options->python, "Python interpreter to ask about torch (default: python3 on PATH)");
+  command.add_option("--timeout", options->timeout_s, "Seconds the Python probe may take (default: 60)")
+      ->check(CLI::PositiveNumber);
   return [options] { return run_doctor(*options); };
 }
 

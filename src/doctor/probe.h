@@ -2,6 +2,7 @@
 // The probes: they look at the machine (driver library, files, programs, Python) and fill
 // in Probes. Each may find nothing; that is recorded, never an error.
 
+#include <chrono>
 #include <optional>
 
 #include "core/layout.h"
@@ -20,6 +21,7 @@ struct ProbeContext {
   Layout layout;
   const Result<Selection>& selection;
   std::optional<fs::path> python;  // --python
+  std::chrono::milliseconds python_timeout;
 };
 
 Probes run_probes(const ProbeContext& context);
@@ -28,6 +30,7 @@ Probes run_probes(const ProbeContext& context);
 DriverProbe probe_driver(const FileSystemView& fs);
 
 // The interpreter (--python, else python3/python on PATH) asked about torch and DeepSpeed.
-PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python);
+PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python,
+                         std::chrono::milliseconds timeout);
 
 }  // namespace cudaenv

@@ -9,9 +9,6 @@ namespace cudaenv {
 
 namespace {
 
-// Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
-constexpr std::chrono::seconds kPythonTimeout{60};
-
 std::optional<fs::path> find_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& given) {
   if (given) {
     if (given->has_parent_path()) return fs.is_executable(*given) ? given : std::nullopt;
@@ -25,7 +22,8 @@ std::optional<fs::path> find_python(const FileSystemView& fs, const EnvMap& env,
 
 }  // namespace
 
-PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python) {
+PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python,
+                         std::chrono::milliseconds timeout) {
   PythonProbe probe;
   probe.interpreter = find_python(fs, env, python);
   if (!probe.interpreter) {
@@ -35,7 +33,7 @@ PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std:
     }
     return probe;
   }
-  auto output = run_capture({probe.interpreter->string(), "-c", kPythonProbeScript}, kPythonTimeout, &env);
+  auto output = run_capture({probe.interpreter->string(), "-c", kPythonProbeScript}, timeout, &env);
   if (!output) {
     probe.problem = output.error().message;
   } else if (!read_python_answer(output->out, probe)) {

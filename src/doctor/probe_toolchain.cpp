@@ -193,7 +193,7 @@ ArchListProbe probe_arch_list(const ProbeContext& context) {
 Probes run_probes(const ProbeContext& context) {
   // Python (importing torch takes seconds) runs while everything else is probed.
   auto python = std::async(std::launch::async,
-                           [&context] { return probe_python(context.fs, context.env, context.python); });
+                           [&context] { return probe_python(context.fs, context.env, context.python, context.python_timeout); });
   Probes probes;
   probes.driver = probe_driver(context.fs);
   probes.toolkit = probe_toolkit(context);

@@ -123,6 +123,12 @@ run_capture "$CUDAENV" doctor --json --python "$FAKE_BIN/broken-python"
 JSON=$OUT
 assert_eq warning "$(severity_of python)" "broken python: warning"
 assert_contains "$(title_of python)" "exit status 3: Fatal Python error" "broken python: says why"
+printf '#!/bin/sh\nexec sleep 30\n' >"$FAKE_BIN/stuck-python"
+chmod +x "$FAKE_BIN/stuck-python"
+run_capture "$CUDAENV" doctor --json --python "$FAKE_BIN/stuck-python" --timeout 0.5
+JSON=$OUT
+assert_eq 0 "$STATUS" "stuck python: not an error"
+assert_contains "$(title_of python)" "did not finish within 500 ms" "stuck python: timed out"
 run_capture "$CUDAENV" doctor --json --python "$WORK/no-such-python"
 JSON=$OUT
 assert_contains "$(title_of python)" "not found" "missing python: says so"
