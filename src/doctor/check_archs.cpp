@@ -182,4 +182,31 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
                  "torch.utils.cpp_extension raises \"Unknown CUDA arch (X) or GPU not supported\" for them.", fixes);
 }
 
+// DeepSpeed's ahead-of-time op builds (DS_BUILD_OPS=1) default to "6.0;6.1;7.0" plus newer
+// archs per CUDA 11/12 branch; it has no CUDA 13 branch, so there the default names archs
+// nvcc 13 dropped (pytorch-cuda-matrix.md §4, unverified upstream: hence a warning).
+std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFacts& facts) {
+  BuildToolkit build = build_toolkit(probes);
+  const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
+  if (!probes.python.deepspeed_version || !release || !probes.arch_list.entries.empty()) return std::nullopt;
+  static const Version kDeepSpeedDefaults[] = {Version{{6, 0}}, Version{{6, 1}}, Version{{7, 0}}};
+  std::vector<std::string> dropped;
+  for (const Version& arch : kDeepSpeedDefaults) {
+    if (!release->builds_for(arch)) dropped.push_back(arch.str());
+  }
+  if (dropped.empty()) return std::nullopt;
+  std::vector<std::string> gpu_archs;
+  for (const Gpu& gpu : probes.driver.gpus) {
+    if (release->builds_for(gpu.capability)) gpu_archs.push_back(gpu.capability.str());
+  }
+  std::vector<std::string> fixes;
+  if (!gpu_archs.empty()) fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(join(gpu_archs, ";")));
+  return finding("deepspeed-archs", Severity::warning,
+                 "DeepSpeed's default arch list includes " + join(dropped, ", ") + ", which " + build.label +
+                     " cannot build",
+                 "With TORCH_CUDA_ARCH_LIST unset, DeepSpeed's ahead-of-time op builds (DS_BUILD_OPS=1) target "
+                 "6.0;6.1;7.0 and fail with \"Unsupported gpu architecture\". Name the archs you need.",
+                 fixes);
+}
+
 }  // namespace cudaenv::doctor_detail

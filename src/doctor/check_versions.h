@@ -20,6 +20,7 @@ std::optional<Finding> check_torch_build(const Probes& probes);
 std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& facts);
 std::vector<Finding> check_gpus_torch(const Probes& probes, const CudaFacts& facts);
 std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& facts);
+std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFacts& facts);
 
 // check_paths.cpp
 std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& facts);

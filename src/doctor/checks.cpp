@@ -46,6 +46,7 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   add_all(check_gpus_toolkit(probes, facts));
   add_all(check_gpus_torch(probes, facts));
   add(check_arch_list(probes, facts));
+  add(check_deepspeed_archs(probes, facts));
   add(check_compiler(probes, facts));
   return findings;
 }

@@ -171,6 +171,18 @@ TEST_CASE("doctor: TORCH_CUDA_ARCH_LIST names, suffixes and +PTX") {
   CHECK(only(p, "arch-list").fixes == std::vector<std::string>{"unset TORCH_CUDA_ARCH_LIST"});
 }
 
+TEST_CASE("doctor: DeepSpeed's default arch list on CUDA 13") {
+  Probes p = consistent();
+  p.python.deepspeed_version = "0.17.0";
+  CHECK(with_id(run_checks(p, facts()), "deepspeed-archs").empty());  // CUDA 12.4 still builds 6.0-7.0
+  p.toolkit.version = p.nvcc.version = v("13.0");
+  Finding f = only(p, "deepspeed-archs");
+  CHECK(f.severity == Severity::warning);
+  CHECK(f.fixes == std::vector<std::string>{"export TORCH_CUDA_ARCH_LIST='8.9'"});
+  p.arch_list = {"TORCH_CUDA_ARCH_LIST", {"8.9"}};
+  CHECK(with_id(run_checks(p, facts()), "deepspeed-archs").empty());
+}
+
 TEST_CASE("doctor: the build toolkit is $CUDA_HOME's, then PATH's nvcc, then the selection") {
   Probes p = consistent();
   CHECK(build_toolkit(p).version == v("12.4"));
