@@ -29,18 +29,6 @@ std::optional<Version> version_from_driver_api(int number) {
   return Version{{number / 1000, (number % 1000) / 10}};
 }
 
-std::optional<DriverVersion> version_from_proc_driver(std::string_view text) {
-  std::string_view first_line = text.substr(0, text.find('\n'));
-  size_t module = first_line.find("Module");
-  if (module == std::string_view::npos) return std::nullopt;
-  // "Kernel Module  550.54.14" or "Open Kernel Module for x86_64  570.86.15  Release Build ..."
-  for (const std::string& word : words(first_line.substr(module))) {
-    auto version = parse_driver_version(word);
-    if (version && version->number.parts.size() >= 2) return version;
-  }
-  return std::nullopt;
-}
-
 CompilerBanner parse_compiler_banner(std::string_view text) {
   CompilerBanner banner{"unknown", std::nullopt};
   std::string_view first_line = trim(text.substr(0, text.find('\n')));

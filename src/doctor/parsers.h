@@ -13,9 +13,6 @@ namespace cudaenv {
 // cuDriverGetVersion's 12040 -> 12.4
 std::optional<Version> version_from_driver_api(int number);
 
-// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 ..." -> 550.54.14
-std::optional<DriverVersion> version_from_proc_driver(std::string_view text);
-
 struct CompilerBanner {
   std::string kind;  // gcc, clang or unknown
   std::optional<Version> version;

@@ -26,7 +26,7 @@ struct ProbeContext {
 
 Probes run_probes(const ProbeContext& context);
 
-// dlopen("libcuda.so.1") and the driver API; the driver version from NVML or /proc.
+// dlopen("libcuda.so.1") and the driver API; the driver version from NVML, else /sys or /proc.
 DriverProbe probe_driver(const FileSystemView& fs);
 
 // The interpreter (--python, else python3/python on PATH) asked about torch and DeepSpeed.

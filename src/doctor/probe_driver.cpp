@@ -3,6 +3,7 @@
 
 #include "doctor/parsers.h"
 #include "doctor/probe.h"
+#include "util/nvidia_driver.h"
 
 namespace cudaenv {
 
@@ -83,13 +84,13 @@ std::optional<DriverVersion> nvml_driver_version() {
 DriverProbe probe_driver(const FileSystemView& fs) {
   DriverProbe driver;
   // NVML first: it comes from the same driver install as libcuda.so.1 and follows
-  // LD_LIBRARY_PATH the same way; /proc only knows the loaded kernel module.
+  // LD_LIBRARY_PATH the same way; /sys and /proc only know the loaded kernel module.
   if (auto version = nvml_driver_version()) {
     driver.version = version;
     driver.version_source = "NVML";
-  } else if (auto text = fs.read_file("/proc/driver/nvidia/version")) {
-    driver.version = version_from_proc_driver(*text);
-    if (driver.version) driver.version_source = "/proc/driver/nvidia/version";
+  } else if (auto reading = read_driver_version(fs)) {
+    driver.version = parse_driver_version(reading->version);
+    if (driver.version) driver.version_source = reading->source.string();
   }
   void* library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {

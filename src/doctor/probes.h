@@ -31,7 +31,7 @@ struct DriverProbe {
   std::string problem;          // why it could not, or why cuInit failed
   std::optional<Version> cuda;  // cuDriverGetVersion: the newest CUDA the driver runs
   std::optional<DriverVersion> version;  // the driver's own version
-  std::string version_source;      // /proc/driver/nvidia/version or NVML
+  std::string version_source;      // NVML, /sys/module/nvidia/version or /proc/driver/nvidia/version
   std::vector<Gpu> gpus;
 };
 
