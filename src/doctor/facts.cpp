@@ -86,20 +86,6 @@ class FactsParser {
     }
     toml::table& root = parsed.table();
     CUDAENV_TRY(read_releases(root));
-    CUDAENV_TRY(read_major_table(root["family"].as_table(), "family", [&](int major, toml::node& node) -> Status {
-      auto driver = driver_at(node, "family." + std::to_string(major));
-      if (!driver) return driver.take_error();
-      facts_.family_driver[major] = *driver;
-      return ok_status();
-    }));
-    toml::table* deepspeed = root["deepspeed"].as_table();
-    CUDAENV_TRY(read_major_table(deepspeed ? (*deepspeed)["minor_mismatch_ok"].as_table() : nullptr,
-                                 "deepspeed.minor_mismatch_ok", [&](int major, toml::node& node) -> Status {
-                                   auto list = versions(node, "deepspeed.minor_mismatch_ok." + std::to_string(major));
-                                   if (!list) return list.take_error();
-                                   facts_.deepspeed_minor_ok[major] = std::move(*list);
-                                   return ok_status();
-                                 }));
     CUDAENV_TRY(read_named_arches(root));
     toml::node* integrated = root["integrated_archs"].node();
     if (!integrated) return bad("integrated_archs is missing");
@@ -144,17 +130,6 @@ class FactsParser {
     auto version = text ? parse_driver_version(*text) : std::nullopt;
     if (!version) return bad(where + ".driver must be a driver version string");
     return *version;
-  }
-
-  template <class ReadOne>
-  Status read_major_table(toml::table* table, const std::string& what, ReadOne read_one) {
-    if (!table) return bad("no [" + what + "] table");
-    for (auto&& [key, node] : *table) {
-      auto major = parse_version(key.str());
-      if (!major || major->parts.size() != 1) return bad(what + ": '" + std::string(key.str()) + "' is not a CUDA major");
-      CUDAENV_TRY(read_one(major->major(), node));
-    }
-    return ok_status();
   }
 
   Status read_releases(toml::table& root) {
@@ -216,6 +191,16 @@ Result<CudaFacts> parse_cuda_facts(const fs::path& path, std::string_view text) 
   return FactsParser(path, text).run();
 }
 
+Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
+  for (const auto& [major, text] : matrix.min_driver) {
+    auto driver = parse_driver_version(text);
+    if (!driver) return make_error(matrix.path.string() + ": '" + text + "' is not a driver version");
+    facts.family_driver[major] = *driver;
+  }
+  facts.deepspeed_minor_ok = matrix.deepspeed_minor_ok;
+  return ok_status();
+}
+
 Result<CudaFacts> load_cuda_facts() {
   auto dir = manifests_dir();
   if (!dir) return dir.take_error();
@@ -224,7 +209,12 @@ Result<CudaFacts> load_cuda_facts() {
   if (!in) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_cuda_facts(path, text.str());
+  auto facts = parse_cuda_facts(path, text.str());
+  if (!facts) return facts;
+  auto matrix = load_torch_matrix();
+  if (!matrix) return matrix.take_error();
+  CUDAENV_TRY(adopt_torch_matrix(*facts, *matrix));
+  return facts;
 }
 
 }  // namespace cudaenv

@@ -12,6 +12,7 @@
 
 #include "core/version.h"
 #include "doctor/probes.h"
+#include "torch/matrix.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -31,8 +32,9 @@ struct CudaRelease {
 
 struct CudaFacts {
   std::vector<CudaRelease> releases;                         // oldest first
-  std::map<int, DriverVersion> family_driver;  // per major: minor-compatibility floor
-  std::map<int, std::vector<Version>> deepspeed_minor_ok;    // per major: mutually tolerated minors
+  // From pytorch.toml (adopt_torch_matrix):
+  std::map<int, DriverVersion> family_driver;              // per major: minor-compatibility floor
+  std::map<int, std::vector<Version>> deepspeed_minor_ok;  // per major: mutually tolerated minors
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
   std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
   std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
@@ -51,7 +53,9 @@ struct CudaFacts {
 };
 
 Result<CudaFacts> parse_cuda_facts(const std::filesystem::path& path, std::string_view text);
-// manifests/cuda-facts.toml from the shipped data folder.
+// The per-major facts pytorch.toml holds for `cudaenv torch` too: driver floors, DeepSpeed's list.
+Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix);
+// manifests/cuda-facts.toml and manifests/pytorch.toml from the shipped data folder.
 Result<CudaFacts> load_cuda_facts();
 
 // "12.1.1" -> 12.1: facts and comparisons work on major.minor.

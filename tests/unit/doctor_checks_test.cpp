@@ -10,13 +10,20 @@ using namespace cudaenv;
 
 namespace {
 
+std::string manifest(const char* name) {
+  std::ifstream in(std::string(CUDAENV_SOURCE_DIR) + "/manifests/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 const CudaFacts& facts() {
   static const CudaFacts loaded = [] {
-    std::ifstream in(std::string(CUDAENV_SOURCE_DIR) + "/manifests/cuda-facts.toml");
-    std::stringstream text;
-    text << in.rdbuf();
-    auto parsed = parse_cuda_facts("cuda-facts.toml", text.str());
+    auto parsed = parse_cuda_facts("cuda-facts.toml", manifest("cuda-facts.toml"));
     REQUIRE(parsed.ok());
+    auto matrix = parse_torch_matrix("pytorch.toml", manifest("pytorch.toml"));
+    REQUIRE(matrix.ok());
+    REQUIRE(adopt_torch_matrix(parsed.value(), matrix.value()).ok());
     return parsed.value();
   }();
   return loaded;
