@@ -37,9 +37,10 @@ PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std:
   if (!output) {
     probe.problem = output.error().message;
   } else if (!read_python_answer(output->out, probe)) {
-    std::string said = std::string(trim(output->err));
-    probe.problem = "exit status " + std::to_string(output->exit_code) +
-                    (said.empty() ? "" : ": " + said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1));
+    // A traceback ends with the line that says what went wrong.
+    std::string said(trim(output->err));
+    if (size_t last_line = said.rfind('\n'); last_line != std::string::npos) said.erase(0, last_line + 1);
+    probe.problem = "exit status " + std::to_string(output->exit_code) + (said.empty() ? "" : ": " + said);
   }
   return probe;
 }
