@@ -50,7 +50,7 @@ _cudaenv() {
       torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages" ;;
       mirror) ((COMP_CWORD == 2)) && words="sync verify" || { flags="--to"; words=$(_cudaenv_words installed); } ;;
       module) flags="--format --to --all"; words=$(_cudaenv_words installed) ;;
-      doctor) flags="--json --python" ;;
+      doctor) flags="--json --python --timeout" ;;
     esac
   fi
   if [[ $cur == -* ]]; then

@@ -21,6 +21,7 @@ const std::vector<Command>& command_table() {
       {"untrust", "Revoke a cuda.toml's [env]", configure_untrust},
       {"module", "Write Lmod or Tcl modulefiles for installed toolkits", configure_module},
       {"torch", "Print the matching PyTorch wheel index and install command", configure_torch},
+      {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", configure_doctor},
   };
   return table;
 }

@@ -22,5 +22,6 @@ CommandHandler configure_trust(CLI::App& command);
 CommandHandler configure_untrust(CLI::App& command);
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
+CommandHandler configure_doctor(CLI::App& command);
 
 }  // namespace cudaenv
