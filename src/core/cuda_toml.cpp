@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/toml_position.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -38,10 +39,6 @@ bool is_variable_name(std::string_view name) {
   return std::all_of(name.begin(), name.end(), [](char c) { return is_alnum(c) || c == '_'; });
 }
 
-std::string where(const fs::path& path, const toml::source_position& pos) {
-  return path.string() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
-}
-
 // The source text of a node, to quote what the user wrote back to them.
 std::string source_text(std::string_view text, const toml::source_region& region) {
   auto lines = split(text, '\n');
@@ -72,7 +69,7 @@ class Parser {
     toml::parse_result parsed = toml::parse(text_, path_.string());
     if (!parsed) {
       const toml::parse_error& err = parsed.error();
-      return make_error(where(path_, err.source().begin) + ": " + std::string(err.description()),
+      return make_error(toml_position(path_, err.source().begin) + ": " + std::string(err.description()),
                         "fix the TOML syntax at that position");
     }
     toml::table& root = parsed.table();
@@ -102,7 +99,7 @@ class Parser {
         auto value = expect_string(k, v, "[cuda] version", "\"12.1\"");
         if (!value) return value.take_error();
         if (!is_valid_version_request(*value)) {
-          return make_error(where(path_, v.source().begin) + ": [cuda] version \"" + *value +
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] version \"" + *value +
                                 "\" is not a version",
                             "write a version such as \"12.1\" or \"12.1.1\", \"system\", or a name given to "
                             "`cudaenv add --as`");
@@ -113,7 +110,7 @@ class Parser {
         auto value = expect_string(k, v, "[cuda] profile", "\"minimal\"");
         if (!value) return value.take_error();
         if (*value != "minimal" && *value != "torch" && *value != "full") {
-          return make_error(where(path_, v.source().begin) + ": [cuda] profile \"" + *value + "\" is unknown",
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] profile \"" + *value + "\" is unknown",
                             "use one of \"minimal\", \"torch\", \"full\"");
         }
         out_.profile = *value;
@@ -126,7 +123,7 @@ class Parser {
         if (!value) return value.take_error();
         for (const std::string& arch : *value) {
           if (!is_compute_capability(arch)) {
-            return make_error(where(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
+            return make_error(toml_position(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
                                   "\" is not a compute capability",
                               "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
           }
@@ -137,7 +134,7 @@ class Parser {
       }
     }
     if (!has_version) {
-      return make_error(where(path_, key.source().begin) + ": [cuda] has no version",
+      return make_error(toml_position(path_, key.source().begin) + ": [cuda] has no version",
                         "add a line such as: version = \"12.1\"");
     }
     return ok_status();
@@ -164,7 +161,7 @@ class Parser {
     for (auto&& [k, v] : *table) {
       std::string name(k.str());
       if (!is_variable_name(name)) {
-        return make_error(where(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
+        return make_error(toml_position(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
                           "use letters, digits and underscores, not starting with a digit");
       }
       auto value = expect_string(k, v, "[env] " + name, "\"value\"");
@@ -177,7 +174,7 @@ class Parser {
   // Leaves the error in last_error_ so callers can return it.
   toml::table* as_table(const toml::key& key, toml::node& node) {
     if (auto* table = node.as_table()) return table;
-    last_error_ = make_error(where(path_, key.source().begin) + ": " + std::string(key.str()) + " must be a table, not " +
+    last_error_ = make_error(toml_position(path_, key.source().begin) + ": " + std::string(key.str()) + " must be a table, not " +
                                  type_name(node.type()),
                              "write it as a table: [" + std::string(key.str()) + "]");
     return nullptr;
@@ -190,7 +187,7 @@ class Parser {
     std::string fix = node.is_number() && !written.empty()
                           ? "write it as a string: " + std::string(key.str()) + " = \"" + written + "\""
                           : "write it as a string, e.g. " + std::string(key.str()) + " = " + example;
-    return make_error(where(path_, node.source().begin) + ": " + what + " must be a string, not " +
+    return make_error(toml_position(path_, node.source().begin) + ": " + what + " must be a string, not " +
                           type_name(node.type()),
                       fix);
   }
@@ -199,7 +196,7 @@ class Parser {
                                                        const std::string& what, const std::string& example) {
     auto* array = node.as_array();
     if (!array) {
-      return make_error(where(path_, node.source().begin) + ": " + what + " must be an array of strings, not " +
+      return make_error(toml_position(path_, node.source().begin) + ": " + what + " must be an array of strings, not " +
                             type_name(node.type()),
                         "write it as " + std::string(key.str()) + " = " + example);
     }
@@ -214,7 +211,7 @@ class Parser {
 
   void warn_unknown(const toml::key& key, std::string_view table) {
     std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
-    out_.warnings.push_back(where(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
+    out_.warnings.push_back(toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
   }
 
   fs::path path_;
@@ -242,7 +239,7 @@ std::string new_cuda_toml(std::string_view version) {
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
   toml::parse_result parsed = toml::parse(text, path.string());
   if (!parsed) {
-    return make_error(where(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
+    return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
                       "fix the TOML syntax first; the file was left as it was");
   }
   std::string edited(text);
@@ -254,7 +251,7 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
     return edited + new_cuda_toml(version);
   }
   toml::table* table = cuda->as_table();
-  if (!table) return make_error(where(path, cuda->source().begin) + ": cuda must be a table", "write it as [cuda]");
+  if (!table) return make_error(toml_position(path, cuda->source().begin) + ": cuda must be a table", "write it as [cuda]");
   if (toml::node* node = table->get("version")) {
     size_t begin = offset_of(text, node->source().begin);
     size_t end = offset_of(text, node->source().end);
@@ -262,7 +259,7 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
     return edited;
   }
   if (table->is_inline()) {
-    return make_error(where(path, cuda->source().begin) + ": [cuda] is an inline table without a version",
+    return make_error(toml_position(path, cuda->source().begin) + ": [cuda] is an inline table without a version",
                       "add version = \"" + std::string(version) + "\" to it by hand");
   }
   // Insert right below the [cuda] header line.

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/toml_position.h"
 #include "util/data_dir.h"
 
 namespace cudaenv {
@@ -79,8 +80,7 @@ class FactsParser {
   Result<CudaFacts> run() {
     toml::parse_result parsed = toml::parse(text_, path_.string());
     if (!parsed) {
-      const auto& where = parsed.error().source().begin;
-      return make_error(path_.string() + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
+      return make_error(toml_position(path_, parsed.error().source().begin) + ": " +
                             std::string(parsed.error().description()),
                         "reinstall cudaenv; this file ships with it");
     }

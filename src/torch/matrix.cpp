@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/toml_position.h"
 #include "util/data_dir.h"
 #include "util/file_system.h"
 
@@ -40,7 +41,7 @@ class MatrixParser {
 
  private:
   Error fail(const toml::source_position& pos, const std::string& what) const {
-    return make_error(path_.string() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + what,
+    return make_error(toml_position(path_, pos) + ": " + what,
                       "this file ships with cudaenv; restore it from the source tree or fix that line");
   }
 
