@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/toolkit_env.h"
+#include "util/working_dir.h"
 
 extern char** environ;
 
@@ -72,10 +73,10 @@ int run_shim(int argc, char** argv) {
   default_root_from_location(lookup);
   auto layout = layout_from_env(lookup);
   if (!layout) return fail(layout.error());
-  char cwd[PATH_MAX];
-  if (!::getcwd(cwd, sizeof cwd)) return fail(make_error(std::string("cannot read the current directory: ") + std::strerror(errno)));
+  auto cwd = logical_working_dir(env);
+  if (!cwd) return fail(cwd.error());
   RealFileSystem disk;
-  auto selection = select_toolkit(disk, env, cwd, *layout);
+  auto selection = select_toolkit(disk, env, *cwd, *layout);
   if (!selection) return fail(selection.error());
   auto path = real_program(disk, env, *layout, *selection, program);
   if (!path) return fail(path.error());

@@ -56,6 +56,9 @@ Result<int> run_add(const AddOptions& options) {
   if (options.scan == !options.path.empty()) {
     return make_error("give either a PATH or --scan", "e.g. cudaenv add /usr/local/cuda-12.4, or cudaenv add --scan", 2);
   }
+  if (options.scan && !options.as_name.empty()) {
+    return make_error("--as names one toolkit; it cannot be used with --scan", "cudaenv add PATH --as NAME", 2);
+  }
   int status = 0;
   if (options.scan) {
     auto scanned = add_scanned(*session);

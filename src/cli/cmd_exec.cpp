@@ -10,10 +10,21 @@
 #include "cli/output.h"
 #include "cli/session.h"
 #include "core/toolkit_env.h"
+#include "shell/hook.h"
+#include "shell/trust.h"
 
 namespace cudaenv {
 
 namespace {
+
+// The toolkit's environment plus the cuda.toml's [env] when trusted (said once if not).
+EnvChange active_env_change(const Session& session, const Selection& selection) {
+  TrustStore trust(session.layout.trust_dir());
+  std::string notice;
+  EnvChange change = checked_env_change(selection, [&](const fs::path& file) { return trust.is_trusted(file); }, notice);
+  if (!notice.empty()) print_note(notice);
+  return change;
+}
 
 Result<int> run_exec(const std::vector<std::string>& command) {
   if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
@@ -22,7 +33,7 @@ Result<int> run_exec(const std::vector<std::string>& command) {
   auto selection = session->select();
   if (!selection) return selection.take_error();
   EnvMap env = session->env;
-  apply_env_change(selection_env_change(*selection), env);
+  apply_env_change(active_env_change(*session, *selection), env);
   std::filesystem::path program = command[0];
   if (command[0].find('/') == std::string::npos) {
     auto found = find_on_path(session->fs, env, command[0], session->layout.shims_dir());
@@ -60,7 +71,7 @@ Result<int> run_env(const std::string& shell) {
   if (!session) return session.take_error();
   auto selection = session->select();
   if (!selection) return selection.take_error();
-  auto values = changed_values(selection_env_change(*selection), session->env);
+  auto values = changed_values(active_env_change(*session, *selection), session->env);
   std::fputs(render_exports(values, dialect_for(shell, session->env)).c_str(), stdout);
   return 0;
 }

@@ -180,6 +180,7 @@ Result<int> run_uninstall(const UninstallOptions& options) {
 
 struct ListRemoteOptions {
   std::string prefix;
+  bool bare = false;
   bool json = false;
 };
 
@@ -199,7 +200,9 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
   std::vector<std::string> json_rows;
   for (const Release& release : releases->releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;
-    if (options.json) {
+    if (options.bare) {
+      std::printf("%s\n", release.label.c_str());
+    } else if (options.json) {
       json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"release_date\": " +
                           (release.date ? json_quote(*release.date) : std::string("null")) +
                           ", \"installed\": " + (installed(release.label) ? "true" : "false") +
@@ -244,6 +247,7 @@ CommandHandler configure_uninstall(CLI::App& command) {
 CommandHandler configure_list_remote(CLI::App& command) {
   auto options = std::make_shared<ListRemoteOptions>();
   command.add_option("prefix", options->prefix, "Only versions starting with this, e.g. 12 or 12.4");
+  command.add_flag("--bare", options->bare, "Only the versions, one per line (for completions)");
   command.add_flag("--json", options->json, "Machine-readable output");
   return [options] { return run_list_remote(*options); };
 }

@@ -17,6 +17,14 @@ const std::vector<Command>& command_table() {
       {"install", "Install CUDA toolkits from NVIDIA's redist archives", configure_install},
       {"uninstall", "Remove an installed toolkit (a registered one is only unregistered)", configure_uninstall},
       {"list-remote", "List the CUDA versions that can be installed", configure_list_remote},
+      {"init", "Print the shell integration (PATH, cd hook, completions) for bash, zsh or fish", configure_init},
+      {"hook-env", "Print the environment update the prompt hook evaluates", configure_hook_env},
+      {"shell", "Set the CUDA version for this shell only (needs the shell integration)", configure_shell},
+      {"trust", "Allow a cuda.toml's [env] to be applied", configure_trust},
+      {"untrust", "Revoke a cuda.toml's [env]", configure_untrust},
+      {"module", "Write Lmod or Tcl modulefiles for installed toolkits", configure_module},
+      {"torch", "Print the matching PyTorch wheel index and install command", configure_torch},
+      {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", configure_doctor},
   };
   return table;
 }

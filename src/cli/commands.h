@@ -18,5 +18,13 @@ CommandHandler configure_rehash(CLI::App& command);
 CommandHandler configure_install(CLI::App& command);
 CommandHandler configure_uninstall(CLI::App& command);
 CommandHandler configure_list_remote(CLI::App& command);
+CommandHandler configure_init(CLI::App& command);
+CommandHandler configure_hook_env(CLI::App& command);
+CommandHandler configure_shell(CLI::App& command);
+CommandHandler configure_trust(CLI::App& command);
+CommandHandler configure_untrust(CLI::App& command);
+CommandHandler configure_module(CLI::App& command);
+CommandHandler configure_torch(CLI::App& command);
+CommandHandler configure_doctor(CLI::App& command);
 
 }  // namespace cudaenv

@@ -2,17 +2,41 @@
 
 #include <toml++/toml.h>
 
-#include <regex>
-#include <set>
+#include <algorithm>
 
+#include "core/toml_position.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
-std::string where(const fs::path& path, const toml::source_position& pos) {
-  return path.string() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+// Hand-written checks instead of std::regex: the shim parses cuda.toml on every call,
+// and compiling one regex costs more than everything else it does.
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+
+size_t skip_digits(std::string_view text, size_t pos) {
+  while (pos < text.size() && is_digit(text[pos])) ++pos;
+  return pos;
+}
+
+// "8.9", "9.0a", "8.6+PTX"
+bool is_compute_capability(std::string_view text) {
+  size_t pos = skip_digits(text, 0);
+  if (pos == 0 || pos >= text.size() || text[pos] != '.') return false;
+  size_t minor_end = skip_digits(text, pos + 1);
+  if (minor_end == pos + 1) return false;
+  pos = minor_end;
+  if (pos < text.size() && text[pos] >= 'a' && text[pos] <= 'z') ++pos;
+  std::string_view rest = text.substr(pos);
+  return rest.empty() || rest == "+PTX";
+}
+
+bool is_variable_name(std::string_view name) {
+  if (name.empty() || is_digit(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return is_alnum(c) || c == '_'; });
 }
 
 // The source text of a node, to quote what the user wrote back to them.
@@ -45,7 +69,7 @@ class Parser {
     toml::parse_result parsed = toml::parse(text_, path_.string());
     if (!parsed) {
       const toml::parse_error& err = parsed.error();
-      return make_error(where(path_, err.source().begin) + ": " + std::string(err.description()),
+      return make_error(toml_position(path_, err.source().begin) + ": " + std::string(err.description()),
                         "fix the TOML syntax at that position");
     }
     toml::table& root = parsed.table();
@@ -75,7 +99,7 @@ class Parser {
         auto value = expect_string(k, v, "[cuda] version", "\"12.1\"");
         if (!value) return value.take_error();
         if (!is_valid_version_request(*value)) {
-          return make_error(where(path_, v.source().begin) + ": [cuda] version \"" + *value +
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] version \"" + *value +
                                 "\" is not a version",
                             "write a version such as \"12.1\" or \"12.1.1\", \"system\", or a name given to "
                             "`cudaenv add --as`");
@@ -86,7 +110,7 @@ class Parser {
         auto value = expect_string(k, v, "[cuda] profile", "\"minimal\"");
         if (!value) return value.take_error();
         if (*value != "minimal" && *value != "torch" && *value != "full") {
-          return make_error(where(path_, v.source().begin) + ": [cuda] profile \"" + *value + "\" is unknown",
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] profile \"" + *value + "\" is unknown",
                             "use one of \"minimal\", \"torch\", \"full\"");
         }
         out_.profile = *value;
@@ -97,10 +121,9 @@ class Parser {
       } else if (name == "arch") {
         auto value = expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]");
         if (!value) return value.take_error();
-        static const std::regex arch_pattern(R"(\d+\.\d+[a-z]?(\+PTX)?)");
         for (const std::string& arch : *value) {
-          if (!std::regex_match(arch, arch_pattern)) {
-            return make_error(where(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
+          if (!is_compute_capability(arch)) {
+            return make_error(toml_position(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
                                   "\" is not a compute capability",
                               "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
           }
@@ -111,7 +134,7 @@ class Parser {
       }
     }
     if (!has_version) {
-      return make_error(where(path_, key.source().begin) + ": [cuda] has no version",
+      return make_error(toml_position(path_, key.source().begin) + ": [cuda] has no version",
                         "add a line such as: version = \"12.1\"");
     }
     return ok_status();
@@ -135,11 +158,10 @@ class Parser {
   Status read_env(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    static const std::regex name_pattern("[A-Za-z_][A-Za-z0-9_]*");
     for (auto&& [k, v] : *table) {
       std::string name(k.str());
-      if (!std::regex_match(name, name_pattern)) {
-        return make_error(where(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
+      if (!is_variable_name(name)) {
+        return make_error(toml_position(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
                           "use letters, digits and underscores, not starting with a digit");
       }
       auto value = expect_string(k, v, "[env] " + name, "\"value\"");
@@ -152,7 +174,7 @@ class Parser {
   // Leaves the error in last_error_ so callers can return it.
   toml::table* as_table(const toml::key& key, toml::node& node) {
     if (auto* table = node.as_table()) return table;
-    last_error_ = make_error(where(path_, key.source().begin) + ": " + std::string(key.str()) + " must be a table, not " +
+    last_error_ = make_error(toml_position(path_, key.source().begin) + ": " + std::string(key.str()) + " must be a table, not " +
                                  type_name(node.type()),
                              "write it as a table: [" + std::string(key.str()) + "]");
     return nullptr;
@@ -165,7 +187,7 @@ class Parser {
     std::string fix = node.is_number() && !written.empty()
                           ? "write it as a string: " + std::string(key.str()) + " = \"" + written + "\""
                           : "write it as a string, e.g. " + std::string(key.str()) + " = " + example;
-    return make_error(where(path_, node.source().begin) + ": " + what + " must be a string, not " +
+    return make_error(toml_position(path_, node.source().begin) + ": " + what + " must be a string, not " +
                           type_name(node.type()),
                       fix);
   }
@@ -174,7 +196,7 @@ class Parser {
                                                        const std::string& what, const std::string& example) {
     auto* array = node.as_array();
     if (!array) {
-      return make_error(where(path_, node.source().begin) + ": " + what + " must be an array of strings, not " +
+      return make_error(toml_position(path_, node.source().begin) + ": " + what + " must be an array of strings, not " +
                             type_name(node.type()),
                         "write it as " + std::string(key.str()) + " = " + example);
     }
@@ -189,7 +211,7 @@ class Parser {
 
   void warn_unknown(const toml::key& key, std::string_view table) {
     std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
-    out_.warnings.push_back(where(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
+    out_.warnings.push_back(toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
   }
 
   fs::path path_;
@@ -217,7 +239,7 @@ std::string new_cuda_toml(std::string_view version) {
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
   toml::parse_result parsed = toml::parse(text, path.string());
   if (!parsed) {
-    return make_error(where(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
+    return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
                       "fix the TOML syntax first; the file was left as it was");
   }
   std::string edited(text);
@@ -229,7 +251,7 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
     return edited + new_cuda_toml(version);
   }
   toml::table* table = cuda->as_table();
-  if (!table) return make_error(where(path, cuda->source().begin) + ": cuda must be a table", "write it as [cuda]");
+  if (!table) return make_error(toml_position(path, cuda->source().begin) + ": cuda must be a table", "write it as [cuda]");
   if (toml::node* node = table->get("version")) {
     size_t begin = offset_of(text, node->source().begin);
     size_t end = offset_of(text, node->source().end);
@@ -237,7 +259,7 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
     return edited;
   }
   if (table->is_inline()) {
-    return make_error(where(path, cuda->source().begin) + ": [cuda] is an inline table without a version",
+    return make_error(toml_position(path, cuda->source().begin) + ": [cuda] is an inline table without a version",
                       "add version = \"" + std::string(version) + "\" to it by hand");
   }
   // Insert right below the [cuda] header line.
@@ -250,9 +272,10 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
 }
 
 bool is_valid_version_request(std::string_view request) {
-  static const std::regex pattern("[A-Za-z0-9_+-][A-Za-z0-9._+-]*");
-  return request != "." && request != ".." && request.find("..") == std::string_view::npos &&
-         std::regex_match(request.begin(), request.end(), pattern);
+  if (request.empty() || !(is_alnum(request[0]) || request[0] == '_')) return false;
+  if (request.find("..") != std::string_view::npos) return false;
+  return std::all_of(request.begin(), request.end(),
+                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
 }
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {

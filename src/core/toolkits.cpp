@@ -69,19 +69,32 @@ std::optional<fs::path> find_on_path(const FileSystemView& fs, const EnvMap& env
   return std::nullopt;
 }
 
+// /usr/bin/nvcc -> ../lib/cuda/bin/nvcc style links lead to the real toolkit folder.
+static fs::path follow_links(const FileSystemView& fs, fs::path path) {
+  for (int hops = 0; hops < 16; ++hops) {
+    auto target = fs.read_link(path);
+    if (!target) break;
+    path = target->is_absolute() ? *target : (path.parent_path() / *target).lexically_normal();
+  }
+  return path;
+}
+
 std::optional<Toolkit> find_system_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& shims_dir) {
   Toolkit toolkit;
   toolkit.name = "system";
   toolkit.source = ToolkitSource::system;
+  const fs::path fallback = "/usr/local/cuda";
+  bool fallback_exists = fs.is_executable(fallback / "bin/nvcc");
   if (auto nvcc = find_on_path(fs, env, "nvcc", shims_dir)) {
-    toolkit.home = nvcc->parent_path().parent_path();
-    return toolkit;
+    toolkit.home = follow_links(fs, *nvcc).parent_path().parent_path();
+    // A wrapper script in /usr/local/bin is not a toolkit; trust only a folder with headers.
+    bool looks_like_toolkit = fs.kind(toolkit.home / "include/cuda.h") == EntryKind::file ||
+                              fs.kind(toolkit.home / "version.json") == EntryKind::file;
+    if (looks_like_toolkit || !fallback_exists) return toolkit;
   }
-  if (fs.is_executable("/usr/local/cuda/bin/nvcc")) {
-    toolkit.home = "/usr/local/cuda";
-    return toolkit;
-  }
-  return std::nullopt;
+  if (!fallback_exists) return std::nullopt;
+  toolkit.home = fallback;
+  return toolkit;
 }
 
 std::vector<std::string> toolkits_with_program(const FileSystemView& fs, const std::vector<Toolkit>& toolkits,

@@ -39,6 +39,7 @@ assert_contains "$OUT" "* 12.1.1" "list-remote marks the installed one"
 assert_contains "$OUT" "2023-04-19" "list-remote shows release dates"
 assert_not_contains "$OUT" "11.8.0" "list-remote filters by prefix"
 assert_eq "12.9.2" "$(echo "$OUT" | head -1 | awk '{print $1}')" "list-remote is newest first"
+assert_eq "12.1.1 12.1.0" "$("$CUDAENV" list-remote 12.1 --bare | tr '\n' ' ' | sed 's/ $//')" "list-remote --bare"
 run_capture "$CUDAENV" list-remote 12.1 --json
 assert_contains "$OUT" '"version": "12.1.1", "release_date": "2023-04-19", "installed": true' "list-remote --json"
 

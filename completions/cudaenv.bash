@@ -1,0 +1,67 @@
+# bash completion for cudaenv. `cudaenv init bash` loads it; `cmake --install` puts it
+# where bash-completion looks. Versions and programs come from the CLI itself.
+_cudaenv_words() {
+  case $1 in
+    installed) command cudaenv versions --bare 2>/dev/null ;;
+    # list-remote may be missing from an older cudaenv, or offline: then nothing.
+    remote) command cudaenv list-remote --bare 2>/dev/null ;;
+    programs)
+      local prefix program
+      prefix=$(command cudaenv prefix 2>/dev/null) && [[ -n $prefix && -d $prefix/bin ]] || return 0
+      for program in "$prefix"/bin/*; do
+        [[ -f $program && -x $program ]] && printf '%s\n' "${program##*/}"
+      done
+      ;;
+  esac
+}
+
+_cudaenv() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+  local commands="install uninstall list-remote versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor"
+  if ((COMP_CWORD == 1)); then
+    COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+    return
+  fi
+  local command=${COMP_WORDS[1]} flags="" words="" files=""
+  case $prev in
+    --profile) words="minimal torch full" ;;
+    --shell) words="bash zsh fish json" ;;
+    --installer) words="pip uv" ;;
+    --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
+    --to) files=dirs ;;
+    --python) files=files ;;
+    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages) return ;;
+  esac
+  if [[ -z $words && -z $files ]]; then
+    case $command in
+      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin"; words=$(_cudaenv_words remote) ;;
+      uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
+      use | prefix) words=$(_cudaenv_words installed) ;;
+      global) flags="--unset"; words=$(_cudaenv_words installed) ;;
+      shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
+      list-remote) flags="--bare --json" ;;
+      versions) flags="--bare --json" ;;
+      current) flags="--json" ;;
+      add) flags="--as --scan"; files=dirs ;;
+      which) words=$(_cudaenv_words programs) ;;
+      exec) [[ $COMP_CWORD == 2 && $cur != -* ]] && { COMPREPLY=($(compgen -c -- "$cur")); return; }; files=files ;;
+      env) flags="--shell" ;;
+      init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
+      trust | untrust) files=files ;;
+      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages" ;;
+      mirror) ((COMP_CWORD == 2)) && words="sync verify" || { flags="--to"; words=$(_cudaenv_words installed); } ;;
+      module) flags="--format --to --all"; words=$(_cudaenv_words installed) ;;
+      doctor) flags="--json --python --timeout" ;;
+    esac
+  fi
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$flags --help" -- "$cur"))
+  elif [[ -n $files ]]; then
+    local IFS=$'\n' kind=-f
+    [[ $files == dirs ]] && kind=-d
+    COMPREPLY=($(compgen "$kind" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  fi
+}
+complete -o default -F _cudaenv cudaenv

@@ -1,0 +1,71 @@
+# fish completion for cudaenv. `cudaenv init fish` loads it; `cmake --install` puts it in
+# vendor_completions.d. Versions and programs come from the CLI itself.
+function __cudaenv_programs
+    set -l prefix (command cudaenv prefix 2>/dev/null); or return
+    for program in $prefix/bin/*
+        test -f $program -a -x $program; and basename $program
+    end
+end
+
+set -l commands install uninstall list-remote versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor
+complete -c cudaenv -f
+complete -c cudaenv -l help -d 'Show help'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the cudaenv version'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a install -d 'Install CUDA toolkits'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a uninstall -d 'Remove an installed toolkit'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a list-remote -d 'Versions that can be installed'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a versions -d 'Installed and registered toolkits'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a add -d 'Register an existing toolkit'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a use -d 'Pin this project in ./cuda.toml'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a global -d 'Show or set the default version'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a shell -d 'Set the version for this shell'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a current -d 'The active version and its origin'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a which -d 'Real path of a toolkit program'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a prefix -d 'Root folder of a toolkit'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a exec -d 'Run a command with the active toolkit'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a env -d 'Print the active toolkit environment'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a rehash -d 'Rebuild the shims'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a init -d 'Print the shell integration'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a trust -d 'Allow the [env] of a cuda.toml'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a untrust -d 'Revoke the [env] of a cuda.toml'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a torch -d 'The matching PyTorch wheel index'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a mirror -d 'An offline mirror'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a module -d 'Modulefiles for clusters'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Diagnose mismatches'
+
+# list-remote may be missing from an older cudaenv, or offline: then nothing.
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(command cudaenv list-remote --bare 2>/dev/null)'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l profile -x -a 'minimal torch full'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l component -x
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l mirror -x
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l jobs -x
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l force
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l platform -x -a 'linux-x86_64 linux-sbsa'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l keep-downloads
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l skip-manifest-pin
+complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
+complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module mirror' -a '(command cudaenv versions --bare 2>/dev/null)'
+complete -c cudaenv -n '__fish_seen_subcommand_from global shell' -l unset -d 'Remove the setting'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions' -l bare -d 'Only the names'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor' -l json -d 'Print JSON'
+complete -c cudaenv -n '__fish_seen_subcommand_from add' -l as -x -d 'Name to register it under'
+complete -c cudaenv -n '__fish_seen_subcommand_from add' -l scan -d 'Register every /usr/local/cuda-*'
+complete -c cudaenv -n '__fish_seen_subcommand_from add' -F -a '(__fish_complete_directories)'
+complete -c cudaenv -n '__fish_seen_subcommand_from which' -a '(__cudaenv_programs)'
+complete -c cudaenv -n '__fish_seen_subcommand_from exec' -x -a '(__fish_complete_subcommand --fcs-skip=2)'
+complete -c cudaenv -n '__fish_seen_subcommand_from env' -l shell -x -a 'bash zsh fish json'
+complete -c cudaenv -n '__fish_seen_subcommand_from init' -x -a 'bash zsh fish'
+complete -c cudaenv -n '__fish_seen_subcommand_from trust untrust' -F
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l torch -x
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l cuda -x
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l driver -x
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l cpu
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l installer -x -a 'pip uv'
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l format -x -a 'command requirements pyproject'
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l packages -x -a 'torch,torchvision,torchaudio torch'
+complete -c cudaenv -n '__fish_seen_subcommand_from mirror' -a 'sync verify'
+complete -c cudaenv -n '__fish_seen_subcommand_from mirror module' -l to -x -a '(__fish_complete_directories)'
+complete -c cudaenv -n '__fish_seen_subcommand_from module' -l format -x -a 'lmod tcl'
+complete -c cudaenv -n '__fish_seen_subcommand_from module' -l all
+complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l python -r -F
+complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l timeout -x -d 'Seconds the Python probe may take'

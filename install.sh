@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Sets cudaenv up on a Debian 12 machine: the build dependencies (apt), a Release build,
+# an install under PREFIX (default ~/.local), registration of the CUDA toolkits already
+# on the machine, and the one line to add to your shell's rc file.
+#   ./install.sh                 PREFIX=/opt/cudaenv ./install.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+PREFIX=${PREFIX:-$HOME/.local}
+BUILD_DIR=${BUILD_DIR:-build-release}
+
+scripts/ensure-apt-packages.sh g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev \
+  libcurl4-openssl-dev libarchive-dev nlohmann-json3-dev libssl-dev
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX" >/dev/null
+cmake --build "$BUILD_DIR"
+cmake --install "$BUILD_DIR" >/dev/null
+CUDAENV="$PREFIX/bin/cudaenv"
+echo "installed $("$CUDAENV" --version) in $PREFIX"
+
+# Toolkits that are already here become selectable; a name clash is reported, not fatal.
+"$CUDAENV" add --scan || true
+# Shims are links to the shim binary just installed.
+"$CUDAENV" rehash
+"$CUDAENV" versions
+
+shell_name=$(basename "${SHELL:-bash}")
+case "$shell_name" in
+  fish) rc="~/.config/fish/config.fish"; line="$CUDAENV init fish | source" ;;
+  zsh) rc="~/.zshrc"; line="eval \"\$($CUDAENV init zsh)\"" ;;
+  *) rc="~/.bashrc"; line="eval \"\$($CUDAENV init bash)\"" ;;
+esac
+echo
+echo "Last step: add this line to $rc, then open a new shell:"
+echo "  $line"

@@ -1,0 +1,55 @@
+// `cudaenv doctor`: every probe, every check, the report; exit 1 when a check fails.
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/session.h"
+#include "doctor/checks.h"
+#include "doctor/probe.h"
+#include "doctor/report.h"
+
+namespace cudaenv {
+
+namespace {
+
+struct DoctorOptions {
+  bool json = false;
+  std::string python;
+  // Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
+  double timeout_s = 60;
+};
+
+bool stdout_wants_colour(const EnvMap& env) { return ::isatty(1) && !env_get(env, "NO_COLOR"); }
+
+Result<int> run_doctor(const DoctorOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto facts = load_cuda_facts();
+  if (!facts) return facts.take_error();
+  auto selection = select_toolkit(session->fs, session->env, session->cwd, session->layout);
+  std::optional<fs::path> python;
+  if (!options.python.empty()) python = options.python;
+  auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
+  Probes probes =
+      run_probes(ProbeContext{session->fs, session->env, session->cwd, session->layout, selection, python, timeout});
+  std::vector<Finding> findings = run_checks(probes, *facts);
+  std::string text = options.json ? render_json(probes, findings)
+                                  : render_report(probes, findings, stdout_wants_colour(session->env));
+  std::fputs(text.c_str(), stdout);
+  return has_error(findings) ? 1 : 0;
+}
+
+}  // namespace
+
+CommandHandler configure_doctor(CLI::App& command) {
+  auto options = std::make_shared<DoctorOptions>();
+  command.add_flag("--json", options->json, "Print every probe and finding as JSON");
+  command.add_option("--python", options->python, "Python interpreter to ask about torch (default: python3 on PATH)");
+  command.add_option("--timeout", options->timeout_s, "Seconds the Python probe may take (default: 60)")
+      ->check(CLI::PositiveNumber);
+  return [options] { return run_doctor(*options); };
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,154 @@
+// Shell integration: init, the hidden hook-env the prompt runs, shell, trust, untrust.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "shell/hook.h"
+#include "shell/init_script.h"
+#include "shell/stamps.h"
+#include "shell/trust.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+Result<std::filesystem::path> this_binary() {
+  char self[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return make_error("cannot find the cudaenv binary through /proc/self/exe", "is /proc mounted?");
+  return std::filesystem::path(std::string(self, static_cast<size_t>(n)));
+}
+
+Result<int> run_init(const std::string& shell) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto binary = this_binary();
+  if (!binary) return binary.take_error();
+  std::fputs(init_script(*parse_shell_kind(shell), *binary, session->layout.shims_dir()).c_str(), stdout);
+  return 0;
+}
+
+// Runs at a prompt: whatever goes wrong is said on stderr, and stdout stays code.
+Result<int> run_hook_env(const std::string& shell) {
+  auto session = Session::from_process();
+  if (!session) return 0;  // e.g. the folder was deleted; the next cd fixes it, no prompt spam
+  TrustStore trust(session->layout.trust_dir());
+  fs::path stamps = session->layout.cache_dir() / "stamps";
+  HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
+                      [&](const fs::path& file) { return trust.is_trusted(file); }};
+  HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects,
+                               dialect_of(*parse_shell_kind(shell)));
+  for (const std::string& line : result.messages) std::fprintf(stderr, "%s\n", line.c_str());
+  std::fputs(result.code.c_str(), stdout);
+  return 0;
+}
+
+struct ShellOptions {
+  std::string version;
+  bool unset = false;
+  std::string shell_code;  // set by the shell function `cudaenv init` defines
+};
+
+Error needs_integration(const EnvMap& env) {
+  std::string shell = fs::path(env_get(env, "SHELL").value_or("bash")).filename().string();
+  std::string setup = shell == "fish"  ? "add `cudaenv init fish | source` to ~/.config/fish/config.fish"
+                      : shell == "zsh" ? "add `eval \"$(cudaenv init zsh)\"` to ~/.zshrc"
+                                       : "add `eval \"$(cudaenv init bash)\"` to ~/.bashrc";
+  return make_error("`cudaenv shell` changes the shell it runs in, so it needs the shell integration",
+                    setup + " and open a new shell (or use `cudaenv exec` / CUDAENV_VERSION=... for one command)");
+}
+
+Result<int> run_shell(const ShellOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  bool fish = options.shell_code == "fish";
+  if (options.version.empty() && !options.unset) {
+    auto current = env_get(session->env, "CUDAENV_VERSION");
+    if (!current) return make_error("no shell version set", "set one with `cudaenv shell 12.4`");
+    std::printf("%s\n", (options.shell_code.empty() ? *current : "echo " + (fish ? fish_quote(*current) : posix_quote(*current)) + ";").c_str());
+    return 0;
+  }
+  if (options.shell_code.empty()) return needs_integration(session->env);
+  if (options.unset) {
+    std::printf(fish ? "set -e -g CUDAENV_VERSION;\n" : "unset CUDAENV_VERSION;\n");
+    return 0;
+  }
+  if (!is_valid_version_request(options.version)) {
+    return make_error("'" + options.version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
+  }
+  auto toolkit = resolve_request(session->fs, session->env, session->layout,
+                                 Request{options.version, OriginKind::argument, {}}, session->toolkits());
+  if (!toolkit) return toolkit.take_error();
+  std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(), stdout);
+  return 0;
+}
+
+Result<fs::path> project_file_argument(const Session& session, const std::string& file) {
+  if (!file.empty()) return session.cwd / file;
+  if (auto found = find_project_file(session.fs, session.cwd)) return *found;
+  return make_error("no cuda.toml in " + session.cwd.string() + " or above", "give its path: cudaenv trust path/to/cuda.toml");
+}
+
+// `trust` (allow) and `untrust`: the same file argument, opposite records.
+Result<int> run_trust(const std::string& file, bool allow) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto path = project_file_argument(*session, file);
+  if (!path) return path.take_error();
+  TrustStore store(session->layout.trust_dir());
+  if (allow) {
+    auto trusted = store.trust(*path);
+    if (!trusted) return trusted.take_error();
+    print_note("trusted " + trusted->string() + ": its [env] is applied until the file changes");
+    return 0;
+  }
+  auto removed = store.untrust(*path);
+  if (!removed) return removed.take_error();
+  print_note(*removed ? "untrusted " + path->string() + ": its [env] is no longer applied"
+                      : path->string() + " was not trusted");
+  return 0;
+}
+
+CommandHandler configure_trust_command(CLI::App& command, bool allow) {
+  auto file = std::make_shared<std::string>();
+  command.add_option("file", *file, "The cuda.toml (default: the nearest one)");
+  return [file, allow] { return run_trust(*file, allow); };
+}
+
+}  // namespace
+
+CommandHandler configure_init(CLI::App& command) {
+  auto shell = std::make_shared<std::string>();
+  command.add_option("shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  command.footer("Set-up: eval \"$(cudaenv init bash)\" in ~/.bashrc (zsh: ~/.zshrc); fish: cudaenv init fish | source");
+  return [shell] { return run_init(*shell); };
+}
+
+CommandHandler configure_hook_env(CLI::App& command) {
+  command.group("");  // hidden: the prompt hook calls it
+  auto shell = std::make_shared<std::string>();
+  command.add_option("--shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  return [shell] { return run_hook_env(*shell); };
+}
+
+CommandHandler configure_shell(CLI::App& command) {
+  auto options = std::make_shared<ShellOptions>();
+  command.add_option("version", options->version, "Version for this shell (no argument: show it)");
+  command.add_flag("--unset", options->unset, "Go back to cuda.toml / the default");
+  command.add_option("--shell-code", options->shell_code, "Print code for this shell to evaluate")
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}))
+      ->group("");
+  return [options] { return run_shell(*options); };
+}
+
+CommandHandler configure_trust(CLI::App& command) { return configure_trust_command(command, true); }
+
+CommandHandler configure_untrust(CLI::App& command) { return configure_trust_command(command, false); }
+
+}  // namespace cudaenv

@@ -1,0 +1,160 @@
+// `cudaenv torch`: the torch build, wheel index and install command for the active toolkit.
+// Only the answer goes to stdout, so `$(cudaenv torch)` runs; everything else is stderr.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "store/registry.h"
+#include "torch/render.h"
+#include "util/nvidia_driver.h"
+
+namespace cudaenv {
+
+namespace {
+
+struct TorchOptions {
+  std::string torch;
+  std::string cuda;
+  std::string driver;
+  bool cpu = false;
+  std::string installer = "pip";
+  std::string format = "command";
+  bool json = false;
+  std::string packages;
+};
+
+Error no_toolkit_error(const Error& selection_error) {
+  return make_error("no CUDA toolkit to match torch to: " + selection_error.message,
+                    "name the CUDA version: `cudaenv torch --cuda 12.4`\n"
+                    "or select a toolkit: `cudaenv install 12.4 && cudaenv use 12.4` (or `cudaenv add PATH`)\n"
+                    "or take the CPU build: `cudaenv torch --cpu`");
+}
+
+Result<Version> parse_option_version(const std::string& option, const std::string& text, const char* example) {
+  if (auto version = parse_version(text)) return *version;
+  return make_error(option + " '" + text + "' is not a version", std::string("write it like ") + example, 2);
+}
+
+// The toolkit's CUDA from its name, else from what it ships (version.json, cuda.h, nvcc).
+Result<Version> toolkit_cuda(const Toolkit& toolkit) {
+  if (toolkit.version) return *toolkit.version;
+  return detect_toolkit_version(toolkit.home);
+}
+
+// Fills the CUDA side of the query and returns the project file that applies here.
+Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const TorchOptions& options, TorchQuery& query) {
+  if (options.cpu || !options.cuda.empty()) {
+    if (!options.cuda.empty()) {
+      auto cuda = parse_option_version("--cuda", options.cuda, "--cuda 12.4");
+      if (!cuda) return cuda.take_error();
+      if (cuda->parts.size() < 2) {
+        return make_error("--cuda " + options.cuda + " names no minor version, and torch builds are per minor",
+                          "write major.minor, e.g. --cuda 12.4", 2);
+      }
+      query.cuda = *cuda;
+      query.cuda_origin = "--cuda";
+    }
+    auto project = load_project(session.fs, session.cwd);
+    if (project) return std::move(project.value());
+    print_warning(project.error().message);
+    return std::optional<CudaToml>();
+  }
+  auto selection = session.select();
+  if (!selection) return no_toolkit_error(selection.error());
+  auto cuda = toolkit_cuda(selection->toolkit);
+  if (!cuda) {
+    Error error = cuda.take_error();
+    error.hint += "\nor name the CUDA version: `cudaenv torch --cuda 12.4`";
+    return error;
+  }
+  query.cuda = *cuda;
+  query.cuda_origin = "toolkit " + selection->toolkit.name + ", " + selection->request.origin();
+  return selection->project;
+}
+
+Status resolve_driver(const Session& session, const TorchOptions& options, TorchQuery& query) {
+  if (!options.driver.empty()) {
+    CUDAENV_TRY(parse_option_version("--driver", options.driver, "--driver 550.54.14"));
+    query.driver = options.driver;
+    query.driver_origin = "--driver";
+  } else if (!options.cpu) {
+    auto reading = read_driver_version(session.fs);
+    if (reading) {
+      query.driver = reading->version;
+      query.driver_origin = "read from " + reading->source.string();
+    }
+  }
+  return ok_status();
+}
+
+std::string summary(const TorchQuery& query, const TorchChoice& choice) {
+  std::string text = "torch " + choice.release.torch.str() + " (" + query.torch_origin + "), ";
+  if (!choice.variant) return text + "CPU build";
+  text += cuda_variant_tag(*choice.variant) + " build (" + match_label(choice.match) + " match for CUDA " +
+          query.cuda->str() + ": " + query.cuda_origin + ")";
+  if (query.driver) text += "; driver " + *query.driver + " (" + query.driver_origin + ")";
+  return text;
+}
+
+Result<int> run_torch(const TorchOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  std::vector<std::string> packages{"torch", "torchvision", "torchaudio"};
+  if (!options.packages.empty()) {
+    auto parsed = parse_torch_packages(options.packages);
+    if (!parsed) return parsed.take_error();
+    packages = *parsed;
+  }
+  TorchQuery query;
+  query.cpu = options.cpu;
+  auto project = resolve_cuda(*session, options, query);
+  if (!project) return project.take_error();
+  if (!options.torch.empty()) {
+    query.torch = options.torch;
+    query.torch_origin = "--torch";
+  } else if (*project && (*project)->torch_version) {
+    query.torch = (*project)->torch_version;
+    query.torch_origin = "[torch] version in " + (*project)->path.string();
+  } else {
+    query.torch_origin = "the newest that fits";
+  }
+  CUDAENV_TRY(resolve_driver(*session, options, query));
+  auto matrix = load_torch_matrix();
+  if (!matrix) return matrix.take_error();
+  auto choice = choose_torch(*matrix, query);
+  if (!choice) return choice.take_error();
+  auto install = plan_torch_install(*matrix, *choice, packages, !options.packages.empty());
+  if (!install) return install.take_error();
+  print_note(summary(query, *choice));
+  for (const std::string& warning : choice->warnings) print_warning(warning);
+  for (const std::string& note : choice->notes) print_note(note);
+  for (const std::string& note : install->notes) print_note(note);
+  Installer installer = options.installer == "uv" ? Installer::uv : Installer::pip;
+  std::string output;
+  if (options.json) output = render_json({query, *choice, *install, installer});
+  else if (options.format == "requirements") output = render_requirements(*install);
+  else if (options.format == "pyproject") output = render_pyproject(*install);
+  else output = render_command(installer, *install) + "\n";
+  std::fputs(output.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+CommandHandler configure_torch(CLI::App& command) {
+  auto options = std::make_shared<TorchOptions>();
+  command.add_option("--torch", options->torch, "torch release (default: cuda.toml [torch] version, else the newest that fits)");
+  auto* cuda = command.add_option("--cuda", options->cuda, "CUDA version to match (default: the active toolkit's)");
+  command.add_option("--driver", options->driver, "NVIDIA driver version (default: read from /sys or /proc)");
+  command.add_flag("--cpu", options->cpu, "The CPU-only build")->excludes(cuda);
+  command.add_option("--installer", options->installer, "pip (default) or uv")->check(CLI::IsMember({"pip", "uv"}));
+  command.add_option("--format", options->format, "command (default), requirements or pyproject")
+      ->check(CLI::IsMember({"command", "requirements", "pyproject"}));
+  command.add_flag("--json", options->json, "Every field of the choice as JSON");
+  command.add_option("--packages", options->packages, "Which of torch,torchvision,torchaudio (default: all three)");
+  return [options] { return run_torch(*options); };
+}
+
+}  // namespace cudaenv

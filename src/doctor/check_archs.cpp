@@ -1,0 +1,212 @@
+// Checks about GPU architectures: the GPUs against the toolkit and torch's kernels, and
+// TORCH_CUDA_ARCH_LIST against the toolkit.
+#include <algorithm>
+#include <cctype>
+
+#include "doctor/check_helpers.h"
+#include "doctor/check_versions.h"
+#include "util/strings.h"
+
+namespace cudaenv::doctor_detail {
+
+namespace {
+
+std::string sm_name(const Version& cc) { return "sm_" + std::to_string(cc.major()) + std::to_string(cc.minor()); }
+
+std::string gpu_label(const Gpu& gpu) {
+  return gpu.name + " (compute capability " + gpu.capability.str() + ", " + sm_name(gpu.capability) + ")";
+}
+
+struct TorchArch {
+  Version capability;
+  bool ptx = false;       // compute_XY: JIT-compiled for any GPU at least this new
+  bool specific = false;  // sm_90a: runs only on exactly 9.0
+};
+
+// "sm_86", "sm_90a", "sm_120", "compute_90" -> the capability it targets.
+std::optional<TorchArch> parse_torch_arch(std::string_view text) {
+  TorchArch arch;
+  arch.ptx = starts_with(text, "compute_");
+  if (!arch.ptx && !starts_with(text, "sm_")) return std::nullopt;
+  text.remove_prefix(arch.ptx ? 8 : 3);
+  while (!text.empty() && std::isalpha(static_cast<unsigned char>(text.back()))) {
+    arch.specific = true;
+    text.remove_suffix(1);
+  }
+  if (text.size() < 2 || !std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    return std::nullopt;
+  }
+  arch.capability = Version{{std::stoi(std::string(text.substr(0, text.size() - 1))), text.back() - '0'}};
+  return arch;
+}
+
+bool torch_runs_on(const std::vector<std::string>& arch_list, const Version& cc) {
+  return std::any_of(arch_list.begin(), arch_list.end(), [&](const std::string& entry) {
+    auto arch = parse_torch_arch(entry);
+    if (!arch) return false;
+    if (arch->ptx) return arch->capability <= cc;
+    if (arch->specific) return arch->capability == cc;
+    return arch->capability.major() == cc.major() && arch->capability.minor() <= cc.minor();
+  });
+}
+
+// One TORCH_CUDA_ARCH_LIST entry ("8.6", "9.0a", "8.9+PTX", "Ampere") -> capabilities; none if unknown.
+std::optional<std::vector<Version>> arch_entry_capabilities(const std::string& entry, const CudaFacts& facts) {
+  std::string name = entry.substr(0, entry.find("+PTX"));
+  if (auto named = facts.named_arches.find(name); named != facts.named_arches.end()) {
+    std::vector<Version> out;
+    for (const std::string& value : named->second) {
+      if (auto version = parse_version(value)) out.push_back(*version);
+    }
+    return out;
+  }
+  while (!name.empty() && (name.back() == 'a' || name.back() == 'f')) name.pop_back();
+  auto version = parse_version(name);
+  if (!version || version->parts.size() != 2) return std::nullopt;
+  return std::vector<Version>{*version};
+}
+
+// nvcc cannot target the GPU's own arch, but code for an older minor of its major runs on it
+// (sm_86 on an 8.9 GPU). Builds that target the GPU itself still stop: torch extensions
+// without TORCH_CUDA_ARCH_LIST, CMake's "native", DeepSpeed's JIT.
+Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const BuildToolkit& build,
+                            const CudaRelease& release, const Gpu& gpu) {
+  const Version& cc = gpu.capability;
+  Version nearest;
+  for (const Version& arch : release.archs) {
+    bool integrated = std::find(facts.integrated_archs.begin(), facts.integrated_archs.end(), arch) !=
+                      facts.integrated_archs.end();
+    if (arch.major() == cc.major() && arch.minor() <= cc.minor() && (!integrated || arch == cc)) nearest = arch;
+  }
+  const CudaRelease* fits = facts.first_building_for(cc);
+  std::string why = "nvcc " + mm(release.version) + " cannot target " + sm_name(cc) +
+                    (fits ? " (CUDA first supports it in " + fits->version.str() + ")" : "") +
+                    ", so builds for this GPU's own arch (torch extensions without TORCH_CUDA_ARCH_LIST, CMake's "
+                    "\"native\", DeepSpeed's JIT) stop with \"Unsupported gpu architecture 'compute_" +
+                    std::to_string(cc.major()) + std::to_string(cc.minor()) + "'\".";
+  std::vector<std::string> fixes;
+  if (fits) fixes.push_back(use_toolkit_fix(fits->version, probes));
+  if (!nearest.parts.empty()) {
+    why += " Code built for " + sm_name(nearest) + " runs on it.";
+    fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(nearest.str()));
+  }
+  // An explicit arch list decides what gets built; the arch-list check judges it.
+  Severity severity = probes.arch_list.entries.empty() ? Severity::error : Severity::warning;
+  return finding("gpu-toolkit", severity, build.label + " cannot target " + gpu_label(gpu), why, fixes);
+}
+
+}  // namespace
+
+std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& facts) {
+  std::vector<Finding> findings;
+  BuildToolkit build = build_toolkit(probes);
+  const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
+  if (!release) return findings;
+  for (const Gpu& gpu : probes.driver.gpus) {
+    const Version& cc = gpu.capability;
+    if (release->builds_for(cc)) {
+      findings.push_back(finding("gpu-toolkit", Severity::ok, build.label + " builds for " + gpu_label(gpu)));
+      continue;
+    }
+    if (release->runs_on(cc)) {
+      findings.push_back(older_minor_finding(probes, facts, build, *release, gpu));
+      continue;
+    }
+    bool too_new = release->archs.empty() || cc > release->archs.back();
+    const CudaRelease* fits = too_new ? facts.first_building_for(cc) : facts.last_building_for(cc);
+    std::string why = too_new ? "nvcc " + mm(release->version) + " cannot generate code for " + sm_name(cc) +
+                                    (fits ? "; CUDA first supports it in " + fits->version.str() : "") + "."
+                              : "CUDA " + mm(release->version) + " dropped " + sm_name(cc) +
+                                    (fits ? "; the last toolkit that builds for it is " + fits->version.str() : "") + ".";
+    why += " Extensions built with this toolkit will fail with \"no kernel image is available for execution on the device\".";
+    std::vector<std::string> fixes;
+    if (fits) fixes.push_back(use_toolkit_fix(fits->version, probes));
+    findings.push_back(finding("gpu-toolkit", Severity::error,
+                               build.label + " cannot build for " + gpu_label(gpu), why, fixes));
+  }
+  return findings;
+}
+
+std::vector<Finding> check_gpus_torch(const Probes& probes, const CudaFacts& facts) {
+  std::vector<Finding> findings;
+  const PythonProbe& python = probes.python;
+  if (!python.torch_cuda || python.arch_list.empty()) return findings;
+  std::string torch = "torch " + python.torch_version;
+  for (const Gpu& gpu : probes.driver.gpus) {
+    if (torch_runs_on(python.arch_list, gpu.capability)) {
+      findings.push_back(finding("gpu-torch", Severity::ok, torch + " has kernels for " + gpu_label(gpu)));
+      continue;
+    }
+    std::vector<std::string> fixes;
+    if (auto cuda = facts.torch_cuda_for(gpu.capability)) fixes.push_back(torch_fix(*cuda, probes, false));
+    findings.push_back(finding(
+        "gpu-torch", Severity::error, torch + " has no kernels for " + gpu_label(gpu),
+        "Its arch list is " + join(python.arch_list, " ") + ", so every CUDA call fails with \"no kernel image is "
+        "available for execution on the device\". Install a torch build that includes " + sm_name(gpu.capability) + ".",
+        fixes));
+  }
+  return findings;
+}
+
+std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& facts) {
+  const ArchListProbe& list = probes.arch_list;
+  BuildToolkit build = build_toolkit(probes);
+  const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
+  if (list.entries.empty() || !release) return std::nullopt;
+  std::vector<std::string> kept, unknown, unbuildable;
+  for (const std::string& entry : list.entries) {
+    auto capabilities = arch_entry_capabilities(entry, facts);
+    if (!capabilities) unknown.push_back(entry);
+    else if (!std::all_of(capabilities->begin(), capabilities->end(),
+                          [&](const Version& cc) { return release->builds_for(cc); })) unbuildable.push_back(entry);
+    else kept.push_back(entry);
+  }
+  std::string where = list.source + " (" + join(list.entries, ";") + ")";
+  if (unknown.empty() && unbuildable.empty()) {
+    return finding("arch-list", Severity::ok, build.label + " builds every arch in " + where);
+  }
+  std::vector<std::string> fixes;
+  if (list.source == "TORCH_CUDA_ARCH_LIST") {
+    fixes.push_back(kept.empty() ? "unset TORCH_CUDA_ARCH_LIST" : "export TORCH_CUDA_ARCH_LIST=" + posix_quote(join(kept, ";")));
+  } else {
+    std::vector<std::string> quoted;
+    for (const std::string& entry : kept) quoted.push_back(json_quote(entry));
+    fixes.push_back("# in " + list.source + ": arch = [" + join(quoted, ", ") + "]");
+  }
+  if (!unbuildable.empty()) {
+    return finding("arch-list", Severity::error,
+                   build.label + " cannot build " + join(unbuildable, ", ") + " named in " + list.source,
+                   "nvcc fails with \"Unsupported gpu architecture\" for each of them.", fixes);
+  }
+  return finding("arch-list", Severity::warning, list.source + " names unknown archs: " + join(unknown, ", "),
+                 "torch.utils.cpp_extension raises \"Unknown CUDA arch (X) or GPU not supported\" for them.", fixes);
+}
+
+// DeepSpeed's ahead-of-time op builds (DS_BUILD_OPS=1) default to "6.0;6.1;7.0" plus newer
+// archs per CUDA 11/12 branch; it has no CUDA 13 branch, so there the default names archs
+// nvcc 13 dropped (pytorch-cuda-matrix.md §4, unverified upstream: hence a warning).
+std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFacts& facts) {
+  BuildToolkit build = build_toolkit(probes);
+  const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
+  if (!probes.python.deepspeed_version || !release || !probes.arch_list.entries.empty()) return std::nullopt;
+  static const Version kDeepSpeedDefaults[] = {Version{{6, 0}}, Version{{6, 1}}, Version{{7, 0}}};
+  std::vector<std::string> dropped;
+  for (const Version& arch : kDeepSpeedDefaults) {
+    if (!release->builds_for(arch)) dropped.push_back(arch.str());
+  }
+  if (dropped.empty()) return std::nullopt;
+  std::vector<std::string> gpu_archs;
+  for (const Gpu& gpu : probes.driver.gpus) {
+    if (release->builds_for(gpu.capability)) gpu_archs.push_back(gpu.capability.str());
+  }
+  std::vector<std::string> fixes;
+  if (!gpu_archs.empty()) fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(join(gpu_archs, ";")));
+  return finding("deepspeed-archs", Severity::warning,
+                 "DeepSpeed's default arch list includes " + join(dropped, ", ") + ", which " + build.label +
+                     " cannot build",
+                 "With TORCH_CUDA_ARCH_LIST unset, DeepSpeed's ahead-of-time op builds (DS_BUILD_OPS=1) target "
+                 "6.0;6.1;7.0 and fail with \"Unsupported gpu architecture\". Name the archs you need.",
+                 fixes);
+}
+
+}  // namespace cudaenv::doctor_detail

@@ -1,0 +1,150 @@
+// Checks about what the environment points at: nvcc on PATH, CUDA_HOME, LD_LIBRARY_PATH,
+// the host compiler and the Python interpreter.
+#include "doctor/check_helpers.h"
+#include "doctor/check_versions.h"
+#include "util/strings.h"
+
+namespace cudaenv::doctor_detail {
+
+namespace {
+
+const char* kAlignEnv = "eval \"$(cudaenv env)\"";
+
+std::string compiler_export(int major) {
+  std::string n = std::to_string(major);
+  return "export CC=gcc-" + n + " CXX=g++-" + n + " NVCC_CCBIN=gcc-" + n;
+}
+
+std::vector<std::string> compiler_fixes(const CompilerProbe& compiler, int max_major, const Probes& probes,
+                                        const CudaFacts& facts, const CudaRelease& release) {
+  std::vector<std::string> fixes;
+  int best = 0;
+  for (int major : compiler.other_gcc_majors) {
+    if (major <= max_major && major > best) best = major;
+  }
+  if (best) fixes.push_back(compiler_export(best));
+  else fixes.push_back("sudo apt install gcc-" + std::to_string(max_major) + " g++-" + std::to_string(max_major) +
+                       " && " + compiler_export(max_major));
+  if (compiler.kind == "gcc" && compiler.version) {
+    for (const CudaRelease& newer : facts.releases) {
+      if (newer.version > release.version && newer.gcc_max && *newer.gcc_max >= compiler.version->major()) {
+        fixes.push_back(use_toolkit_fix(newer.version, probes));
+        break;
+      }
+    }
+  }
+  return fixes;
+}
+
+}  // namespace
+
+std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& facts) {
+  const CompilerProbe& compiler = probes.compiler;
+  BuildToolkit build = build_toolkit(probes);
+  const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
+  std::string named = compiler.variable.empty() ? compiler.command : compiler.variable + "=" + compiler.command;
+  if (!compiler.path) {
+    std::vector<std::string> fixes;
+    if (release && release->gcc_max) {
+      fixes.push_back("sudo apt install gcc-" + std::to_string(*release->gcc_max) + " g++-" +
+                      std::to_string(*release->gcc_max));
+    }
+    return finding("host-compiler", Severity::warning, "no host compiler: " + named + " is not on PATH",
+                   "nvcc compiles the host side of every .cu file with it.", fixes);
+  }
+  std::string label = compiler.kind + " " + (compiler.version ? compiler.version->str() : "(unknown version)") +
+                      " (" + named + " -> " + compiler.path->string() + ")";
+  std::optional<int> max = !release ? std::nullopt : compiler.kind == "gcc" ? release->gcc_max
+                                                   : compiler.kind == "clang" ? release->clang_max : std::nullopt;
+  if (!max || !compiler.version) return finding("host-compiler", Severity::ok, "host compiler " + label);
+  if (compiler.version->major() <= *max) {
+    return finding("host-compiler", Severity::ok, build.label + " accepts " + label);
+  }
+  std::string why = "nvcc " + mm(release->version) + " stops with \"#error -- unsupported GNU version! gcc versions "
+                    "later than " + std::to_string(*max) + " are not supported!\" (crt/host_config.h), and torch's "
+                    "extension builder refuses it too. Point nvcc at an older compiler, or use a newer CUDA.";
+  if (compiler.kind == "clang") why = "nvcc " + mm(release->version) + " rejects clang newer than " + std::to_string(*max) + ".";
+  return finding("host-compiler", Severity::error, build.label + " does not accept " + label, why,
+                 compiler_fixes(compiler, *max, probes, facts, *release));
+}
+
+std::optional<Finding> check_nvcc_path(const Probes& probes) {
+  const NvccProbe& nvcc = probes.nvcc;
+  const CudaHomeProbe& home = probes.cuda_home;
+  std::string shown = nvcc.path ? nvcc.path->string() : "";
+  if (nvcc.via_shim && nvcc.resolved) shown += " -> " + nvcc.resolved->string();
+  if (home.home && !home.has_nvcc) {
+    std::vector<std::string> fixes = {kAlignEnv, "unset " + home.variable};
+    return finding("nvcc-path", Severity::error, home.variable + "=" + home.home->string() + " has no bin/nvcc",
+                   "torch.utils.cpp_extension and DeepSpeed run $" + home.variable + "/bin/nvcc and fail without it.",
+                   fixes);
+  }
+  if (!home.home) {
+    if (!nvcc.path) {
+      return finding("nvcc-path", Severity::warning, "no nvcc on PATH and neither CUDA_HOME nor CUDA_PATH is set",
+                     "torch then falls back to /usr/local/cuda, which may be another CUDA or none.", {kAlignEnv});
+    }
+    return finding("nvcc-path", Severity::ok, "nvcc on PATH: " + shown + " (CUDA_HOME unset, so torch uses it too)");
+  }
+  fs::path expected = *home.home / "bin" / "nvcc";
+  if (!nvcc.resolved || *nvcc.resolved == expected) {
+    return finding("nvcc-path", Severity::ok, home.variable + "=" + home.home->string() +
+                                                  (nvcc.resolved ? " and nvcc on PATH agree" : " (no nvcc on PATH)"));
+  }
+  std::string versions = (nvcc.version ? " (" + mm(*nvcc.version) + ")" : "") + std::string(" vs ") +
+                         expected.string() + (home.version ? " (" + mm(*home.version) + ")" : "");
+  return finding("nvcc-path", Severity::warning, "`which nvcc` is not $" + home.variable + "/bin/nvcc: " + shown + versions,
+                 "torch and DeepSpeed build with $" + home.variable + "/bin/nvcc, while make, CMake and your shell "
+                 "run the nvcc on PATH: the same project gets built by two different toolkits.",
+                 {kAlignEnv, "export PATH=" + posix_quote(home.home->string() + "/bin") + ":\"$PATH\""});
+}
+
+std::optional<Finding> check_cuda_home(const Probes& probes) {
+  const CudaHomeProbe& home = probes.cuda_home;
+  const ToolkitProbe& toolkit = probes.toolkit;
+  if (!home.home || !toolkit.found || toolkit.name == "system" || *home.home == toolkit.home) return std::nullopt;
+  std::string active = "CUDA " + toolkit.name + " (" + toolkit.origin + ")";
+  return finding("cuda-home", Severity::warning,
+                 home.variable + "=" + home.home->string() + " is not the active " + active,
+                 "cudaenv's shims run " + toolkit.home.string() + ", but torch and DeepSpeed follow $" + home.variable +
+                     ". The variable was set by hand or by a shell that did not reload cudaenv's environment.",
+                 {kAlignEnv, "unset CUDA_HOME CUDA_PATH"});
+}
+
+std::optional<Finding> check_library_path(const Probes& probes) {
+  BuildToolkit build = build_toolkit(probes);
+  std::optional<fs::path> own = build.home ? build.home : std::optional<fs::path>(probes.toolkit.home);
+  std::vector<std::string> kept, stray;
+  for (const LibraryPathEntry& entry : probes.library_path) {
+    bool foreign = entry.toolkit_home && (!own || *entry.toolkit_home != *own);
+    if (foreign) {
+      stray.push_back(entry.entry + (entry.toolkit_version ? " (CUDA " + mm(*entry.toolkit_version) + ")" : ""));
+    } else {
+      kept.push_back(entry.entry);
+    }
+  }
+  if (stray.empty()) return finding("ld-library-path", Severity::ok, "LD_LIBRARY_PATH holds no other toolkit");
+  std::string fix = kept.empty() ? "unset LD_LIBRARY_PATH" : "export LD_LIBRARY_PATH=" + posix_quote(join(kept, ":"));
+  return finding("ld-library-path", Severity::warning,
+                 "LD_LIBRARY_PATH holds another toolkit: " + join(stray, ", "),
+                 "Programs built with " + build.label + " may load that toolkit's libcudart, libcublas or libnvrtc "
+                 "instead, which fails with undefined symbols or version errors at run time.",
+                 {fix});
+}
+
+std::optional<Finding> check_python(const Probes& probes) {
+  const PythonProbe& python = probes.python;
+  if (!python.interpreter) return finding("python", Severity::ok, "no Python found: torch checks skipped");
+  std::string where = python.interpreter->string();
+  if (!python.problem.empty()) {
+    return finding("python", Severity::warning, "could not ask " + where + " about torch: " + python.problem,
+                   "The torch and DeepSpeed checks were skipped.");
+  }
+  if (!python.has_torch) return finding("python", Severity::ok, "torch is not installed for " + where);
+  std::string title = "torch " + python.torch_version + " (" +
+                      (python.torch_cuda ? "CUDA " + python.torch_cuda->str() : std::string("CPU build")) + ") in " + where;
+  if (python.deepspeed_version) title += ", DeepSpeed " + *python.deepspeed_version;
+  return finding("python", Severity::ok, title);
+}
+
+}  // namespace cudaenv::doctor_detail

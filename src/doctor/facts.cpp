@@ -1,0 +1,220 @@
+#include "doctor/facts.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "core/toml_position.h"
+#include "util/data_dir.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+Version major_minor(const Version& version) { return Version{{version.major(), version.minor()}}; }
+
+bool CudaRelease::builds_for(const Version& arch) const {
+  return std::find(archs.begin(), archs.end(), major_minor(arch)) != archs.end();
+}
+
+bool CudaRelease::runs_on(const Version& cc) const {
+  return std::any_of(archs.begin(), archs.end(),
+                     [&](const Version& arch) { return arch.major() == cc.major() && arch.minor() <= cc.minor(); });
+}
+
+const CudaRelease* CudaFacts::release(const Version& version) const {
+  for (const CudaRelease& release : releases) {
+    if (release.version == major_minor(version)) return &release;
+  }
+  return nullptr;
+}
+
+const CudaRelease* CudaFacts::first_building_for(const Version& cc) const {
+  for (const CudaRelease& release : releases) {
+    if (release.builds_for(cc)) return &release;
+  }
+  return nullptr;
+}
+
+const CudaRelease* CudaFacts::last_building_for(const Version& cc) const {
+  for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+    if (it->builds_for(cc)) return &*it;
+  }
+  return nullptr;
+}
+
+const CudaRelease* CudaFacts::newest_within(const Version& driver_cuda) const {
+  const CudaRelease* best = nullptr;
+  for (const CudaRelease& release : releases) {
+    if (release.version <= major_minor(driver_cuda)) best = &release;
+  }
+  return best;
+}
+
+std::optional<Version> CudaFacts::torch_cuda_for(const Version& cc) const {
+  for (const auto& [capability, cuda] : torch_last_cuda) {
+    if (major_minor(cc) <= capability) return cuda;
+  }
+  if (const CudaRelease* first = first_building_for(cc)) return first->version;
+  return std::nullopt;
+}
+
+bool CudaFacts::deepspeed_tolerates(const Version& nvcc, const Version& torch_cuda) const {
+  Version a = major_minor(nvcc), b = major_minor(torch_cuda);
+  if (a == b) return true;
+  if (a.major() != b.major()) return false;
+  auto list = deepspeed_minor_ok.find(a.major());
+  if (list == deepspeed_minor_ok.end()) return false;
+  auto listed = [&](const Version& v) { return std::find(list->second.begin(), list->second.end(), v) != list->second.end(); };
+  return listed(a) && listed(b);
+}
+
+namespace {
+
+class FactsParser {
+ public:
+  FactsParser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
+
+  Result<CudaFacts> run() {
+    toml::parse_result parsed = toml::parse(text_, path_.string());
+    if (!parsed) {
+      return make_error(toml_position(path_, parsed.error().source().begin) + ": " +
+                            std::string(parsed.error().description()),
+                        "reinstall cudaenv; this file ships with it");
+    }
+    toml::table& root = parsed.table();
+    CUDAENV_TRY(read_releases(root));
+    CUDAENV_TRY(read_named_arches(root));
+    toml::node* integrated = root["integrated_archs"].node();
+    if (!integrated) return bad("integrated_archs is missing");
+    auto integrated_archs = versions(*integrated, "integrated_archs");
+    if (!integrated_archs) return integrated_archs.take_error();
+    facts_.integrated_archs = std::move(*integrated_archs);
+    return std::move(facts_);
+  }
+
+ private:
+  Error bad(const std::string& what) const {
+    return make_error(path_.string() + ": " + what, "reinstall cudaenv; this file ships with it");
+  }
+
+  Result<std::vector<std::string>> strings(toml::node& node, const std::string& what) {
+    toml::array* array = node.as_array();
+    if (!array) return bad(what + " must be an array of strings");
+    std::vector<std::string> out;
+    for (toml::node& element : *array) {
+      auto text = element.value<std::string>();
+      if (!text) return bad(what + " must be an array of strings");
+      out.push_back(*text);
+    }
+    return out;
+  }
+
+  Result<std::vector<Version>> versions(toml::node& node, const std::string& what) {
+    auto texts = strings(node, what);
+    if (!texts) return texts.take_error();
+    std::vector<Version> out;
+    for (const std::string& text : *texts) {
+      auto version = parse_version(text);
+      if (!version) return bad(what + ": '" + text + "' is not a version");
+      out.push_back(*version);
+    }
+    return out;
+  }
+
+  Result<DriverVersion> driver_at(toml::node& table_node, const std::string& where) {
+    toml::table* table = table_node.as_table();
+    auto text = table ? (*table)["driver"].value<std::string>() : std::nullopt;
+    auto version = text ? parse_driver_version(*text) : std::nullopt;
+    if (!version) return bad(where + ".driver must be a driver version string");
+    return *version;
+  }
+
+  Status read_releases(toml::table& root) {
+    toml::table* cuda = root["cuda"].as_table();
+    if (!cuda) return bad("no [cuda] table");
+    for (auto&& [key, node] : *cuda) {
+      std::string where = "cuda." + std::string(key.str());
+      auto version = parse_version(key.str());
+      toml::table* table = node.as_table();
+      if (!version || version->parts.size() != 2 || !table) return bad(where + " must be a table named major.minor");
+      CudaRelease release{*version, std::nullopt, std::nullopt, std::nullopt, {}};
+      if (table->contains("driver")) {
+        auto driver = driver_at(node, where);
+        if (!driver) return driver.take_error();
+        release.driver = *driver;
+      }
+      if (auto gcc = (*table)["gcc_max"].value<int64_t>()) release.gcc_max = static_cast<int>(*gcc);
+      if (auto clang = (*table)["clang_max"].value<int64_t>()) release.clang_max = static_cast<int>(*clang);
+      toml::node* archs_node = (*table)["archs"].node();
+      if (!archs_node) return bad(where + ".archs is missing");
+      auto archs = versions(*archs_node, where + ".archs");
+      if (!archs) return archs.take_error();
+      release.archs = std::move(*archs);
+      facts_.releases.push_back(std::move(release));
+    }
+    std::sort(facts_.releases.begin(), facts_.releases.end(),
+              [](const CudaRelease& a, const CudaRelease& b) { return a.version < b.version; });
+    return ok_status();
+  }
+
+  Status read_named_arches(toml::table& root) {
+    toml::table* torch = root["torch"].as_table();
+    toml::table* named = torch ? (*torch)["named_arches"].as_table() : nullptr;
+    if (!named) return bad("no [torch.named_arches] table");
+    for (auto&& [key, node] : *named) {
+      auto list = strings(node, "torch.named_arches." + std::string(key.str()));
+      if (!list) return list.take_error();
+      facts_.named_arches[std::string(key.str())] = std::move(*list);
+    }
+    toml::table* last = (*torch)["last_cuda_for_capability"].as_table();
+    if (!last) return bad("no [torch.last_cuda_for_capability] table");
+    for (auto&& [key, node] : *last) {
+      auto capability = parse_version(key.str());
+      auto cuda = node.value<std::string>() ? parse_version(*node.value<std::string>()) : std::nullopt;
+      if (!capability || !cuda) return bad("torch.last_cuda_for_capability: versions expected");
+      facts_.torch_last_cuda[*capability] = *cuda;
+    }
+    return ok_status();
+  }
+
+  fs::path path_;
+  std::string_view text_;
+  CudaFacts facts_;
+};
+
+}  // namespace
+
+Result<CudaFacts> parse_cuda_facts(const fs::path& path, std::string_view text) {
+  return FactsParser(path, text).run();
+}
+
+Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
+  for (const auto& [major, text] : matrix.min_driver) {
+    auto driver = parse_driver_version(text);
+    if (!driver) return make_error(matrix.path.string() + ": '" + text + "' is not a driver version");
+    facts.family_driver[major] = *driver;
+  }
+  facts.deepspeed_minor_ok = matrix.deepspeed_minor_ok;
+  return ok_status();
+}
+
+Result<CudaFacts> load_cuda_facts() {
+  auto dir = manifests_dir();
+  if (!dir) return dir.take_error();
+  fs::path path = *dir / "cuda-facts.toml";
+  std::ifstream in(path);
+  if (!in) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto facts = parse_cuda_facts(path, text.str());
+  if (!facts) return facts;
+  auto matrix = load_torch_matrix();
+  if (!matrix) return matrix.take_error();
+  CUDAENV_TRY(adopt_torch_matrix(*facts, *matrix));
+  return facts;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,64 @@
+#pragma once
+// Per-CUDA facts doctor checks against (manifests/cuda-facts.toml): driver floors, the
+// newest host compiler nvcc accepts, the GPU architectures it can build for, and
+// DeepSpeed's and torch's rules that depend on the CUDA version.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/version.h"
+#include "doctor/probes.h"
+#include "torch/matrix.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct CudaRelease {
+  Version version;                // major.minor
+  std::optional<DriverVersion> driver;  // the toolkit's own driver (Linux, GA)
+  std::optional<int> gcc_max;     // newest gcc major nvcc accepts
+  std::optional<int> clang_max;
+  std::vector<Version> archs;     // compute capabilities nvcc can generate code for
+
+  bool builds_for(const Version& arch) const;
+  // Whether nvcc can make native code that runs on a GPU of capability `cc`: an arch of the
+  // same major with a minor no higher (NVIDIA's binary compatibility rule).
+  bool runs_on(const Version& cc) const;
+};
+
+struct CudaFacts {
+  std::vector<CudaRelease> releases;                         // oldest first
+  // From pytorch.toml (adopt_torch_matrix):
+  std::map<int, DriverVersion> family_driver;              // per major: minor-compatibility floor
+  std::map<int, std::vector<Version>> deepspeed_minor_ok;  // per major: mutually tolerated minors
+  std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
+  std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
+  std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
+
+  // The release of `version`'s major.minor, if known.
+  const CudaRelease* release(const Version& version) const;
+  // The oldest / newest release whose nvcc can target `cc` itself.
+  const CudaRelease* first_building_for(const Version& cc) const;
+  const CudaRelease* last_building_for(const Version& cc) const;
+  // The newest release a driver that supports up to CUDA `driver_cuda` runs fully.
+  const CudaRelease* newest_within(const Version& driver_cuda) const;
+  // The CUDA of torch wheels to suggest for a GPU of capability `cc` that torch lacks.
+  std::optional<Version> torch_cuda_for(const Version& cc) const;
+  // DeepSpeed's assert_no_cuda_mismatch: equal major.minor, or both in the tolerated list.
+  bool deepspeed_tolerates(const Version& nvcc, const Version& torch_cuda) const;
+};
+
+Result<CudaFacts> parse_cuda_facts(const std::filesystem::path& path, std::string_view text);
+// The per-major facts pytorch.toml holds for `cudaenv torch` too: driver floors, DeepSpeed's list.
+Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix);
+// manifests/cuda-facts.toml and manifests/pytorch.toml from the shipped data folder.
+Result<CudaFacts> load_cuda_facts();
+
+// "12.1.1" -> 12.1: facts and comparisons work on major.minor.
+Version major_minor(const Version& version);
+
+}  // namespace cudaenv

@@ -1,0 +1,210 @@
+// The toolchain side: the selected toolkit, nvcc on PATH, CUDA_HOME, LD_LIBRARY_PATH,
+// the host compiler and the arch list.
+#include <algorithm>
+#include <cctype>
+#include <future>
+
+#include "core/toolkits.h"
+#include "core/version_detect.h"
+#include "doctor/parsers.h"
+#include "doctor/probe.h"
+#include "util/process.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+constexpr std::chrono::seconds kProgramTimeout{10};
+
+// Paths are compared after resolving links, so /usr/local/cuda and cuda-12.4 are one toolkit.
+fs::path real(const fs::path& path) {
+  std::error_code ec;
+  fs::path resolved = fs::weakly_canonical(path, ec);
+  return ec ? path.lexically_normal() : resolved;
+}
+
+std::optional<Version> nvcc_version(const fs::path& nvcc, const EnvMap& env) {
+  auto output = run_capture({nvcc.string(), "--version"}, kProgramTimeout, &env);
+  if (!output || output->exit_code != 0) return std::nullopt;
+  return version_from_nvcc_banner(output->out);
+}
+
+// A toolkit's version from the files it ships, without running anything.
+std::optional<Version> shipped_version(const FileSystemView& fs, const fs::path& home) {
+  if (auto json = fs.read_file(home / "version.json")) {
+    if (auto version = version_from_version_json(*json)) return version;
+  }
+  if (auto header = fs.read_file(home / "include" / "cuda.h")) return version_from_cuda_h(*header);
+  return std::nullopt;
+}
+
+ToolkitProbe probe_toolkit(const ProbeContext& context) {
+  ToolkitProbe probe;
+  std::vector<Toolkit> toolkits = list_toolkits(context.fs, context.layout);
+  for (const Toolkit& toolkit : toolkits) probe.installed.push_back(toolkit.name);
+  if (!context.selection) {
+    probe.error = context.selection.error().message;
+    auto project = load_project(context.fs, context.cwd);
+    if (!project) return probe;  // a broken cuda.toml: the error says where; there is no request
+    auto request = select_request(context.fs, context.env, context.layout, *project);
+    if (request) {
+      probe.request = request->value;
+      probe.origin = request->origin();
+    }
+    return probe;
+  }
+  const Selection& selection = *context.selection;
+  probe.found = true;
+  probe.request = selection.request.value;
+  probe.origin = selection.request.origin();
+  probe.name = selection.toolkit.name;
+  probe.home = real(selection.toolkit.home);
+  probe.version = selection.toolkit.version ? selection.toolkit.version : shipped_version(context.fs, probe.home);
+  return probe;
+}
+
+NvccProbe probe_nvcc(const ProbeContext& context) {
+  NvccProbe probe;
+  probe.path = find_on_path(context.fs, context.env, "nvcc", {});
+  if (!probe.path) return probe;
+  probe.via_shim = real(probe.path->parent_path()) == real(context.layout.shims_dir());
+  if (!probe.via_shim) {
+    probe.resolved = real(*probe.path);
+  } else if (context.selection) {
+    // What `cudaenv which nvcc` answers: the selected toolkit's, or the system one.
+    const Toolkit& toolkit = context.selection->toolkit;
+    std::optional<fs::path> target = toolkit.source == ToolkitSource::system
+                                         ? find_on_path(context.fs, context.env, "nvcc", context.layout.shims_dir())
+                                         : std::optional<fs::path>(toolkit.bin_dir() / "nvcc");
+    if (target && context.fs.is_executable(*target)) probe.resolved = real(*target);
+  }
+  if (probe.resolved) probe.version = nvcc_version(*probe.resolved, context.env);
+  return probe;
+}
+
+CudaHomeProbe probe_cuda_home(const ProbeContext& context, const NvccProbe& nvcc) {
+  CudaHomeProbe probe;
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (auto value = env_get(context.env, variable)) {
+      probe.variable = variable;
+      probe.home = real(*value);
+      break;
+    }
+  }
+  if (!probe.home) return probe;
+  fs::path nvcc_path = *probe.home / "bin" / "nvcc";
+  probe.has_nvcc = context.fs.is_executable(nvcc_path);
+  if (!probe.has_nvcc) return probe;
+  // Usually the nvcc on PATH: its banner was read already.
+  probe.version = nvcc.resolved == real(nvcc_path) ? nvcc.version : nvcc_version(nvcc_path, context.env);
+  return probe;
+}
+
+// The toolkit an LD_LIBRARY_PATH entry belongs to: HOME/lib, HOME/lib64 or
+// HOME/targets/<triple>/lib of a folder with bin/nvcc or version.json.
+std::optional<fs::path> toolkit_of_library_dir(const FileSystemView& fs, const fs::path& dir) {
+  std::vector<fs::path> homes;
+  if (dir.filename() == "lib" || dir.filename() == "lib64") homes.push_back(dir.parent_path());
+  if (dir.filename() == "lib" && dir.parent_path().parent_path().filename() == "targets") {
+    homes.push_back(dir.parent_path().parent_path().parent_path());
+  }
+  for (const fs::path& home : homes) {
+    if (fs.is_executable(home / "bin" / "nvcc") || fs.kind(home / "version.json") == EntryKind::file) return home;
+  }
+  return std::nullopt;
+}
+
+std::vector<LibraryPathEntry> probe_library_path(const ProbeContext& context) {
+  std::vector<LibraryPathEntry> entries;
+  auto value = env_get(context.env, "LD_LIBRARY_PATH");
+  if (!value) return entries;
+  for (const std::string& entry : split(*value, ':')) {
+    if (entry.empty()) continue;
+    LibraryPathEntry probe{entry, toolkit_of_library_dir(context.fs, real(entry)), std::nullopt};
+    if (probe.toolkit_home) probe.toolkit_version = shipped_version(context.fs, *probe.toolkit_home);
+    entries.push_back(std::move(probe));
+  }
+  return entries;
+}
+
+std::vector<int> other_gcc_majors(const ProbeContext& context) {
+  std::vector<int> majors;
+  auto path = env_get(context.env, "PATH");
+  for (const std::string& dir : split(path.value_or(""), ':')) {
+    if (dir.empty()) continue;
+    for (const std::string& name : context.fs.list_dir(dir)) {
+      if (!starts_with(name, "gcc-") || name.size() == 4) continue;
+      std::string digits = name.substr(4);
+      if (!std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) continue;
+      int major = std::stoi(digits);
+      if (context.fs.is_executable(fs::path(dir) / name) && std::find(majors.begin(), majors.end(), major) == majors.end()) {
+        majors.push_back(major);
+      }
+    }
+  }
+  std::sort(majors.begin(), majors.end());
+  return majors;
+}
+
+CompilerProbe probe_compiler(const ProbeContext& context) {
+  CompilerProbe probe;
+  probe.command = "gcc";
+  for (const char* variable : {"NVCC_CCBIN", "CC"}) {
+    if (auto value = env_get(context.env, variable)) {
+      probe.variable = variable;
+      // "ccache gcc-11" runs gcc-11; the last word is the compiler.
+      std::vector<std::string> words = split(std::string(trim(*value)), ' ');
+      probe.command = words.back();
+      break;
+    }
+  }
+  probe.path = fs::path(probe.command).has_parent_path() ? std::optional<fs::path>(probe.command)
+                                                           : find_on_path(context.fs, context.env, probe.command, {});
+  if (probe.path && !context.fs.is_executable(*probe.path)) probe.path.reset();
+  probe.other_gcc_majors = other_gcc_majors(context);
+  if (!probe.path) return probe;
+  if (auto output = run_capture({probe.path->string(), "--version"}, kProgramTimeout, &context.env)) {
+    CompilerBanner banner = parse_compiler_banner(output->out);
+    probe.kind = banner.kind;
+    probe.version = banner.version;
+  }
+  return probe;
+}
+
+ArchListProbe probe_arch_list(const ProbeContext& context) {
+  ArchListProbe probe;
+  if (auto value = env_get(context.env, "TORCH_CUDA_ARCH_LIST")) {
+    probe.source = "TORCH_CUDA_ARCH_LIST";
+    std::string text = *value;
+    std::replace(text.begin(), text.end(), ' ', ';');
+    for (const std::string& entry : split(text, ';')) {
+      if (!entry.empty()) probe.entries.push_back(entry);
+    }
+  } else if (context.selection && context.selection->project) {
+    probe.source = context.selection->project->path.string();
+    probe.entries = context.selection->project->arch;
+  }
+  return probe;
+}
+
+}  // namespace
+
+Probes run_probes(const ProbeContext& context) {
+  // Python (importing torch takes seconds) runs while everything else is probed.
+  auto python = std::async(std::launch::async,
+                           [&context] { return probe_python(context.fs, context.env, context.python, context.python_timeout); });
+  Probes probes;
+  probes.driver = probe_driver(context.fs);
+  probes.toolkit = probe_toolkit(context);
+  probes.nvcc = probe_nvcc(context);
+  probes.cuda_home = probe_cuda_home(context, probes.nvcc);
+  probes.library_path = probe_library_path(context);
+  probes.compiler = probe_compiler(context);
+  probes.arch_list = probe_arch_list(context);
+  probes.deepspeed_skip_check = env_get(context.env, "DS_SKIP_CUDA_CHECK").value_or("") == "1";
+  probes.python = python.get();
+  return probes;
+}
+
+}  // namespace cudaenv

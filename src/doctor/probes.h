@@ -1,0 +1,106 @@
+#pragma once
+// What doctor finds on the machine, as plain data: the probes fill it in (I/O), the
+// checks read it (pure), and --json prints all of it.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/version.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+// An NVIDIA driver version as printed (550.54.14, 580.65.06): compared by number, shown as text.
+struct DriverVersion {
+  Version number;
+  std::string text;
+};
+std::optional<DriverVersion> parse_driver_version(std::string_view text);
+
+struct Gpu {
+  std::string name;
+  Version capability;  // 8.9
+};
+
+struct DriverProbe {
+  bool loaded = false;          // libcuda.so.1 could be opened
+  std::string problem;          // why it could not, or why cuInit failed
+  std::optional<Version> cuda;  // cuDriverGetVersion: the newest CUDA the driver runs
+  std::optional<DriverVersion> version;  // the driver's own version
+  std::string version_source;      // NVML, /sys/module/nvidia/version or /proc/driver/nvidia/version
+  std::vector<Gpu> gpus;
+};
+
+struct ToolkitProbe {  // the toolkit cudaenv selects here
+  bool found = false;
+  std::string request;  // "11.8", "system"
+  std::string origin;   // "set by /p/cuda.toml"
+  std::string name;
+  std::optional<Version> version;
+  fs::path home;
+  std::string error;               // why the request could not be resolved
+  std::vector<std::string> installed;  // names of the installed and registered toolkits
+};
+
+struct NvccProbe {  // the first nvcc on PATH
+  std::optional<fs::path> path;
+  std::optional<fs::path> resolved;  // the real nvcc behind a cudaenv shim; else = path
+  bool via_shim = false;
+  std::optional<Version> version;
+};
+
+struct CudaHomeProbe {
+  std::string variable;  // CUDA_HOME or CUDA_PATH, whichever torch reads first
+  std::optional<fs::path> home;
+  bool has_nvcc = false;
+  std::optional<Version> version;
+};
+
+struct LibraryPathEntry {  // one LD_LIBRARY_PATH entry
+  std::string entry;
+  std::optional<fs::path> toolkit_home;  // set when the entry is a toolkit's library folder
+  std::optional<Version> toolkit_version;
+};
+
+struct PythonProbe {
+  std::optional<fs::path> interpreter;
+  std::string problem;  // the interpreter is missing, timed out or printed no answer
+  bool has_torch = false;
+  std::string torch_version;        // 2.1.2+cu121
+  std::optional<Version> torch_cuda;  // torch.version.cuda; none for a CPU build
+  bool cuda_available = false;
+  std::vector<std::string> arch_list;  // sm_80, compute_90, ...
+  std::optional<std::string> deepspeed_version;
+};
+
+struct CompilerProbe {  // the host compiler nvcc would use
+  std::string command;   // as named by NVCC_CCBIN / CC, or "gcc"
+  std::string variable;  // NVCC_CCBIN, CC or empty for the default
+  std::optional<fs::path> path;
+  std::string kind;  // gcc, clang or unknown
+  std::optional<Version> version;
+  std::vector<int> other_gcc_majors;  // gcc-N found on PATH
+};
+
+struct ArchListProbe {
+  std::string source;  // TORCH_CUDA_ARCH_LIST or the cuda.toml path
+  std::vector<std::string> entries;
+};
+
+struct Probes {
+  DriverProbe driver;
+  ToolkitProbe toolkit;
+  NvccProbe nvcc;
+  CudaHomeProbe cuda_home;
+  std::vector<LibraryPathEntry> library_path;
+  PythonProbe python;
+  CompilerProbe compiler;
+  ArchListProbe arch_list;
+  bool deepspeed_skip_check = false;  // DS_SKIP_CUDA_CHECK=1
+};
+
+}  // namespace cudaenv

@@ -1,0 +1,177 @@
+#include "doctor/report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string or_none(const std::optional<Version>& version) { return version ? version->str() : "unknown"; }
+
+class Writer {
+ public:
+  explicit Writer(bool colour) : colour_(colour) {}
+
+  void section(const std::string& title) { out_ += (out_.empty() ? "" : "\n") + paint("1", title) + "\n"; }
+  void line(const std::string& label, const std::string& value) { out_ += "  " + label + ": " + value + "\n"; }
+
+  void finding(const Finding& finding) {
+    static const char* const kMarks[] = {"✓", "⚠", "✗"};
+    static const char* const kColours[] = {"32", "33", "31"};
+    int index = static_cast<int>(finding.severity);
+    out_ += "  " + paint(kColours[index], kMarks[index]) + " " + finding.title + "\n";
+    if (!finding.explanation.empty()) out_ += "      " + finding.explanation + "\n";
+    for (size_t i = 0; i < finding.fixes.size(); ++i) {
+      out_ += std::string("      ") + (i ? "or:  " : "fix: ") + paint("36", finding.fixes[i]) + "\n";
+    }
+  }
+
+  void text(const std::string& text) { out_ += text; }
+  const std::string& str() const { return out_; }
+
+ private:
+  std::string paint(const char* code, const std::string& text) const {
+    return colour_ ? "\033[" + std::string(code) + "m" + text + "\033[0m" : text;
+  }
+
+  bool colour_;
+  std::string out_;
+};
+
+void write_driver(Writer& w, const DriverProbe& driver) {
+  w.section("Driver");
+  w.line("libcuda.so.1", driver.loaded ? "loaded" : "not loaded");
+  if (!driver.problem.empty()) w.line("problem", driver.problem);
+  w.line("driver version", driver.version ? driver.version->text + " (" + driver.version_source + ")" : "unknown");
+  w.line("runs CUDA up to", driver.cuda ? driver.cuda->str() : "unknown");
+  for (size_t i = 0; i < driver.gpus.size(); ++i) {
+    w.line("GPU " + std::to_string(i), driver.gpus[i].name + " (compute capability " + driver.gpus[i].capability.str() + ")");
+  }
+}
+
+void write_toolkit(Writer& w, const Probes& probes) {
+  w.section("Toolkit");
+  const ToolkitProbe& toolkit = probes.toolkit;
+  if (toolkit.found) {
+    std::string version = toolkit.version && toolkit.version->str() != toolkit.name ? " (CUDA " + toolkit.version->str() + ")" : "";
+    w.line("active", toolkit.name + version + " at " + toolkit.home.string() + " (" + toolkit.origin + ")");
+  } else {
+    w.line("active", "none: " + toolkit.error);
+  }
+  w.line("installed", toolkit.installed.empty() ? "none" : join(toolkit.installed, ", "));
+  const NvccProbe& nvcc = probes.nvcc;
+  std::string on_path = nvcc.path ? nvcc.path->string() : "none";
+  if (nvcc.via_shim) on_path += " (cudaenv shim) -> " + (nvcc.resolved ? nvcc.resolved->string() : "nothing");
+  if (nvcc.path) on_path += ", release " + or_none(nvcc.version);
+  w.line("nvcc on PATH", on_path);
+  const CudaHomeProbe& home = probes.cuda_home;
+  w.line("CUDA_HOME/CUDA_PATH", home.home ? home.variable + "=" + home.home->string() + ", nvcc " +
+                                                (home.has_nvcc ? or_none(home.version) : "missing")
+                                          : "unset");
+  std::vector<std::string> entries;
+  for (const LibraryPathEntry& entry : probes.library_path) {
+    entries.push_back(entry.entry + (entry.toolkit_home ? " [CUDA " + or_none(entry.toolkit_version) + "]" : ""));
+  }
+  w.line("LD_LIBRARY_PATH", entries.empty() ? "unset" : join(entries, ":"));
+  if (!probes.arch_list.entries.empty()) w.line("arch list", join(probes.arch_list.entries, ";") + " (" + probes.arch_list.source + ")");
+}
+
+void write_python(Writer& w, const PythonProbe& python) {
+  w.section("Python");
+  w.line("interpreter", python.interpreter ? python.interpreter->string() : "none found");
+  if (!python.problem.empty()) w.line("problem", python.problem);
+  if (!python.has_torch) {
+    w.line("torch", "not installed");
+  } else {
+    w.line("torch", python.torch_version + ", CUDA " + (python.torch_cuda ? python.torch_cuda->str() : "none (CPU build)") +
+                        ", GPU available: " + (python.cuda_available ? "yes" : "no"));
+    w.line("torch archs", python.arch_list.empty() ? "none" : join(python.arch_list, " "));
+  }
+  w.line("DeepSpeed", python.deepspeed_version.value_or("not installed"));
+}
+
+void write_compiler(Writer& w, const CompilerProbe& compiler) {
+  w.section("Host compiler");
+  std::string named = compiler.variable.empty() ? compiler.command + " (default)" : compiler.variable + "=" + compiler.command;
+  w.line("compiler", named + " -> " + (compiler.path ? compiler.path->string() : "not found"));
+  if (compiler.path) w.line("version", compiler.kind + " " + or_none(compiler.version));
+  std::vector<std::string> others;
+  for (int major : compiler.other_gcc_majors) others.push_back("gcc-" + std::to_string(major));
+  if (!others.empty()) w.line("also on PATH", join(others, ", "));
+}
+
+json optional_version(const std::optional<Version>& version) { return version ? json(version->str()) : json(nullptr); }
+json optional_path(const std::optional<fs::path>& path) { return path ? json(path->string()) : json(nullptr); }
+
+json probes_json(const Probes& p) {
+  json gpus = json::array();
+  for (const Gpu& gpu : p.driver.gpus) gpus.push_back({{"name", gpu.name}, {"compute_capability", gpu.capability.str()}});
+  json library_path = json::array();
+  for (const LibraryPathEntry& entry : p.library_path) {
+    library_path.push_back({{"entry", entry.entry}, {"toolkit_home", optional_path(entry.toolkit_home)},
+                            {"toolkit_version", optional_version(entry.toolkit_version)}});
+  }
+  const ToolkitProbe& t = p.toolkit;
+  return {
+      {"driver", {{"loaded", p.driver.loaded}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
+                  {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)}, {"version_source", p.driver.version_source},
+                  {"gpus", gpus}}},
+      {"toolkit", {{"found", t.found}, {"request", t.request}, {"origin", t.origin}, {"name", t.name},
+                   {"version", optional_version(t.version)}, {"home", t.found ? json(t.home.string()) : json(nullptr)},
+                   {"error", t.error}, {"installed", t.installed}}},
+      {"nvcc", {{"path", optional_path(p.nvcc.path)}, {"resolved", optional_path(p.nvcc.resolved)},
+                {"via_shim", p.nvcc.via_shim}, {"version", optional_version(p.nvcc.version)}}},
+      {"cuda_home", {{"variable", p.cuda_home.variable}, {"home", optional_path(p.cuda_home.home)},
+                     {"has_nvcc", p.cuda_home.has_nvcc}, {"version", optional_version(p.cuda_home.version)}}},
+      {"ld_library_path", library_path},
+      {"python", {{"interpreter", optional_path(p.python.interpreter)}, {"problem", p.python.problem},
+                  {"torch", p.python.has_torch ? json(p.python.torch_version) : json(nullptr)},
+                  {"torch_cuda", optional_version(p.python.torch_cuda)}, {"cuda_available", p.python.cuda_available},
+                  {"arch_list", p.python.arch_list},
+                  {"deepspeed", p.python.deepspeed_version ? json(*p.python.deepspeed_version) : json(nullptr)}}},
+      {"compiler", {{"command", p.compiler.command}, {"variable", p.compiler.variable}, {"path", optional_path(p.compiler.path)},
+                    {"kind", p.compiler.kind}, {"version", optional_version(p.compiler.version)},
+                    {"other_gcc_majors", p.compiler.other_gcc_majors}}},
+      {"arch_list", {{"source", p.arch_list.source}, {"entries", p.arch_list.entries}}},
+      {"deepspeed_skip_check", p.deepspeed_skip_check},
+  };
+}
+
+}  // namespace
+
+std::string render_report(const Probes& probes, const std::vector<Finding>& findings, bool colour) {
+  Writer w(colour);
+  write_driver(w, probes.driver);
+  write_toolkit(w, probes);
+  write_python(w, probes.python);
+  write_compiler(w, probes.compiler);
+  w.section("Findings");
+  int counts[3] = {0, 0, 0};
+  for (Severity severity : {Severity::error, Severity::warning, Severity::ok}) {
+    for (const Finding& finding : findings) {
+      if (finding.severity != severity) continue;
+      w.finding(finding);
+      ++counts[static_cast<int>(severity)];
+    }
+  }
+  auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
+  w.text("\n" + plural(counts[2], "error") + ", " + plural(counts[1], "warning") + ", " + plural(counts[0], "check") +
+         " passed\n");
+  return w.str();
+}
+
+std::string render_json(const Probes& probes, const std::vector<Finding>& findings) {
+  json list = json::array();
+  for (const Finding& f : findings) {
+    list.push_back({{"id", f.id}, {"severity", severity_label(f.severity)}, {"title", f.title},
+                    {"explanation", f.explanation}, {"fixes", f.fixes}});
+  }
+  json document = {{"probes", probes_json(probes)}, {"findings", list}, {"ok", !has_error(findings)}};
+  return document.dump(2) + "\n";
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,35 @@
+#pragma once
+// Owning what the hook changes: applying an EnvChange records each list entry added and
+// each variable overridden, so reverting removes exactly those and leaves the user's
+// own edits in place (anchors §2.2, §8.6: mise's per-entry ownership, not direnv's
+// wholesale restore).
+
+#include <string>
+#include <vector>
+
+#include "core/toolkit_env.h"
+#include "shell/hook_state.h"
+#include "util/environment.h"
+
+namespace cudaenv {
+
+struct OwnedChange {
+  std::vector<OwnedEntry> entries;
+  std::vector<OwnedValue> values;
+};
+
+// `env` without what `owned` records: each owned list entry loses its first occurrence
+// (a list left empty is unset), and each owned variable still holding the value cudaenv
+// gave it gets its previous value back. A variable the user changed since keeps theirs.
+EnvMap revert_owned(EnvMap env, const std::vector<OwnedEntry>& entries, const std::vector<OwnedValue>& values);
+
+// Applies `change` to `env` (variables first, then list entries, which go in front
+// even when already present further back, so there is exactly one entry to take away).
+OwnedChange apply_owned(const EnvChange& change, EnvMap& env);
+
+// Shell code turning `before` into `after` for the variables in `names`; nothing for
+// those equal in both.
+std::string render_env_update(const EnvMap& before, const EnvMap& after, const std::vector<std::string>& names,
+                              ShellDialect dialect);
+
+}  // namespace cudaenv

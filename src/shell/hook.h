@@ -1,0 +1,44 @@
+#pragma once
+// What `cudaenv hook-env` prints when the prompt's fast path found something changed:
+// undo what the hook applied before, select again, apply, and remember what it owns.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/layout.h"
+#include "core/toolkit_env.h"
+#include "shell/hook_state.h"
+#include "util/environment.h"
+#include "util/file_system.h"
+
+namespace cudaenv {
+
+// The disk the hook consults besides reading files: mtime stamps and trust records.
+struct HookEffects {
+  std::function<Watch(const fs::path&)> watch;
+  std::function<bool(const fs::path&)> is_trusted;
+};
+
+struct HookResult {
+  std::string code;                   // shell code for the shell to evaluate
+  std::vector<std::string> messages;  // lines for stderr
+};
+
+// `env` is the shell's environment (with __CUDAENV_STATE), `cwd` its $PWD.
+HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
+                    const HookEffects& effects, ShellDialect dialect);
+
+// The [env] entries of the selection's cuda.toml when `trusted`, after the toolkit's
+// own: what the hook, `exec` and `env` apply (the shim stays minimal and skips [env]).
+EnvChange project_env_change(const Selection& selection, bool trusted);
+
+// "cudaenv: /p/cuda.toml sets [env] (A, B), not applied: ..." for an untrusted file.
+std::string untrusted_notice(const CudaToml& project);
+
+// project_env_change() asking `is_trusted` only when the file has [env]; `notice` gets
+// untrusted_notice() when it is withheld. What `exec` and `env` apply.
+EnvChange checked_env_change(const Selection& selection, const std::function<bool(const fs::path&)>& is_trusted,
+                             std::string& notice);
+
+}  // namespace cudaenv

@@ -1,0 +1,87 @@
+#include "shell/trust.h"
+
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "util/atomic_file.h"
+
+namespace cudaenv {
+
+namespace {
+
+struct Contents {
+  fs::path real_path;
+  std::string text;
+};
+
+Result<Contents> read_contents(const fs::path& file) {
+  std::error_code ec;
+  fs::path real = fs::canonical(file, ec);
+  if (ec) return make_error("cannot find " + file.string() + ": " + ec.message(), "give the path of a cuda.toml");
+  std::ifstream in(real, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return make_error("cannot read " + real.string(), "check its permissions");
+  return Contents{real, text.str()};
+}
+
+std::string first_line_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+}  // namespace
+
+std::string trust_key(const fs::path& real_path, std::string_view contents) {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  std::string prefix = real_path.string() + "\n";
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr);
+  EVP_DigestUpdate(context.get(), prefix.data(), prefix.size());
+  EVP_DigestUpdate(context.get(), contents.data(), contents.size());
+  EVP_DigestFinal_ex(context.get(), digest, &length);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 0xf];
+  }
+  return out;
+}
+
+bool TrustStore::is_trusted(const fs::path& file) const {
+  auto contents = read_contents(file);
+  std::error_code ec;
+  return contents && fs::is_regular_file(dir_ / trust_key(contents->real_path, contents->text), ec);
+}
+
+Result<fs::path> TrustStore::trust(const fs::path& file) const {
+  auto contents = read_contents(file);
+  if (!contents) return contents.take_error();
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) return make_error("cannot create " + dir_.string() + ": " + ec.message(), "check CUDAENV_ROOT's permissions");
+  CUDAENV_TRY(write_file_atomically(dir_ / trust_key(contents->real_path, contents->text), contents->real_path.string() + "\n"));
+  return contents->real_path;
+}
+
+Result<int> TrustStore::untrust(const fs::path& file) const {
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(file, ec);
+  if (ec) return make_error("cannot resolve " + file.string() + ": " + ec.message());
+  int removed = 0;
+  for (const fs::directory_entry& record : fs::directory_iterator(dir_, ec)) {
+    if (first_line_of(record.path()) != real.string()) continue;
+    if (fs::remove(record.path(), ec)) ++removed;
+    if (ec) return make_error("cannot remove " + record.path().string() + ": " + ec.message(), "check its permissions");
+  }
+  return removed;
+}
+
+}  // namespace cudaenv

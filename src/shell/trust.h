@@ -1,0 +1,36 @@
+#pragma once
+// Which cuda.toml files may set [env] (anchors §3.3, §8.7). A trust record is the file
+// CUDAENV_ROOT/trust/<sha256(real path + "\n" + contents)>, holding the path: editing
+// or moving the file changes the hash, so it is untrusted again until re-trusted.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "util/result.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+// Lowercase hex sha256 of `real_path` + "\n" + `contents`.
+std::string trust_key(const fs::path& real_path, std::string_view contents);
+
+class TrustStore {
+ public:
+  explicit TrustStore(fs::path dir) : dir_(std::move(dir)) {}
+
+  // The file as it is now has a trust record (the path is resolved through symlinks,
+  // so a project reached through a linked folder is the same project).
+  bool is_trusted(const fs::path& file) const;
+  // Returns the real path recorded.
+  Result<fs::path> trust(const fs::path& file) const;
+  // Removes every record for the file, its current contents' and older ones alike;
+  // returns how many there were.
+  Result<int> untrust(const fs::path& file) const;
+
+ private:
+  fs::path dir_;
+};
+
+}  // namespace cudaenv

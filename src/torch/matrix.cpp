@@ -1,0 +1,195 @@
+#include "torch/matrix.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/toml_position.h"
+#include "util/data_dir.h"
+#include "util/file_system.h"
+
+namespace cudaenv {
+
+namespace {
+
+class MatrixParser {
+ public:
+  explicit MatrixParser(const std::filesystem::path& path) : path_(path) {}
+
+  Result<TorchMatrix> run(std::string_view text) {
+    toml::parse_result parsed = toml::parse(text, path_.string());
+    if (!parsed) {
+      return fail(parsed.error().source().begin, std::string(parsed.error().description()));
+    }
+    matrix_.path = path_;
+    for (auto&& [key, node] : parsed.table()) {
+      Status status = ok_status();
+      if (key.str() == "index_url") status = read_index_url(node);
+      else if (key.str() == "driver") status = each_table(key, node, [this](toml::table& t) { return read_driver(t); });
+      else if (key.str() == "deepspeed") status = read_deepspeed(key, node);
+      else if (key.str() == "release") status = each_table(key, node, [this](toml::table& t) { return read_release(t); });
+      else status = fail(key.source().begin, "unknown key '" + std::string(key.str()) + "'");
+      if (!status) return status.take_error();
+    }
+    if (matrix_.index_url.empty()) return fail({1, 1}, "no index_url");
+    if (matrix_.releases.empty()) return fail({1, 1}, "no [[release]] tables");
+    std::sort(matrix_.releases.begin(), matrix_.releases.end(),
+              [](const TorchRelease& a, const TorchRelease& b) { return a.torch < b.torch; });
+    return std::move(matrix_);
+  }
+
+ private:
+  Error fail(const toml::source_position& pos, const std::string& what) const {
+    return make_error(toml_position(path_, pos) + ": " + what,
+                      "this file ships with cudaenv; restore it from the source tree or fix that line");
+  }
+
+  template <class ReadTable>
+  Status each_table(const toml::key& key, toml::node& node, ReadTable read) {
+    auto* array = node.as_array();
+    if (!array) return fail(key.source().begin, std::string(key.str()) + " must be an array of tables: [[" + std::string(key.str()) + "]]");
+    for (toml::node& element : *array) {
+      auto* table = element.as_table();
+      if (!table) return fail(element.source().begin, "[[" + std::string(key.str()) + "]] entries must be tables");
+      CUDAENV_TRY(read(*table));
+    }
+    return ok_status();
+  }
+
+  Status read_index_url(toml::node& node) {
+    auto value = node.value<std::string>();
+    if (!value || !node.is_string()) return fail(node.source().begin, "index_url must be a string");
+    matrix_.index_url = *value;
+    return ok_status();
+  }
+
+  Result<Version> version_of(const toml::node& node, size_t min_parts, size_t max_parts) {
+    auto text = node.value<std::string>();
+    auto version = text && node.is_string() ? parse_version(*text) : std::nullopt;
+    if (!version || version->parts.size() < min_parts || version->parts.size() > max_parts) {
+      std::string parts = min_parts == max_parts ? std::to_string(min_parts)
+                                                 : std::to_string(min_parts) + " to " + std::to_string(max_parts);
+      return fail(node.source().begin, "'" + text.value_or("?") + "' is not a version of " + parts + " numbers");
+    }
+    return *version;
+  }
+
+  Result<Version> version_at(toml::table& table, std::string_view key, size_t min_parts, size_t max_parts) {
+    toml::node* node = table.get(key);
+    if (!node) return fail(table.source().begin, "missing key '" + std::string(key) + "'");
+    return version_of(*node, min_parts, max_parts);
+  }
+
+  // A non-empty array of major.minor CUDA versions.
+  Result<std::vector<Version>> cuda_list(std::string_view key, toml::node& node) {
+    auto* array = node.as_array();
+    if (!array) return fail(node.source().begin, std::string(key) + " must be an array of strings");
+    std::vector<Version> versions;
+    for (toml::node& element : *array) {
+      auto version = version_of(element, 2, 2);
+      if (!version) return version.take_error();
+      versions.push_back(*version);
+    }
+    std::sort(versions.begin(), versions.end());
+    return versions;
+  }
+
+  Status check_keys(toml::table& table, const std::set<std::string_view>& known) {
+    for (auto&& [key, node] : table) {
+      if (!known.count(key.str())) return fail(key.source().begin, "unknown key '" + std::string(key.str()) + "'");
+    }
+    return ok_status();
+  }
+
+  Status read_driver(toml::table& table) {
+    CUDAENV_TRY(check_keys(table, {"cuda_major", "min_driver"}));
+    toml::node* major = table.get("cuda_major");
+    if (!major || !major->is_integer()) return fail(table.source().begin, "[[driver]] needs an integer cuda_major");
+    auto floor = version_at(table, "min_driver", 1, 3);
+    if (!floor) return floor.take_error();
+    matrix_.min_driver[static_cast<int>(*major->value<int64_t>())] = *table.get("min_driver")->value<std::string>();
+    return ok_status();
+  }
+
+  Status read_deepspeed(const toml::key& key, toml::node& node) {
+    auto* table = node.as_table();
+    auto* tolerated = table ? table->get_as<toml::table>("minor_mismatch_ok") : nullptr;
+    if (!tolerated || table->size() != 1) return fail(key.source().begin, "[deepspeed] holds only a minor_mismatch_ok table");
+    for (auto&& [major, list] : *tolerated) {
+      int major_number = std::atoi(std::string(major.str()).c_str());
+      if (major_number <= 0) return fail(major.source().begin, "'" + std::string(major.str()) + "' is not a CUDA major");
+      auto versions = cuda_list(major.str(), list);
+      if (!versions) return versions.take_error();
+      matrix_.deepspeed_minor_ok[major_number] = *versions;
+    }
+    return ok_status();
+  }
+
+  Status read_release(toml::table& table) {
+    CUDAENV_TRY(check_keys(table, {"torch", "cuda", "experimental", "pypi_default", "torchvision", "torchaudio"}));
+    TorchRelease release;
+    auto torch = version_at(table, "torch", 3, 3);
+    if (!torch) return torch.take_error();
+    release.torch = *torch;
+    for (const TorchRelease& other : matrix_.releases) {
+      if (other.torch == release.torch) return fail(table.source().begin, "torch " + release.torch.str() + " is listed twice");
+    }
+    toml::node* cuda = table.get("cuda");
+    if (!cuda) return fail(table.source().begin, "missing key 'cuda'");
+    auto variants = cuda_list("cuda", *cuda);
+    if (!variants) return variants.take_error();
+    if (variants->empty()) return fail(cuda->source().begin, "cuda lists no CUDA versions");
+    release.cuda = *variants;
+    if (toml::node* experimental = table.get("experimental")) {
+      auto listed = cuda_list("experimental", *experimental);
+      if (!listed) return listed.take_error();
+      for (const Version& version : *listed) {
+        if (std::find(release.cuda.begin(), release.cuda.end(), version) == release.cuda.end()) {
+          return fail(experimental->source().begin, "experimental " + version.str() + " is not in cuda");
+        }
+      }
+      release.experimental = *listed;
+    }
+    auto pypi = version_at(table, "pypi_default", 2, 2);
+    if (!pypi) return pypi.take_error();
+    if (std::find(release.cuda.begin(), release.cuda.end(), *pypi) == release.cuda.end()) {
+      return fail(table.get("pypi_default")->source().begin, "pypi_default " + pypi->str() + " is not in cuda");
+    }
+    release.pypi_default = *pypi;
+    auto torchvision = version_at(table, "torchvision", 3, 3);
+    if (!torchvision) return torchvision.take_error();
+    release.torchvision = torchvision->str();
+    if (table.contains("torchaudio")) {
+      auto torchaudio = version_at(table, "torchaudio", 3, 3);
+      if (!torchaudio) return torchaudio.take_error();
+      release.torchaudio = torchaudio->str();
+    }
+    matrix_.releases.push_back(std::move(release));
+    return ok_status();
+  }
+
+  std::filesystem::path path_;
+  TorchMatrix matrix_;
+};
+
+}  // namespace
+
+Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::string_view text) {
+  return MatrixParser(path).run(text);
+}
+
+Result<TorchMatrix> load_torch_matrix() {
+  auto dir = manifests_dir();
+  if (!dir) return dir.take_error();
+  std::filesystem::path path = *dir / kTorchMatrixFileName;
+  auto text = RealFileSystem().read_file(path);
+  if (!text) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
+  return parse_torch_matrix(path, *text);
+}
+
+std::string cuda_variant_tag(const Version& cuda) {
+  return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,48 @@
+#pragma once
+// manifests/pytorch.toml: which torch releases exist, the CUDA builds download.pytorch.org
+// carries for each, their torchvision/torchaudio, and the driver each CUDA major needs.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/version.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+inline constexpr const char* kTorchMatrixFileName = "pytorch.toml";
+
+struct TorchRelease {
+  Version torch;
+  std::vector<Version> cuda;          // major.minor of each cuXY index, ascending
+  std::vector<Version> experimental;  // the subset RELEASE.md calls experimental
+  Version pypi_default;               // the CUDA of the plain PyPI wheel on Linux
+  std::string torchvision;
+  std::optional<std::string> torchaudio;  // none for releases torchaudio skipped
+};
+
+struct TorchMatrix {
+  std::filesystem::path path;
+  std::string index_url;               // "https://download.pytorch.org/whl"
+  std::vector<TorchRelease> releases;  // ascending by torch version
+  // CUDA major -> minimum Linux driver, as NVIDIA writes it ("450.80.02": the zero matters to people).
+  std::map<int, std::string> min_driver;
+  // DeepSpeed's cuda_minor_mismatch_ok: CUDA major -> minors it tolerates mixing.
+  std::map<int, std::vector<Version>> deepspeed_minor_ok;
+};
+
+// Strict: a missing or mistyped key, an unknown key or a malformed version is an
+// error naming file:line:column.
+Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::string_view text);
+
+// pytorch.toml from the data folder cudaenv ships (manifests_dir()).
+Result<TorchMatrix> load_torch_matrix();
+
+// 12.4 -> "cu124": the name of its index under download.pytorch.org/whl/.
+std::string cuda_variant_tag(const Version& cuda);
+
+}  // namespace cudaenv

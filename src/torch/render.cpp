@@ -1,0 +1,140 @@
+#include "torch/render.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "util/edit_distance.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+const std::vector<std::string>& known_packages() {
+  static const std::vector<std::string> names{"torch", "torchvision", "torchaudio"};
+  return names;
+}
+
+std::string pin_text(const TorchPin& pin) { return pin.package + "==" + pin.version; }
+
+// The CUDA indexes hold Linux and Windows wheels only; macOS resolves from PyPI (uv's guide).
+std::string source_marker(const TorchInstall& install) {
+  return install.index_name == "pytorch-cpu" ? "" : ", marker = \"sys_platform == 'linux' or sys_platform == 'win32'\"";
+}
+
+nlohmann::json optional_json(const std::optional<std::string>& text) {
+  return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
+}
+
+nlohmann::json optional_json(const std::optional<Version>& version) {
+  return optional_json(version ? std::optional<std::string>(version->str()) : std::nullopt);
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> parse_torch_packages(std::string_view list) {
+  std::vector<std::string> wanted;
+  for (const std::string& item : split(list, ',')) {
+    std::string name(trim(item));
+    if (std::find(known_packages().begin(), known_packages().end(), name) == known_packages().end()) {
+      std::string hint = "choose from torch, torchvision, torchaudio";
+      if (auto guess = closest_word(name, known_packages())) hint = "did you mean " + *guess + "? " + hint;
+      return make_error("--packages: '" + name + "' is not one of cudaenv torch's packages", hint, 2);
+    }
+    wanted.push_back(name);
+  }
+  std::vector<std::string> ordered;
+  for (const std::string& name : known_packages()) {
+    if (std::find(wanted.begin(), wanted.end(), name) != wanted.end()) ordered.push_back(name);
+  }
+  return ordered;
+}
+
+Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchChoice& choice,
+                                        const std::vector<std::string>& packages, bool packages_named) {
+  TorchInstall install;
+  std::string tag = choice.variant ? cuda_variant_tag(*choice.variant) : "cpu";
+  install.index_name = "pytorch-" + tag;
+  install.index_url = matrix.index_url + "/" + tag;
+  const TorchRelease& release = choice.release;
+  for (const std::string& package : packages) {
+    std::optional<std::string> version;
+    if (package == "torch") version = release.torch.str();
+    else if (package == "torchvision") version = release.torchvision;
+    else version = release.torchaudio;
+    if (version) {
+      install.pins.push_back({package, *version});
+      continue;
+    }
+    std::string why = package + " has no release for torch " + release.torch.str() +
+                      " (torchaudio 2.11 is built on the stable ABI and works with later torch, where the index carries it)";
+    if (packages_named) return make_error(why, "leave it out of --packages", 2);
+    install.notes.push_back(why + "; left out");
+  }
+  return install;
+}
+
+std::string render_command(Installer installer, const TorchInstall& install) {
+  std::string command = installer == Installer::uv ? "uv pip install" : "pip install";
+  for (const TorchPin& pin : install.pins) command += " " + pin_text(pin);
+  return command + " --index-url " + install.index_url;
+}
+
+std::string render_requirements(const TorchInstall& install) {
+  std::string text = "--index-url " + install.index_url + "\n";
+  for (const TorchPin& pin : install.pins) text += pin_text(pin) + "\n";
+  return text;
+}
+
+std::string render_pyproject(const TorchInstall& install) {
+  std::string text = "# Merge into pyproject.toml: uv takes these packages from " + install.index_url +
+                     " only\n# (the index is explicit, so every other package still comes from PyPI).\n[project]\ndependencies = [\n";
+  for (const TorchPin& pin : install.pins) text += "  " + json_quote(pin_text(pin)) + ",\n";
+  text += "]\n\n[[tool.uv.index]]\nname = " + json_quote(install.index_name) + "\nurl = " + json_quote(install.index_url) +
+          "\nexplicit = true\n\n[tool.uv.sources]\n";
+  for (const TorchPin& pin : install.pins) {
+    text += pin.package + " = [{ index = " + json_quote(install.index_name) + source_marker(install) + " }]\n";
+  }
+  return text;
+}
+
+std::string render_json(const TorchReport& report) {
+  const TorchChoice& choice = report.choice;
+  const TorchQuery& query = report.query;
+  nlohmann::json packages = nlohmann::json::object();
+  for (const TorchPin& pin : report.install.pins) packages[pin.package] = pin.version;
+  std::vector<std::string> variants;
+  for (const Version& variant : choice.release.cuda) variants.push_back(cuda_variant_tag(variant));
+  std::vector<std::string> requirements = split(render_requirements(report.install), '\n');
+  requirements.pop_back();
+  nlohmann::json json = {
+      {"torch", choice.release.torch.str()},
+      {"torchvision", choice.release.torchvision},
+      {"torchaudio", optional_json(choice.release.torchaudio)},
+      {"packages", packages},
+      {"match", match_label(choice.match)},
+      {"variant", choice.variant ? cuda_variant_tag(*choice.variant) : "cpu"},
+      {"variant_cuda", optional_json(choice.variant)},
+      {"release_variants", variants},
+      {"pypi_default", cuda_variant_tag(choice.release.pypi_default)},
+      {"variant_is_pypi_default", choice.variant && *choice.variant == choice.release.pypi_default},
+      {"cuda", query.cpu ? nlohmann::json(nullptr) : optional_json(query.cuda)},
+      {"cuda_origin", query.cpu ? nlohmann::json(nullptr) : nlohmann::json(query.cuda_origin)},
+      {"torch_request", optional_json(query.torch)},
+      {"torch_origin", query.torch_origin},
+      {"driver", optional_json(query.driver)},
+      {"driver_origin", query.driver ? nlohmann::json(query.driver_origin) : nlohmann::json(nullptr)},
+      {"min_driver", optional_json(choice.min_driver)},
+      {"index_name", report.install.index_name},
+      {"index_url", report.install.index_url},
+      {"installer", report.installer == Installer::uv ? "uv" : "pip"},
+      {"command", render_command(report.installer, report.install)},
+      {"requirements", requirements},
+      {"warnings", choice.warnings},
+      {"notes", choice.notes},
+  };
+  for (const std::string& note : report.install.notes) json["notes"].push_back(note);
+  return json.dump(2) + "\n";
+}
+
+}  // namespace cudaenv

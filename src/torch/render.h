@@ -1,0 +1,50 @@
+#pragma once
+// What `cudaenv torch` prints for a choice: the pins and index, as a pip/uv command, a
+// requirements file, a pyproject fragment for uv, or JSON (pure string building).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "torch/choose.h"
+#include "torch/matrix.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+enum class Installer { pip, uv };
+enum class OutputFormat { command, requirements, pyproject };
+
+struct TorchPin {
+  std::string package;  // torch, torchvision, torchaudio
+  std::string version;
+};
+
+struct TorchInstall {
+  std::vector<TorchPin> pins;
+  std::string index_name;  // "pytorch-cu124", "pytorch-cpu"
+  std::string index_url;   // https://download.pytorch.org/whl/cu124
+  std::vector<std::string> notes;
+};
+
+// "torch,torchvision" -> those names in canonical order; an unknown name is a usage error.
+Result<std::vector<std::string>> parse_torch_packages(std::string_view list);
+
+// The pins for `packages`. A package this release lacks (torchaudio after 2.11) is an
+// error when the user named it, and left out with a note when it came by default.
+Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchChoice& choice,
+                                        const std::vector<std::string>& packages, bool packages_named);
+
+std::string render_command(Installer installer, const TorchInstall& install);
+std::string render_requirements(const TorchInstall& install);
+std::string render_pyproject(const TorchInstall& install);
+
+struct TorchReport {
+  const TorchQuery& query;
+  const TorchChoice& choice;
+  const TorchInstall& install;
+  Installer installer;
+};
+std::string render_json(const TorchReport& report);
+
+}  // namespace cudaenv

@@ -1,0 +1,18 @@
+# `cmake --install` lays out a prefix where the installed cudaenv finds its shim
+# (libexec/cudaenv) and its data (share/cudaenv/manifests) without the source tree.
+. "$(dirname "$0")/lib.sh"
+
+run_capture cmake --install "$BUILD" --prefix "$WORK/prefix"
+assert_eq 0 "$STATUS" "cmake --install: $ERR"
+check "cudaenv in bin/" test -x "$WORK/prefix/bin/cudaenv"
+check "the shim in libexec/cudaenv/" test -x "$WORK/prefix/libexec/cudaenv/cudaenv-shim"
+check "manifests in share/cudaenv/" test -d "$WORK/prefix/share/cudaenv/manifests"
+check "no shim on PATH (bin/ holds only cudaenv)" test ! -e "$WORK/prefix/bin/cudaenv-shim"
+
+make_fake_toolkit "$WORK/tk/cuda-12.4" 12.4.1
+run_capture "$WORK/prefix/bin/cudaenv" add "$WORK/tk/cuda-12.4"
+assert_eq 0 "$STATUS" "the installed cudaenv registers a toolkit: $ERR"
+check "its shims link the installed shim" test "$CUDAENV_ROOT/shims/nvcc" -ef "$WORK/prefix/libexec/cudaenv/cudaenv-shim"
+assert_contains "$(CUDAENV_VERSION=12.4 "$CUDAENV_ROOT/shims/nvcc" --version)" "release 12.4" "the installed shim runs"
+
+finish

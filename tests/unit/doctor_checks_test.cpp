@@ -1,0 +1,229 @@
+// The doctor's checks are pure: Probes in, findings out. These cover the rules without
+// running anything; the integration suites cover the probes.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "doctor/checks.h"
+
+using namespace cudaenv;
+
+namespace {
+
+std::string manifest(const char* name) {
+  std::ifstream in(std::string(CUDAENV_SOURCE_DIR) + "/manifests/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const CudaFacts& facts() {
+  static const CudaFacts loaded = [] {
+    auto parsed = parse_cuda_facts("cuda-facts.toml", manifest("cuda-facts.toml"));
+    REQUIRE(parsed.ok());
+    auto matrix = parse_torch_matrix("pytorch.toml", manifest("pytorch.toml"));
+    REQUIRE(matrix.ok());
+    REQUIRE(adopt_torch_matrix(parsed.value(), matrix.value()).ok());
+    return parsed.value();
+  }();
+  return loaded;
+}
+
+Version v(const char* text) { return *parse_version(text); }
+
+// A machine where everything agrees: driver 12.4 with an RTX 4090, toolkit 12.4, torch cu124, gcc 12.
+Probes consistent() {
+  Probes p;
+  p.driver.loaded = true;
+  p.driver.cuda = v("12.4");
+  p.driver.version = DriverVersion{v("550.54.14"), "550.54.14"};
+  p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 4090", v("8.9")}};
+  p.toolkit.found = true;
+  p.toolkit.name = "12.4";
+  p.toolkit.version = v("12.4");
+  p.toolkit.home = "/r/versions/12.4";
+  p.toolkit.installed = {"11.8", "12.4"};
+  p.nvcc.path = "/r/shims/nvcc";
+  p.nvcc.resolved = "/r/versions/12.4/bin/nvcc";
+  p.nvcc.via_shim = true;
+  p.nvcc.version = v("12.4");
+  p.python.interpreter = "/usr/bin/python3";
+  p.python.has_torch = true;
+  p.python.torch_version = "2.4.0+cu124";
+  p.python.torch_cuda = v("12.4");
+  p.python.arch_list = {"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"};
+  p.compiler.command = "gcc";
+  p.compiler.path = "/usr/bin/gcc";
+  p.compiler.kind = "gcc";
+  p.compiler.version = v("12.2.0");
+  return p;
+}
+
+std::vector<Finding> with_id(const std::vector<Finding>& findings, const std::string& id) {
+  std::vector<Finding> out;
+  for (const Finding& f : findings) {
+    if (f.id == id) out.push_back(f);
+  }
+  return out;
+}
+
+Finding only(const Probes& probes, const std::string& id) {
+  auto found = with_id(run_checks(probes, facts()), id);
+  REQUIRE(found.size() == 1);
+  return found.front();
+}
+
+}  // namespace
+
+TEST_CASE("doctor: a consistent machine has no warning or error") {
+  auto findings = run_checks(consistent(), facts());
+  CHECK_FALSE(has_error(findings));
+  for (const Finding& f : findings) CHECK(f.severity == Severity::ok);
+}
+
+TEST_CASE("doctor: toolkit 11.8 with torch cu121 is the classic major mismatch") {
+  Probes p = consistent();
+  p.toolkit.version = p.nvcc.version = v("11.8");
+  p.nvcc.resolved = "/r/versions/11.8/bin/nvcc";
+  p.python.torch_version = "2.1.2+cu121";
+  p.python.torch_cuda = v("12.1");
+  Finding f = only(p, "toolkit-torch");
+  CHECK(f.severity == Severity::error);
+  CHECK(f.fixes == std::vector<std::string>{"cudaenv install 12.1 && cudaenv use 12.1",
+                                            "cudaenv torch --torch 2.1.2 --cuda 11.8"});
+}
+
+TEST_CASE("doctor: DeepSpeed's tolerated minors") {
+  CHECK(facts().deepspeed_tolerates(v("12.1"), v("12.4")));
+  CHECK(facts().deepspeed_tolerates(v("13.0.1"), v("13.0")));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("12.7"), v("12.4")));  // 12.7 is not in its list
+  CHECK_FALSE(facts().deepspeed_tolerates(v("13.2"), v("13.0")));  // 13 has no list at all
+  CHECK_FALSE(facts().deepspeed_tolerates(v("11.8"), v("12.1")));
+}
+
+TEST_CASE("doctor: the toolkit's CUDA against the driver") {
+  Probes p = consistent();
+  p.toolkit.version = p.nvcc.version = v("12.6");
+  CHECK(only(p, "driver-toolkit").severity == Severity::warning);  // 12.6 on a 12.4 driver: minor compatibility
+  p.toolkit.version = p.nvcc.version = v("13.0");
+  Finding f = only(p, "driver-toolkit");
+  CHECK(f.severity == Severity::error);
+  CHECK(f.fixes == std::vector<std::string>{"cudaenv use 12.4"});
+  CHECK(f.explanation.find("580.65.06") != std::string::npos);
+}
+
+TEST_CASE("doctor: without cuDriverGetVersion the driver version is compared with the facts") {
+  Probes p = consistent();
+  p.driver.cuda.reset();
+  p.driver.version = DriverVersion{v("470.82.01"), "470.82.01"};
+  CHECK(only(p, "driver-torch").severity == Severity::error);  // below 12.x's floor 525.60.13
+  p.driver.version = DriverVersion{v("535.54.03"), "535.54.03"};
+  CHECK(only(p, "driver-torch").severity == Severity::warning);  // 12.x, older than 12.4's 550.54.14
+}
+
+TEST_CASE("doctor: GPUs the toolkit cannot build for: too new and dropped") {
+  Probes p = consistent();
+  p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 5090", v("12.0")}, Gpu{"Tesla P100", v("6.0")}};
+  p.toolkit.version = p.nvcc.version = v("13.0");
+  p.driver.cuda = v("13.0");
+  p.python.has_torch = false;
+  p.python.torch_cuda.reset();
+  auto found = with_id(run_checks(p, facts()), "gpu-toolkit");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].severity == Severity::ok);
+  CHECK(found[1].severity == Severity::error);
+  CHECK(found[1].explanation.find("CUDA 13.0 dropped sm_60") != std::string::npos);
+  CHECK(found[1].fixes == std::vector<std::string>{"cudaenv install 12.9 && cudaenv use 12.9"});
+}
+
+TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only on 9.0; PTX covers newer") {
+  Probes p = consistent();
+  p.python.arch_list = {"sm_80", "sm_90a"};
+  p.driver.gpus = {Gpu{"RTX 4090", v("8.9")}, Gpu{"H100", v("9.0")}, Gpu{"B200", v("10.0")}};
+  auto found = with_id(run_checks(p, facts()), "gpu-torch");
+  REQUIRE(found.size() == 3);
+  CHECK(found[0].severity == Severity::ok);
+  CHECK(found[1].severity == Severity::ok);
+  CHECK(found[2].severity == Severity::error);
+  CHECK(found[2].fixes == std::vector<std::string>{"cudaenv torch --cuda 12.8"});
+  p.python.arch_list.push_back("compute_90");
+  CHECK(with_id(run_checks(p, facts()), "gpu-torch")[2].severity == Severity::ok);
+}
+
+TEST_CASE("doctor: gcc newer than nvcc accepts") {
+  Probes p = consistent();
+  p.compiler.version = v("14.1.0");
+  p.compiler.other_gcc_majors = {11, 12, 14};
+  Finding f = only(p, "host-compiler");
+  CHECK(f.severity == Severity::error);
+  REQUIRE(f.fixes.size() == 2);
+  CHECK(f.fixes[0] == "export CC=gcc-12 CXX=g++-12 NVCC_CCBIN=gcc-12");  // the newest one 12.4 accepts (<= 13)
+  CHECK(f.fixes[1] == "cudaenv install 12.8 && cudaenv use 12.8");       // the first CUDA taking gcc 14
+  p.compiler.kind = "clang";
+  p.compiler.version = v("17.0.6");
+  CHECK(only(p, "host-compiler").severity == Severity::error);  // 12.4 takes clang <= 16
+  p.compiler.version = v("16.0.6");
+  CHECK(only(p, "host-compiler").severity == Severity::ok);
+}
+
+TEST_CASE("doctor: TORCH_CUDA_ARCH_LIST names, suffixes and +PTX") {
+  Probes p = consistent();
+  p.arch_list = {"TORCH_CUDA_ARCH_LIST", {"Ampere", "Ada", "9.0a", "9.0+PTX"}};
+  CHECK(only(p, "arch-list").severity == Severity::ok);
+  p.arch_list.entries = {"Ampere", "Blackwell"};
+  Finding f = only(p, "arch-list");
+  CHECK(f.severity == Severity::error);
+  CHECK(f.fixes == std::vector<std::string>{"export TORCH_CUDA_ARCH_LIST='Ampere'"});
+  p.arch_list.entries = {"10.0"};
+  CHECK(only(p, "arch-list").fixes == std::vector<std::string>{"unset TORCH_CUDA_ARCH_LIST"});
+}
+
+TEST_CASE("doctor: DeepSpeed's default arch list on CUDA 13") {
+  Probes p = consistent();
+  p.python.deepspeed_version = "0.17.0";
+  CHECK(with_id(run_checks(p, facts()), "deepspeed-archs").empty());  // CUDA 12.4 still builds 6.0-7.0
+  p.toolkit.version = p.nvcc.version = v("13.0");
+  Finding f = only(p, "deepspeed-archs");
+  CHECK(f.severity == Severity::warning);
+  CHECK(f.fixes == std::vector<std::string>{"export TORCH_CUDA_ARCH_LIST='8.9'"});
+  p.arch_list = {"TORCH_CUDA_ARCH_LIST", {"8.9"}};
+  CHECK(with_id(run_checks(p, facts()), "deepspeed-archs").empty());
+}
+
+TEST_CASE("doctor: the build toolkit is $CUDA_HOME's, then PATH's nvcc, then the selection") {
+  Probes p = consistent();
+  CHECK(build_toolkit(p).version == v("12.4"));
+  p.cuda_home = {"CUDA_HOME", fs::path("/usr/local/cuda-11.8"), true, v("11.8")};
+  CHECK(build_toolkit(p).version == v("11.8"));
+  CHECK(only(p, "nvcc-path").severity == Severity::warning);
+  CHECK(only(p, "cuda-home").severity == Severity::warning);
+  CHECK(only(p, "toolkit-torch").severity == Severity::error);
+  p.cuda_home = {};
+  p.nvcc = {};
+  CHECK(build_toolkit(p).label == "CUDA 12.4 (/r/versions/12.4)");
+  CHECK(only(p, "nvcc-path").severity == Severity::warning);
+}
+
+TEST_CASE("doctor: stray toolkits on LD_LIBRARY_PATH") {
+  Probes p = consistent();
+  p.library_path = {{"/opt/lib", std::nullopt, std::nullopt},
+                    {"/usr/local/cuda-11.8/lib64", fs::path("/usr/local/cuda-11.8"), v("11.8.0")},
+                    {"/r/versions/12.4/lib64", fs::path("/r/versions/12.4"), v("12.4.1")}};
+  Finding f = only(p, "ld-library-path");
+  CHECK(f.severity == Severity::warning);
+  CHECK(f.fixes == std::vector<std::string>{"export LD_LIBRARY_PATH='/opt/lib:/r/versions/12.4/lib64'"});
+}
+
+TEST_CASE("doctor: a CPU torch on a GPU machine, and a requested toolkit that is missing") {
+  Probes p = consistent();
+  p.python.torch_version = "2.4.0+cpu";
+  p.python.torch_cuda.reset();
+  CHECK(only(p, "torch-cpu").fixes == std::vector<std::string>{"cudaenv torch --torch 2.4.0 --cuda 12.4"});
+  p.toolkit = {};
+  p.toolkit.request = "12.6";
+  p.toolkit.error = "CUDA 12.6 is not installed (set by /p/cuda.toml)";
+  p.toolkit.installed = {"12.4"};
+  Finding f = only(p, "selection");
+  CHECK(f.severity == Severity::error);
+  CHECK(f.fixes == std::vector<std::string>{"cudaenv install 12.6", "cudaenv use 12.4"});
+}

@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+
+#include "doctor/facts.h"
+#include "doctor/parsers.h"
+
+using namespace cudaenv;
+
+TEST_CASE("doctor: driver versions from the driver API and NVML") {
+  CHECK(version_from_driver_api(12040)->str() == "12.4");
+  CHECK(version_from_driver_api(11080)->str() == "11.8");
+  CHECK(version_from_driver_api(13000)->str() == "13.0");
+  CHECK_FALSE(version_from_driver_api(0));
+  CHECK(parse_driver_version("580.65.06")->text == "580.65.06");  // printed as NVIDIA prints it
+  CHECK(parse_driver_version("580.65.06")->number > parse_driver_version("580.9")->number);
+}
+
+TEST_CASE("doctor: host compiler banners") {
+  auto gcc = parse_compiler_banner("gcc (Ubuntu 13.2.0-23ubuntu4) 13.2.0\nCopyright (C) 2023 Free Software Foundation, Inc.\n");
+  CHECK(gcc.kind == "gcc");
+  CHECK(gcc.version->str() == "13.2.0");
+  auto cc = parse_compiler_banner("cc (Debian 12.2.0-14+deb12u1) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n");
+  CHECK(cc.kind == "gcc");
+  CHECK(cc.version->major() == 12);
+  auto clang = parse_compiler_banner("Ubuntu clang version 18.1.3 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n");
+  CHECK(clang.kind == "clang");
+  CHECK(clang.version->str() == "18.1.3");
+  CHECK(parse_compiler_banner("icx (ICX) 2024.0.0\n").kind == "unknown");
+}
+
+TEST_CASE("doctor: the Python probe's answer") {
+  PythonProbe python;
+  REQUIRE(read_python_answer(
+      "noise from an import\nCUDAENV_PROBE {\"torch\": {\"version\": \"2.1.2+cu121\", \"cuda\": \"12.1\", "
+      "\"available\": true, \"arch_list\": [\"sm_80\", \"sm_90\"]}, \"deepspeed\": \"0.12.6\"}\n",
+      python));
+  CHECK(python.has_torch);
+  CHECK(python.torch_version == "2.1.2+cu121");
+  CHECK(python.torch_cuda->str() == "12.1");
+  CHECK(python.cuda_available);
+  CHECK(python.arch_list == std::vector<std::string>{"sm_80", "sm_90"});
+  CHECK(*python.deepspeed_version == "0.12.6");
+  PythonProbe cpu;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": \"2.4.0+cpu\", \"cuda\": null}}", cpu));
+  CHECK_FALSE(cpu.torch_cuda);
+  CHECK_FALSE(cpu.deepspeed_version);
+  PythonProbe none;
+  CHECK_FALSE(read_python_answer("Traceback (most recent call last):\n", none));
+  CHECK(read_python_answer("CUDAENV_PROBE {}", none));
+  CHECK_FALSE(none.has_torch);
+}
+
+TEST_CASE("doctor: cuda-facts.toml errors name the file and the key") {
+  auto broken = parse_cuda_facts("/m/cuda-facts.toml", "[cuda.\"12.4\"]\narchs = [\"8.9\", \"x\"]\n");
+  REQUIRE_FALSE(broken.ok());
+  CHECK(broken.error().message.find("/m/cuda-facts.toml: cuda.12.4.archs: 'x' is not a version") != std::string::npos);
+  auto syntax = parse_cuda_facts("/m/cuda-facts.toml", "[cuda\n");
+  REQUIRE_FALSE(syntax.ok());
+  CHECK(syntax.error().message.find("/m/cuda-facts.toml:1:") == 0);
+}

@@ -1,0 +1,184 @@
+#include <catch2/catch.hpp>
+
+#include "core/selection.h"
+#include "support/memory_file_system.h"
+
+using namespace cudaenv;
+using cudaenv::testing::MemoryFileSystem;
+
+namespace {
+
+const Layout kLayout{"/home/u/.cudaenv", std::nullopt};
+
+MemoryFileSystem machine() {
+  MemoryFileSystem fs;
+  for (const char* version : {"11.8.0", "12.1.0", "12.1.1", "12.4.1", "12.9.0", "12.10.0"}) {
+    fs.file(std::string("/home/u/.cudaenv/versions/") + version + "/bin/nvcc", "", true);
+  }
+  fs.file("/opt/cuda-13/bin/nvcc", "", true);
+  fs.symlink("/home/u/.cudaenv/versions/13.0", "/opt/cuda-13");
+  fs.dir("/home/u/proj/src/deep");
+  return fs;
+}
+
+Result<Selection> select(const MemoryFileSystem& fs, const EnvMap& env, const char* cwd) {
+  return select_toolkit(fs, env, cwd, kLayout);
+}
+
+}  // namespace
+
+TEST_CASE("selection: CUDAENV_VERSION beats cuda.toml beats the global file beats system") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"11.8\"\n");
+  fs.file("/home/u/.cudaenv/version", "# default\n12.4\n");
+  fs.file("/usr/local/cuda/bin/nvcc", "", true);
+
+  auto by_env = select(fs, {{"CUDAENV_VERSION", "12.1"}}, "/home/u/proj/src");
+  REQUIRE(by_env.ok());
+  CHECK(by_env->toolkit.name == "12.1.1");
+  CHECK(by_env->request.origin() == "set by CUDAENV_VERSION");
+
+  auto by_project = select(fs, {}, "/home/u/proj/src/deep");
+  REQUIRE(by_project.ok());
+  CHECK(by_project->toolkit.name == "11.8.0");
+  CHECK(by_project->request.origin() == "set by /home/u/proj/cuda.toml");
+
+  auto by_global = select(fs, {}, "/home/u");
+  REQUIRE(by_global.ok());
+  CHECK(by_global->toolkit.name == "12.4.1");
+  CHECK(by_global->request.origin() == "set by /home/u/.cudaenv/version");
+
+  MemoryFileSystem bare = machine();
+  bare.file("/usr/local/cuda/bin/nvcc", "", true);
+  auto by_fallback = select(bare, {}, "/home/u");
+  REQUIRE(by_fallback.ok());
+  CHECK(by_fallback->toolkit.source == ToolkitSource::system);
+  CHECK(by_fallback->toolkit.home == "/usr/local/cuda");
+  CHECK(by_fallback->request.kind == OriginKind::fallback);
+}
+
+TEST_CASE("selection: an empty CUDAENV_VERSION counts as unset") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"11.8\"\n");
+  auto selection = select(fs, {{"CUDAENV_VERSION", ""}}, "/home/u/proj");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.name == "11.8.0");
+}
+
+TEST_CASE("selection: prefixes pick the newest match, compared numerically") {
+  MemoryFileSystem fs = machine();
+  struct Case {
+    const char* request;
+    const char* chosen;
+  };
+  for (const Case& c : std::vector<Case>{{"12", "12.10.0"},
+                                         {"12.1", "12.1.1"},
+                                         {"12.1.0", "12.1.0"},
+                                         {"12.9", "12.9.0"},
+                                         {"11", "11.8.0"},
+                                         {"13", "13.0"},
+                                         {"13.0", "13.0"}}) {
+    INFO(c.request);
+    auto selection = select(fs, {{"CUDAENV_VERSION", c.request}}, "/");
+    REQUIRE(selection.ok());
+    CHECK(selection->toolkit.name == c.chosen);
+  }
+}
+
+TEST_CASE("selection: a registered toolkit resolves to its target") {
+  MemoryFileSystem fs = machine();
+  auto selection = select(fs, {{"CUDAENV_VERSION", "13"}}, "/");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.registered);
+  CHECK(selection->toolkit.home == "/opt/cuda-13");
+}
+
+TEST_CASE("selection: a version that is not installed lists the installed ones and the nearest") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"12.3\"\n");
+  auto selection = select(fs, {}, "/home/u/proj");
+  REQUIRE_FALSE(selection.ok());
+  CHECK(selection.error().message == "CUDA 12.3 is not installed (set by /home/u/proj/cuda.toml)");
+  CHECK(selection.error().hint ==
+        "installed: 11.8.0, 12.1.0, 12.1.1, 12.4.1, 12.9.0, 12.10.0, 13.0\n"
+        "nearest match: 12.4.1 (`cudaenv use 12.4.1`)\n"
+        "to install it: cudaenv install 12.3");
+}
+
+TEST_CASE("selection: a broken cuda.toml is an error unless CUDAENV_VERSION decides") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = 12.1\n");
+  auto broken = select(fs, {}, "/home/u/proj");
+  REQUIRE_FALSE(broken.ok());
+  CHECK_THAT(broken.error().message, Catch::StartsWith("/home/u/proj/cuda.toml:2:11:"));
+  auto overridden = select(fs, {{"CUDAENV_VERSION", "12.4"}}, "/home/u/proj");
+  REQUIRE(overridden.ok());
+  CHECK(overridden->toolkit.name == "12.4.1");
+  CHECK(overridden->warnings.size() == 1);
+}
+
+TEST_CASE("selection: system skips the shims folder on PATH") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/.cudaenv/shims/nvcc", "", true);
+  fs.file("/usr/lib/cuda/bin/nvcc", "", true);
+  EnvMap env{{"PATH", "/home/u/.cudaenv/shims/:/usr/lib/cuda/bin:/usr/bin"}, {"CUDAENV_VERSION", "system"}};
+  auto selection = select(fs, env, "/");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.home == "/usr/lib/cuda");
+}
+
+TEST_CASE("selection: no system toolkit at all is an error with the fix") {
+  MemoryFileSystem fs = machine();
+  auto selection = select(fs, {{"PATH", "/usr/bin"}}, "/");
+  REQUIRE_FALSE(selection.ok());
+  CHECK_THAT(selection.error().message, Catch::StartsWith("no system CUDA toolkit"));
+  CHECK_THAT(selection.error().hint, Catch::Contains("cudaenv install"));
+}
+
+TEST_CASE("selection: the user's root shadows the shared root, and both are listed") {
+  MemoryFileSystem fs = machine();
+  fs.file("/opt/cudaenv/versions/12.4.1/bin/nvcc", "", true);
+  fs.file("/opt/cudaenv/versions/12.6.3/bin/nvcc", "", true);
+  Layout layout{"/home/u/.cudaenv", fs::path("/opt/cudaenv")};
+  auto toolkits = list_toolkits(fs, layout);
+  auto find = [&](const std::string& name) {
+    return *std::find_if(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == name; });
+  };
+  CHECK(find("12.4.1").source == ToolkitSource::user_root);
+  CHECK(find("12.6.3").source == ToolkitSource::system_root);
+  CHECK(find("12.6.3").home == "/opt/cudaenv/versions/12.6.3");
+  auto selection = select_toolkit(fs, {{"CUDAENV_VERSION", "12"}}, "/", layout);
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.name == "12.10.0");
+}
+
+TEST_CASE("selection: the global file may hold comments and blank lines") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/.cudaenv/version", "\n# chosen by cudaenv global\n  12.9  \n");
+  auto selection = select(fs, {}, "/");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.name == "12.9.0");
+}
+
+TEST_CASE("selection: a path-like request from the environment is refused") {
+  MemoryFileSystem fs = machine();
+  auto selection = select(fs, {{"CUDAENV_VERSION", "../../../usr"}}, "/");
+  REQUIRE_FALSE(selection.ok());
+  CHECK_THAT(selection.error().message, Catch::Contains("is not a version"));
+}
+
+TEST_CASE("selection: system follows nvcc symlinks and ignores wrapper scripts outside a toolkit") {
+  MemoryFileSystem fs = machine();
+  fs.file("/usr/lib/nvidia-cuda-toolkit/bin/nvcc", "", true).file("/usr/lib/nvidia-cuda-toolkit/include/cuda.h");
+  fs.symlink("/usr/bin/nvcc", "../lib/nvidia-cuda-toolkit/bin/nvcc");
+  auto linked = find_system_toolkit(fs, {{"PATH", "/usr/bin"}}, kLayout.shims_dir());
+  REQUIRE(linked);
+  CHECK(linked->home == "/usr/lib/nvidia-cuda-toolkit");
+
+  MemoryFileSystem wrapped = machine();
+  wrapped.file("/usr/local/bin/nvcc", "#!/bin/sh\nexec /usr/local/cuda/bin/nvcc", true);
+  wrapped.file("/usr/local/cuda/bin/nvcc", "", true);
+  auto system = find_system_toolkit(wrapped, {{"PATH", "/usr/local/bin"}}, kLayout.shims_dir());
+  REQUIRE(system);
+  CHECK(system->home == "/usr/local/cuda");
+}
