@@ -51,6 +51,16 @@ assert_contains "$ERR" "$(sha256sum "$MIRROR_ROOT/redistrib_11.8.0.json" | cut -
 assert_contains "$ERR" "--skip-manifest-pin" "the fix is named"
 check "refused install leaves no versions entry" test ! -e "$CUDAENV_ROOT/versions/11.8.0"
 
+# NVIDIA's real 12.1.1 manifest matches its pin; its archives are then fetched (and here missing).
+mkdir -p "$WORK/real-mirror"
+cp "$SRC/../shared/fixtures/redist/cuda/redistrib_12.1.1.json" "$WORK/real-mirror/"
+run_capture "$CUDAENV" install 12.1.1 --force --mirror "file://$WORK/real-mirror" --platform linux-x86_64
+assert_not_contains "$ERR" "pins" "the real manifest passes its pin"
+assert_contains "$ERR" "cuda_nvcc: cannot download file://$WORK/real-mirror/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.1.105-archive.tar.xz" \
+  "then its archives are fetched from the mirror at relative_path"
+assert_eq 1 "$STATUS" "a missing archive fails the install"
+check "the failed reinstall kept the installed 12.1.1" test -x "$HOME121/bin/nvcc"
+
 # CUDAENV_MIRROR, CUDAENV_SKIP_MANIFEST_PIN, --keep-downloads, --component.
 OUT=$(CUDAENV_MIRROR="$MIRROR_URL" CUDAENV_SKIP_MANIFEST_PIN=1 "$CUDAENV" install 11.8 --platform linux-x86_64 \
   --keep-downloads --component libcurand 2>&1)
