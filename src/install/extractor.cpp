@@ -4,7 +4,9 @@
 #include <archive_entry.h>
 #include <sys/stat.h>
 
+#include <cstring>
 #include <memory>
+#include <mutex>
 
 #include "install/downloader.h"
 #include "install/xz_reader.h"
@@ -71,6 +73,11 @@ std::optional<std::string> prepare_member(archive_entry* entry, bool& skip) {
   archive_entry_copy_pathname(entry, path.c_str());
   archive_entry_set_perm(entry, archive_entry_perm(entry) & 0777);
   return std::nullopt;
+}
+
+std::mutex& root_files_mutex() {
+  static std::mutex mutex;
+  return mutex;
 }
 
 Status copy_data(archive* in, archive* out, const std::string& component, const std::filesystem::path& path,
@@ -164,6 +171,12 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
     bool skip = false;
     if (auto why = prepare_member(entry, skip)) return refused(component, archive_path, member, *why);
     if (skip) continue;
+    // Every archive has a LICENSE at its root: files there are written one at a time, so two
+    // archives extracting at once never race to replace the same file (the last one wins).
+    std::unique_lock<std::mutex> root_file;
+    if (archive_entry_filetype(entry) != AE_IFDIR && !std::strchr(archive_entry_pathname(entry), '/')) {
+      root_file = std::unique_lock(root_files_mutex());
+    }
     if (archive_write_header(out.get(), entry) < ARCHIVE_WARN) {
       return refused(component, archive_path, member, std::string("cannot be written: ") + archive_error_string(out.get()));
     }

@@ -15,6 +15,7 @@ check "headers from cccl merged" test -f "$HOME121/include/nv/target"
 assert_eq "lib" "$(readlink "$HOME121/lib64")" "lib64 -> lib"
 check "library symlink kept" test -L "$HOME121/lib/libcudart.so"
 check "top folder stripped" test ! -e "$HOME121/cuda_nvcc-linux-x86_64-12.1.105-archive"
+check "each archive's root LICENSE merged (one wins)" grep -q " license" "$HOME121/LICENSE"
 check "extra component not installed by default" test ! -e "$HOME121/include/curand.h"
 assert_contains "$(cat "$HOME121/version.json")" '"version": "12.1.1"' "version.json names the label"
 RECEIPT=$(cat "$HOME121/cudaenv-install.json")

@@ -39,6 +39,7 @@ add_component() {
   local staging="$WORK/pack/$top"
   rm -rf "$WORK/pack" && mkdir -p "$staging" "$MIRROR_ROOT/$component/linux-x86_64"
   cp -a "$source/." "$staging/"
+  printf '%s license\n' "$component" >"$staging/LICENSE"  # as in NVIDIA's archives
   if [ "$compress" = "--no-auto-compress" ]; then
     tar -cf "$MIRROR_ROOT/$relative" -C "$WORK/pack" "$top"
   else
