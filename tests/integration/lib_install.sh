@@ -96,7 +96,7 @@ add_fake_release() {
   add_component "$label" cuda_nvcc "$nvcc_version" "$WORK/parts/$label/nvcc"
   add_component "$label" cuda_cudart "$nvcc_version" "$WORK/parts/$label/cudart"
   add_component "$label" cuda_cccl "$nvcc_version" "$WORK/parts/$label/cccl"
-  add_component "$label" libcurand "10.3.2.106" "$WORK/parts/$label/curand"
+  add_component "$label" libcurand "10.3.$(nvcc_release_of "$label")" "$WORK/parts/$label/curand"
   write_manifest "$label"
 }
 
