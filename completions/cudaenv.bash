@@ -39,7 +39,7 @@ _cudaenv() {
       use | prefix) words=$(_cudaenv_words installed) ;;
       global) flags="--unset"; words=$(_cudaenv_words installed) ;;
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
-      list-remote) flags="--bare --json" ;;
+      list-remote) flags="--mirror --bare --json" ;;
       versions) flags="--bare --json" ;;
       current) flags="--json" ;;
       add) flags="--as --scan"; files=dirs ;;
@@ -49,7 +49,15 @@ _cudaenv() {
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;
       torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages" ;;
-      mirror) ((COMP_CWORD == 2)) && words="sync verify" || { flags="--to"; words=$(_cudaenv_words installed); } ;;
+      mirror)
+        if ((COMP_CWORD == 2)); then
+          words="sync verify"
+        elif [[ ${COMP_WORDS[2]} == verify ]]; then
+          files=dirs
+        else
+          flags="--to --profile --component --platform --mirror --jobs --skip-manifest-pin"; words=$(_cudaenv_words remote)
+        fi
+        ;;
       module) flags="--format --to --all"; words=$(_cudaenv_words installed) ;;
       doctor) flags="--json --python --timeout" ;;
     esac

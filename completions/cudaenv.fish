@@ -44,8 +44,9 @@ complete -c cudaenv -n '__fish_seen_subcommand_from install' -l platform -x -a '
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l keep-downloads
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l skip-manifest-pin
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
-complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module mirror' -a '(command cudaenv versions --bare 2>/dev/null)'
+complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(command cudaenv versions --bare 2>/dev/null)'
 complete -c cudaenv -n '__fish_seen_subcommand_from global shell' -l unset -d 'Remove the setting'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l mirror -x -d 'List what this mirror holds'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions' -l bare -d 'Only the names'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor' -l json -d 'Print JSON'
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -l as -x -d 'Name to register it under'
@@ -63,7 +64,15 @@ complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l cpu
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l installer -x -a 'pip uv'
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l format -x -a 'command requirements pyproject'
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l packages -x -a 'torch,torchvision,torchaudio torch'
-complete -c cudaenv -n '__fish_seen_subcommand_from mirror' -a 'sync verify'
+complete -c cudaenv -n '__fish_seen_subcommand_from mirror; and not __fish_seen_subcommand_from sync verify' -x -a 'sync verify'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(command cudaenv list-remote --bare 2>/dev/null)'
+complete -c cudaenv -n '__fish_seen_subcommand_from verify' -x -a '(__fish_complete_directories)'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l profile -x -a 'minimal torch full'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l component -x
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l platform -x -a 'linux-x86_64 linux-sbsa'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l mirror -x -d 'Upstream redist folder'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l jobs -x
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l skip-manifest-pin
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror module' -l to -x -a '(__fish_complete_directories)'
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l format -x -a 'lmod tcl'
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l all

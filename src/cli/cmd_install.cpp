@@ -1,5 +1,4 @@
 // install, uninstall, list-remote: toolkits from NVIDIA's redist archives (src/install/).
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -9,8 +8,10 @@
 
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/redist_source.h"
 #include "cli/session.h"
 #include "install/installer.h"
+#include "mirror/mirror_store.h"
 #include "store/rehash.h"
 #include "util/strings.h"
 
@@ -29,26 +30,6 @@ struct InstallOptions {
   bool keep_downloads = false;
   bool skip_manifest_pin = false;
 };
-
-Result<std::string> base_url(const InstallOptions& options, const Session& session, const ReleaseCatalog& releases) {
-  std::string url = options.mirror;
-  if (url.empty()) url = env_get(session.env, "CUDAENV_MIRROR").value_or(releases.default_base);
-  if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
-    return make_error("mirror '" + url + "' is not an http://, https:// or file:// URL",
-                      "e.g. --mirror https://mirror.example/cuda/redist/ or --mirror file:///srv/cuda-redist/", 2);
-  }
-  if (url.back() != '/') url += '/';
-  return url;
-}
-
-Result<std::string> host_platform(const InstallOptions& options) {
-  if (!options.platform.empty()) return options.platform;
-  struct utsname name {};
-  ::uname(&name);
-  if (auto platform = redist_platform_for(name.machine)) return *platform;
-  return make_error(std::string("NVIDIA publishes no redist toolkit for this machine (") + name.machine + ")",
-                    "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
-}
 
 // The versions to install and what to install of them: the arguments, else the nearest cuda.toml.
 Status apply_project(InstallOptions& options, const Session& session) {
@@ -90,14 +71,14 @@ Result<int> run_install(InstallOptions options) {
   if (!releases) return releases.take_error();
   auto profiles = load_profile_catalog();
   if (!profiles) return profiles.take_error();
-  auto base = base_url(options, *session, *releases);
+  auto base = redist_base_url(options.mirror, *session, *releases);
   if (!base) return base.take_error();
-  auto platform = host_platform(options);
+  auto platform = host_platform(options.platform);
   if (!platform) return platform.take_error();
-  bool skip_pin = options.skip_manifest_pin || env_get(session->env, "CUDAENV_SKIP_MANIFEST_PIN") == "1";
+  bool skip_pin = skip_manifest_pin(options.skip_manifest_pin, *session);
   ProgressReporter progress(stderr, stderr_wants_colour());
   for (const std::string& version : options.versions) {
-    auto label = releases->resolve(version);
+    auto label = resolve_release(version, *base, *releases);
     if (!label) return label.take_error();
     InstallRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
                            options.components, *platform, *base, options.jobs, options.force,
@@ -180,14 +161,32 @@ Result<int> run_uninstall(const UninstallOptions& options) {
 
 struct ListRemoteOptions {
   std::string prefix;
+  std::string mirror;
   bool bare = false;
   bool json = false;
 };
 
+// What the mirror's index holds when --mirror or CUDAENV_MIRROR names one, else the shipped list.
+Result<ReleaseCatalog> listed_releases(const ListRemoteOptions& options, const Session& session) {
+  auto shipped = load_release_catalog();
+  if (!shipped) return shipped.take_error();
+  if (options.mirror.empty() && !env_get(session.env, "CUDAENV_MIRROR")) return shipped;
+  auto base = redist_base_url(options.mirror, session, *shipped);
+  if (!base) return base.take_error();
+  auto index = fetch_mirror_index(*base);
+  if (!index) {
+    return make_error("cannot list the mirror " + *base + ": " + index.error().message,
+                      "a mirror lists its releases in " + std::string(kMirrorIndexName) +
+                          ", which `cudaenv mirror sync VERSION --to DIR` writes; without --mirror (and "
+                          "CUDAENV_MIRROR) list-remote shows the releases cudaenv knows");
+  }
+  return mirror_catalog(*index, *base, *shipped);
+}
+
 Result<int> run_list_remote(const ListRemoteOptions& options) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto releases = load_release_catalog();
+  auto releases = listed_releases(options, *session);
   if (!releases) return releases.take_error();
   std::optional<Version> prefix;
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
@@ -247,6 +246,7 @@ CommandHandler configure_uninstall(CLI::App& command) {
 CommandHandler configure_list_remote(CLI::App& command) {
   auto options = std::make_shared<ListRemoteOptions>();
   command.add_option("prefix", options->prefix, "Only versions starting with this, e.g. 12 or 12.4");
+  command.add_option("--mirror", options->mirror, "List what this mirror's index holds (http, https, file://); CUDAENV_MIRROR");
   command.add_flag("--bare", options->bare, "Only the versions, one per line (for completions)");
   command.add_flag("--json", options->json, "Machine-readable output");
   return [options] { return run_list_remote(*options); };

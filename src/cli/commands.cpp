@@ -22,6 +22,7 @@ const std::vector<Command>& command_table() {
       {"shell", "Set the CUDA version for this shell only (needs the shell integration)", configure_shell},
       {"trust", "Allow a cuda.toml's [env] to be applied", configure_trust},
       {"untrust", "Revoke a cuda.toml's [env]", configure_untrust},
+      {"mirror", "Sync releases into an offline mirror folder (sync), or re-check one (verify)", configure_mirror},
       {"module", "Write Lmod or Tcl modulefiles for installed toolkits", configure_module},
       {"torch", "Print the matching PyTorch wheel index and install command", configure_torch},
       {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", configure_doctor},

@@ -23,6 +23,7 @@ CommandHandler configure_hook_env(CLI::App& command);
 CommandHandler configure_shell(CLI::App& command);
 CommandHandler configure_trust(CLI::App& command);
 CommandHandler configure_untrust(CLI::App& command);
+CommandHandler configure_mirror(CLI::App& command);
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);

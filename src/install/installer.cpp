@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "install/checked_manifest.h"
 #include "install/downloader.h"
 #include "install/extractor.h"
 #include "install/sha256.h"
@@ -232,30 +233,6 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
   return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& c) { return have.count(c) > 0; });
 }
 
-Result<std::string> fetch_checked_manifest(const ReleaseCatalog& releases, const InstallRequest& request,
-                                           const DownloadOptions& options, ProgressReporter& progress) {
-  std::string url = request.base_url + "redistrib_" + request.label + ".json";
-  progress.note("fetching " + url);
-  auto text = fetch_text(url, options);
-  if (!text) return text.take_error();
-  std::string actual = sha256_hex(*text);
-  const Release* release = releases.find(request.label);
-  if (request.skip_manifest_pin) return text;
-  if (!release || !release->sha256) {
-    progress.note("note: cudaenv has no pinned sha256 for the CUDA " + request.label +
-                  " manifest; the archives are still checked against it");
-    return text;
-  }
-  if (*release->sha256 != actual) {
-    return make_error("the manifest " + url + " has sha256 " + actual + ", but cudaenv pins " + *release->sha256 +
-                          " for CUDA " + request.label,
-                      "a private mirror with its own manifests: pass --skip-manifest-pin (or set "
-                      "CUDAENV_SKIP_MANIFEST_PIN=1); archive checksums are still checked.\nOtherwise the mirror "
-                      "serves an altered manifest: do not install from it");
-  }
-  return text;
-}
-
 // nvcc without a targets/ folder links from lib64; the redist archives ship lib/.
 Status add_lib64_link(const fs::path& root) {
   fs::path lib = root / "lib", lib64 = root / "lib64";
@@ -285,7 +262,7 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
   receipt["profile"] = request.profile;
   receipt["platform"] = request.platform;
   receipt["source"] = request.base_url;
-  receipt["manifest"] = {{"url", request.base_url + "redistrib_" + request.label + ".json"},
+  receipt["manifest"] = {{"url", manifest_url(request.base_url, request.label)},
                          {"sha256", manifest_sha256}};
   receipt["installed_at"] = utc_now();
   receipt["components"] = nlohmann::ordered_json::array();
@@ -398,9 +375,10 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   InterruptGuard interrupts;
   DownloadOptions manifest_options;
   manifest_options.should_stop = [] { return g_interrupted.load(); };
-  auto manifest_text = fetch_checked_manifest(releases, effective, manifest_options, progress);
+  auto manifest_text = fetch_checked_manifest(releases, effective.base_url, effective.label,
+                                              effective.skip_manifest_pin, manifest_options, progress);
   if (!manifest_text) return manifest_text.take_error();
-  auto manifest = parse_redist_manifest(*manifest_text, effective.base_url + "redistrib_" + effective.label + ".json");
+  auto manifest = parse_redist_manifest(*manifest_text, manifest_url(effective.base_url, effective.label));
   if (!manifest) return manifest.take_error();
   auto plan = plan_install(*manifest, profiles,
                            PlanRequest{effective.label, effective.profile, effective.components, effective.platform});

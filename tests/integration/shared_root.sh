@@ -1,6 +1,8 @@
 # A shared, read-only CUDAENV_SYSTEM_ROOT (as an admin would set up /opt/cudaenv) used by
-# a user without write access: versions, exec and shims work, and nothing is written there.
+# a user without write access: versions, exec and shims work, the user's own install (from a
+# mirror folder) lands in the user's root, and nothing is written there.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_install.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root to act as another user (runs as root in CI)"
 command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
@@ -43,6 +45,18 @@ chmod -R a+rX "$WORK/mine"
 run_capture as_user "$CUDAENV" add "$WORK/mine"
 run_capture as_user "$CUDAENV" prefix 12.4.1
 assert_eq "$WORK/mine" "$OUT" "the user's 12.4.1 wins over the shared one"
+
+# The admin's mirror folder, made by `mirror sync`: the user installs from it into their own root.
+add_fake_release 12.1.1
+SITE="$WORK/site-mirror"
+run_capture "$CUDAENV" mirror sync 12.1.1 --to "$SITE" --mirror "file://$MIRROR_ROOT" --skip-manifest-pin --platform linux-x86_64
+assert_eq 0 "$STATUS" "the admin syncs a mirror folder: $ERR"
+chmod -R a+rX "$SITE"
+run_capture as_user "$CUDAENV" install 12.1 --mirror "file://$SITE" --skip-manifest-pin --platform linux-x86_64
+assert_eq 0 "$STATUS" "the user installs from the file:// mirror: $ERR"
+check "into the user's own root" test -x "$USER_HOME/.cudaenv/versions/12.1.1/bin/nvcc"
+run_capture as_user sh -c "cd '$USER_HOME/proj' && '$CUDAENV' use 12.1.1 && nvcc --version"
+assert_contains "$OUT" "release 12.1" "the user's installed toolkit runs through the shim"
 
 assert_eq "$before" "$(snapshot)" "nothing under the shared root changed"
 finish

@@ -1,0 +1,36 @@
+#include "install/checked_manifest.h"
+
+#include "install/sha256.h"
+
+namespace cudaenv {
+
+std::string manifest_url(const std::string& base_url, const std::string& label) {
+  return base_url + "redistrib_" + label + ".json";
+}
+
+Result<std::string> fetch_checked_manifest(const ReleaseCatalog& releases, const std::string& base_url,
+                                           const std::string& label, bool skip_pin, const DownloadOptions& options,
+                                           ProgressReporter& progress) {
+  std::string url = manifest_url(base_url, label);
+  progress.note("fetching " + url);
+  auto text = fetch_text(url, options);
+  if (!text) return text.take_error();
+  std::string actual = sha256_hex(*text);
+  const Release* release = releases.find(label);
+  if (skip_pin) return text;
+  if (!release || !release->sha256) {
+    progress.note("note: cudaenv has no pinned sha256 for the CUDA " + label +
+                  " manifest; the archives are still checked against it");
+    return text;
+  }
+  if (*release->sha256 != actual) {
+    return make_error("the manifest " + url + " has sha256 " + actual + ", but cudaenv pins " + *release->sha256 +
+                          " for CUDA " + label,
+                      "a private mirror with its own manifests: pass --skip-manifest-pin (or set "
+                      "CUDAENV_SKIP_MANIFEST_PIN=1); archive checksums are still checked.\nOtherwise the mirror "
+                      "serves an altered manifest: do not install from it");
+  }
+  return text;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,136 @@
+#include "mirror/mirror_store.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "install/checked_manifest.h"
+#include "install/downloader.h"
+#include "install/plan.h"
+#include "install/redist_manifest.h"
+#include "install/sha256.h"
+#include "util/atomic_file.h"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The components of the release DIR already holds for `platform`, so a re-sync covers them.
+std::vector<std::string> held_components(const MirrorIndex& held, const std::string& label,
+                                         const std::string& manifest_sha256, const std::string& platform) {
+  std::vector<std::string> out;
+  const MirrorRelease* release = held.find(label);
+  if (!release || release->manifest.sha256 != manifest_sha256) return out;
+  for (const MirrorFile& file : release->files) {
+    if (file.platform == platform) out.push_back(file.component);
+  }
+  return out;
+}
+
+Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, const ProfileCatalog& profiles,
+                                              const SyncRequest& request, const MirrorIndex& held,
+                                              const std::string& manifest_sha256, const std::string& source) {
+  std::vector<std::string> platforms = request.platforms;
+  const MirrorRelease* release = held.find(request.label);
+  if (release && release->manifest.sha256 == manifest_sha256) {
+    for (const std::string& platform : release->platforms()) {
+      if (std::find(platforms.begin(), platforms.end(), platform) == platforms.end()) platforms.push_back(platform);
+    }
+  }
+  std::vector<MirrorFile> files;
+  std::set<std::string> paths;
+  for (const std::string& platform : platforms) {
+    std::vector<std::string> components = request.components;
+    for (std::string& component : held_components(held, request.label, manifest_sha256, platform)) {
+      components.push_back(std::move(component));
+    }
+    auto plan = plan_install(manifest, profiles, PlanRequest{request.label, request.profile, components, platform});
+    if (!plan) return plan.take_error();
+    for (const PlannedArchive& archive : *plan) {
+      const RedistArtifact& artifact = archive.artifact;
+      if (!is_contained_path(artifact.relative_path)) {
+        return make_error(source + " names " + archive.component + " at '" + artifact.relative_path +
+                              "', which lies outside the mirror folder",
+                          "the upstream serves a hostile or broken manifest: do not mirror it");
+      }
+      if (!paths.insert(artifact.relative_path).second) continue;
+      files.push_back(MirrorFile{archive.component, archive.version, platform, artifact.relative_path, artifact.sha256,
+                                 artifact.size});
+    }
+  }
+  return files;
+}
+
+Result<std::string> read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
+  fs::path path = dir / kMirrorIndexName;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return MirrorIndex{};
+  auto text = read_text(path);
+  if (!text) return text.take_error();
+  return parse_mirror_index(*text, path.string());
+}
+
+Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries) {
+  DownloadOptions options;
+  options.tries = tries;
+  auto text = fetch_text(base_url + kMirrorIndexName, options);
+  if (!text) return text.take_error();
+  return parse_mirror_index(*text, base_url + kMirrorIndexName);
+}
+
+Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles,
+                                   const SyncRequest& request, const MirrorIndex& held, ProgressReporter& progress) {
+  CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
+  std::string source = manifest_url(request.base_url, request.label);
+  auto text = fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin,
+                                     DownloadOptions{}, progress);
+  if (!text) return text.take_error();
+  auto manifest = parse_redist_manifest(*text, source);
+  if (!manifest) return manifest.take_error();
+  std::string manifest_sha256 = sha256_hex(*text);
+  auto files = planned_files(*manifest, profiles, request, held, manifest_sha256, source);
+  if (!files) return files.take_error();
+
+  std::vector<DownloadJob> jobs;
+  std::vector<std::string> names;
+  std::vector<std::uint64_t> sizes;
+  for (const MirrorFile& file : *files) {
+    fs::path destination = request.dir / file.relative_path;
+    std::error_code ec;
+    fs::create_directories(destination.parent_path(), ec);
+    if (ec) return make_error("cannot create " + destination.parent_path().string() + ": " + ec.message());
+    jobs.push_back(DownloadJob{file.component, request.base_url + file.relative_path, destination, file.size, file.sha256});
+    names.push_back(file.component + " (" + file.platform + ")");
+    sizes.push_back(file.size);
+  }
+  DownloadOptions options;
+  options.jobs = request.jobs;
+  progress.begin(names, sizes);
+  Status downloaded = download_all(jobs, options, progress, [](size_t) {});
+  progress.end();
+  CUDAENV_TRY(downloaded);
+
+  std::string manifest_name = "redistrib_" + request.label + ".json";
+  CUDAENV_TRY(write_file_atomically(request.dir / manifest_name, *text));
+  MirrorFile manifest_file{"manifest", "", "", manifest_name, manifest_sha256, text->size()};
+  return MirrorRelease{request.label, manifest->release_date, manifest_file, std::move(*files)};
+}
+
+Status write_mirror_index(const fs::path& dir, const MirrorIndex& index) {
+  return write_file_atomically(dir / kMirrorIndexName, render_mirror_index(index));
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,43 @@
+#pragma once
+// A mirror folder on disk or behind a URL: its index read, fetched and updated, and one release
+// synced into it from an upstream redist folder.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "install/catalog.h"
+#include "install/progress.h"
+#include "mirror/mirror_index.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+struct SyncRequest {
+  std::string label;                    // a full release label, already resolved
+  std::string profile;                  // minimal | torch | full
+  std::vector<std::string> components;  // extras
+  std::vector<std::string> platforms;   // at least one
+  std::string base_url;                 // the upstream redist folder, ending in '/'
+  std::filesystem::path dir;            // the mirror folder
+  int jobs = 4;
+  bool skip_manifest_pin = false;
+};
+
+// DIR/cudaenv-mirror.json, or an empty index when the folder has none yet.
+Result<MirrorIndex> read_mirror_index(const std::filesystem::path& dir);
+
+// BASE/cudaenv-mirror.json over http(s) or file://; `tries` 1 probes without retrying.
+Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries = 3);
+
+// Fetches the manifest (checked against its pin) and every planned archive of every platform
+// into DIR at its relative_path, plus whatever DIR's index already holds of the release (its
+// components on its platforms), so a plain second sync repairs the first. Verified files are kept, partial ones resumed; the manifest is
+// written last, byte for byte as served.
+Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles,
+                                   const SyncRequest& request, const MirrorIndex& held, ProgressReporter& progress);
+
+// Replaces DIR's index atomically (readers see the old one or the new one).
+Status write_mirror_index(const std::filesystem::path& dir, const MirrorIndex& index);
+
+}  // namespace cudaenv
