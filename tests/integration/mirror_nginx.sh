@@ -66,7 +66,7 @@ assert_eq "12.1.1" "$OUT" "list-remote over http lists the mirror's index: $ERR"
 run_capture "$CUDAENV" install 12.1 --mirror "$URL" --skip-manifest-pin --platform linux-x86_64
 assert_eq 0 "$STATUS" "install from nginx: $ERR"
 assert_contains "$ERR" "${URL}redistrib_12.1.1.json" "the manifest came from nginx"
-assert_contains "$(grep -c 'GET /cuda_nvcc/' "$NG/access.log")" "1" "nginx served the archives"
+assert_eq 1 "$(grep -c "GET /cuda_nvcc/" "$NG/access.log")" "nginx served the archive"
 assert_contains "$(cd "$WORK" && "$CUDAENV" global 12.1.1 && PATH="$CUDAENV_ROOT/shims:$PATH" nvcc --version)" \
   "release 12.1, V12.1.105" "nvcc through the shim prints the version"
 
