@@ -1,9 +1,7 @@
 #include "mirror/mirror_store.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "install/checked_manifest.h"
 #include "install/downloader.h"
@@ -11,6 +9,7 @@
 #include "install/redist_manifest.h"
 #include "install/sha256.h"
 #include "util/atomic_file.h"
+#include "util/file_system.h"
 
 namespace cudaenv {
 
@@ -64,22 +63,14 @@ Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, co
   return files;
 }
 
-Result<std::string> read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
   fs::path path = dir / kMirrorIndexName;
   std::error_code ec;
   if (!fs::exists(path, ec)) return MirrorIndex{};
-  auto text = read_text(path);
-  if (!text) return text.take_error();
+  auto text = RealFileSystem().read_file(path);
+  if (!text) return make_error("cannot read " + path.string(), "check its permissions");
   return parse_mirror_index(*text, path.string());
 }
 

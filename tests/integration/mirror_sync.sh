@@ -9,6 +9,7 @@ add_fake_release 11.8.0
 start_mirror
 NVCC=$(archive_of cuda_nvcc 12.1.1)
 CUDART=$(archive_of cuda_cudart 12.1.1)
+CCCL=$(archive_of cuda_cccl 12.1.1)
 
 sync 12.1.1
 assert_eq 0 "$STATUS" "mirror sync 12.1.1: $ERR"
@@ -45,16 +46,18 @@ assert_eq 1 "$STATUS" "install from a damaged mirror fails"
 assert_contains "$ERR" "cuda_nvcc: file://$LOCAL/$NVCC has sha256" "install names the component, URL and sha256"
 check "nothing installed" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
 rm "$LOCAL/$CUDART"
+head -c 100 "$LOCAL/$CCCL" >"$LOCAL/$CCCL.part" && rm "$LOCAL/$CCCL"  # as a killed sync leaves it
 run_capture "$CUDAENV" mirror verify "$LOCAL"
 assert_eq 1 "$STATUS" "verify fails on a damaged mirror"
 assert_contains "$ERR" "$LOCAL/$NVCC has sha256" "the damaged archive is named"
 assert_contains "$ERR" "$LOCAL/$CUDART is missing" "the missing archive is named"
 assert_contains "$ERR" "fix: cudaenv mirror sync 12.1.1 --to '$LOCAL'" "with the fix"
-assert_contains "$ERR" "2 of 5 files" "and counted"
+assert_contains "$ERR" "3 of 5 files" "and counted"
 : >"$REQUEST_LOG"
 sync 12.1.1
 assert_eq 0 "$STATUS" "sync repairs: $ERR"
-assert_eq 2 "$(archive_gets)" "only the damaged and the missing archive are fetched again"
+assert_eq 3 "$(archive_gets)" "only the damaged and the missing archives are fetched again"
+assert_contains "$(requests_for "$CCCL")" "range=100" "the partial one is resumed"
 check "libcurand kept by a plain re-sync" test -e "$LOCAL/$(archive_of libcurand 12.1.1)"
 run_capture "$CUDAENV" mirror verify "$LOCAL"
 assert_eq 0 "$STATUS" "verify passes after the repair: $ERR"
