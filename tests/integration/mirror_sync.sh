@@ -87,6 +87,11 @@ assert_eq 0 "$STATUS" "install 12.4 from a mirror holding only 12.4.0 (cudaenv k
 check "12.4 meant the mirror's newest 12.4.z" test -x "$CUDAENV_ROOT/versions/12.4.0/bin/nvcc"
 assert_eq "12.4.0" "$(CUDAENV_MIRROR="file://$OLD" "$CUDAENV" list-remote --bare)" "CUDAENV_MIRROR also picks list-remote's source"
 
+run_capture "$CUDAENV" install 11 --mirror "file://$OLD" --platform linux-x86_64
+assert_eq 1 "$STATUS" "a version the mirror does not hold"
+assert_contains "$ERR" "no known CUDA release matches 11 in the mirror file://$OLD/" "is named with the mirror"
+assert_contains "$ERR" "list-remote --mirror file://$OLD/" "and how to see what it holds"
+
 # Usage errors and a mirror without an index.
 run_capture "$CUDAENV" list-remote --mirror "$MIRROR_URL"
 assert_eq 1 "$STATUS" "list-remote of a mirror without an index fails"
