@@ -146,7 +146,7 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 
 Error sha_mismatch(const DownloadJob& job, const std::string& actual) {
   return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but the manifest says " + job.sha256,
-                    "the file was deleted; the mirror serves a damaged or altered archive: run the install "
+                    "the file was deleted; the mirror serves a damaged or altered archive: run the same command "
                     "again, or use another --mirror");
 }
 
