@@ -1,13 +1,22 @@
 #include "util/file_lock.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 namespace cudaenv {
+
+// A whole-file write lock owned by the open file description (an "OFD" fcntl lock): like
+// flock it belongs to this fd, not the process, and unlike flock it is a real POSIX lock
+// on NFS, where roots shared by a cluster live.
+static bool lock_whole_file(int fd, bool wait) {
+  struct flock region {};
+  region.l_type = F_WRLCK;
+  region.l_whence = SEEK_SET;
+  return ::fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &region) == 0;
+}
 
 Result<FileLock> FileLock::acquire(const std::filesystem::path& path, const std::function<void()>& on_wait) {
   std::error_code ec;
@@ -17,8 +26,8 @@ Result<FileLock> FileLock::acquire(const std::filesystem::path& path, const std:
     return make_error("cannot open lock file " + path.string() + ": " + std::strerror(errno),
                       "check that " + path.parent_path().string() + " is writable");
   }
-  if (on_wait && ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) on_wait();
-  while (::flock(fd, LOCK_EX) != 0) {
+  if (on_wait && !lock_whole_file(fd, false) && (errno == EAGAIN || errno == EACCES)) on_wait();
+  while (!lock_whole_file(fd, true)) {
     if (errno == EINTR) continue;
     int saved = errno;
     ::close(fd);

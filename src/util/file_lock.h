@@ -1,6 +1,7 @@
 #pragma once
-// An exclusive lock held by the kernel on an open file (flock), so a killed holder
-// never leaves a stale lock behind. On NFS, Linux maps flock onto fcntl locks.
+// An exclusive lock held by the kernel on an open file (an fcntl open-file-description
+// lock), so a killed holder never leaves a stale lock behind, and NFS honours it. The lock
+// file itself may stay; it is never the guard.
 
 #include <filesystem>
 #include <functional>

@@ -43,6 +43,9 @@ int main() {
 CU
 run_capture nvcc -o hello hello.cu
 assert_eq 0 "$STATUS" "nvcc compiles and links through the shim: $ERR"
+# Called by its full path (as CMake does with CUDACXX), nvcc still finds nvcc.profile.
+run_capture "$CUDAENV_ROOT/shims/nvcc" -c -o hello_full.o hello.cu
+assert_eq 0 "$STATUS" "nvcc through the shim's full path: $ERR"
 check "the program links the toolkit's cudart statically or from the toolkit" test -x hello
 run_capture ./hello
 assert_eq 0 "$STATUS" "the program runs"

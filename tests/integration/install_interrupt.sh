@@ -83,8 +83,13 @@ check "no staging left" no_staging_left
 # While another process holds the lock, install says what it waits for, then proceeds.
 rm -rf "$CUDAENV_ROOT/versions/12.1.1"
 : >"$FAULTS"
-exec 9>"$CUDAENV_ROOT/locks/install-12.1.1"
-flock 9
+# A POSIX (fcntl) lock, the kind cudaenv takes, held by python until its stdin closes.
+exec 9> >(exec python3 -c 'import fcntl, sys
+lock = open(sys.argv[1], "w")
+fcntl.lockf(lock, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+sys.stdin.read()' "$CUDAENV_ROOT/locks/install-12.1.1" "$WORK/holder.ready")
+for _ in $(seq 200); do [ -e "$WORK/holder.ready" ] && break; sleep 0.05; done
 "$CUDAENV" "${ARGS[@]}" 2>"$WORK/waiter.err" 9>&- &
 WAITER=$!
 for _ in $(seq 200); do grep -q "waiting for it to finish" "$WORK/waiter.err" && break; sleep 0.05; done
