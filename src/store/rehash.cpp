@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/toolkits.h"
+#include "util/data_dir.h"
 #include "util/file_lock.h"
 
 namespace cudaenv {
@@ -53,19 +54,6 @@ std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layo
   return {names.begin(), names.end()};
 }
 
-Result<fs::path> locate_shim_binary() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return make_error("cannot find the running cudaenv binary: " + ec.message());
-  fs::path dir = self.parent_path();
-  for (const fs::path& candidate : {dir / "cudaenv-shim", dir.parent_path() / "libexec/cudaenv/cudaenv-shim"}) {
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return make_error("cudaenv-shim was not found beside " + self.string() + " or in " +
-                        (dir.parent_path() / "libexec/cudaenv").string(),
-                    "reinstall cudaenv (./install.sh) so both programs are installed together");
-}
-
 Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
   auto lock = FileLock::acquire(layout.locks_dir() / "rehash");
   if (!lock) return lock.take_error();
@@ -93,7 +81,7 @@ Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
 }
 
 Result<RehashReport> rehash_after_change(const Layout& layout) {
-  auto shim_binary = locate_shim_binary();
+  auto shim_binary = locate_program("cudaenv-shim");
   if (!shim_binary) return shim_binary.take_error();
   return rehash(layout, *shim_binary);
 }

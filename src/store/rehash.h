@@ -21,9 +21,6 @@ struct RehashReport {
 // Names of the executables in the bin/ of every known toolkit.
 std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layout);
 
-// cudaenv-shim beside the running cudaenv, or in ../libexec/cudaenv/ of its prefix.
-Result<std::filesystem::path> locate_shim_binary();
-
 // Rebuilds shims/ under a lock, so concurrent runs serialise instead of colliding;
 // each shim is replaced by rename, so a running shim never sees a missing file.
 Result<RehashReport> rehash(const Layout& layout, const std::filesystem::path& shim_binary);

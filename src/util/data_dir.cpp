@@ -1,5 +1,7 @@
 #include "util/data_dir.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <vector>
 
@@ -7,18 +9,46 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
-Result<fs::path> manifests_dir() {
-  if (const char* dir = std::getenv("CUDAENV_MANIFESTS_DIR"); dir && *dir) return fs::path(dir);
+namespace {
+
+Result<fs::path> running_program() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return make_error("cannot find the running cudaenv program: " + ec.message());
+  return self;
+}
+
+// PREFIX for PREFIX/bin/cudaenv and for PREFIX/libexec/cudaenv/cudaenv-fetch alike.
+fs::path install_prefix(const fs::path& self) {
+  fs::path dir = self.parent_path();
+  if (dir.filename() == "cudaenv" && dir.parent_path().filename() == "libexec") return dir.parent_path().parent_path();
+  return dir.parent_path();
+}
+
+}  // namespace
+
+Result<fs::path> manifests_dir() {
+  if (const char* dir = std::getenv("CUDAENV_MANIFESTS_DIR"); dir && *dir) return fs::path(dir);
   std::vector<fs::path> candidates;
-  if (!ec) candidates.push_back(self.parent_path().parent_path() / "share/cudaenv/manifests");
+  if (auto self = running_program()) candidates.push_back(install_prefix(*self) / "share/cudaenv/manifests");
   candidates.push_back(CUDAENV_SOURCE_MANIFESTS_DIR);
+  std::error_code ec;
   for (const fs::path& candidate : candidates) {
     if (fs::is_directory(candidate, ec)) return candidate;
   }
   return make_error("cudaenv's data folder was not found (looked in " + candidates.front().string() + ")",
                     "reinstall cudaenv with ./install.sh, or set CUDAENV_MANIFESTS_DIR");
+}
+
+Result<fs::path> locate_program(const std::string& name) {
+  auto self = running_program();
+  if (!self) return self.take_error();
+  fs::path libexec = install_prefix(*self) / "libexec/cudaenv";
+  for (const fs::path& candidate : {self->parent_path() / name, libexec / name}) {
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return make_error(name + " was not found beside " + self->string() + " or in " + libexec.string(),
+                    "reinstall cudaenv (./install.sh) so its programs are installed together");
 }
 
 }  // namespace cudaenv

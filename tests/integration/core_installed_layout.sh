@@ -7,7 +7,14 @@ assert_eq 0 "$STATUS" "cmake --install: $ERR"
 check "cudaenv in bin/" test -x "$WORK/prefix/bin/cudaenv"
 check "the shim in libexec/cudaenv/" test -x "$WORK/prefix/libexec/cudaenv/cudaenv-shim"
 check "manifests in share/cudaenv/" test -d "$WORK/prefix/share/cudaenv/manifests"
-check "no shim on PATH (bin/ holds only cudaenv)" test ! -e "$WORK/prefix/bin/cudaenv-shim"
+check "cudaenv-fetch in libexec/cudaenv/" test -x "$WORK/prefix/libexec/cudaenv/cudaenv-fetch"
+check "bin/ holds only cudaenv" test "$(ls "$WORK/prefix/bin")" = cudaenv
+check "cudaenv itself does not load libcurl or libarchive" sh -c "! ldd '$WORK/prefix/bin/cudaenv' | grep -qE 'libcurl|libarchive'"
+run_capture "$WORK/prefix/bin/cudaenv" list-remote 12.1
+assert_eq 0 "$STATUS" "list-remote runs in the installed cudaenv-fetch: $ERR"
+assert_contains "$OUT" "12.1.1" "cudaenv-fetch finds the shipped release list from libexec/"
+run_capture "$WORK/prefix/bin/cudaenv" install --help
+assert_contains "$OUT" "--mirror" "install --help is the real one"
 
 make_fake_toolkit "$WORK/tk/cuda-12.4" 12.4.1
 run_capture "$WORK/prefix/bin/cudaenv" add "$WORK/tk/cuda-12.4"

@@ -1,0 +1,45 @@
+// In `cudaenv`, the commands that download or unpack archives (install, uninstall,
+// list-remote, mirror) are handed to cudaenv-fetch, the same CLI linked with libcurl and
+// libarchive. Loading those libraries and their dependencies costs about 5 ms at every
+// start, which every other command, and the shell hook, would otherwise pay.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/commands.h"
+#include "util/data_dir.h"
+
+namespace cudaenv {
+
+namespace {
+
+Result<int> run_in_fetch_helper(const std::string& name, const std::vector<std::string>& arguments) {
+  auto helper = locate_program("cudaenv-fetch");
+  if (!helper) return helper.take_error();
+  std::vector<std::string> args{helper->string(), name};
+  args.insert(args.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  ::execv(helper->c_str(), argv.data());
+  return make_error("cannot run " + helper->string() + ": " + std::strerror(errno),
+                    "reinstall cudaenv (./install.sh) so its programs are installed together");
+}
+
+// Everything after the command name, --help included, goes to the helper untouched.
+CommandHandler delegate(CLI::App& command) {
+  command.set_help_flag();
+  command.allow_extras();
+  command.prefix_command();
+  return [&command] { return run_in_fetch_helper(command.get_name(), command.remaining()); };
+}
+
+}  // namespace
+
+CommandHandler configure_install(CLI::App& command) { return delegate(command); }
+CommandHandler configure_uninstall(CLI::App& command) { return delegate(command); }
+CommandHandler configure_list_remote(CLI::App& command) { return delegate(command); }
+CommandHandler configure_mirror(CLI::App& command) { return delegate(command); }
+
+}  // namespace cudaenv
