@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/toolkit_env.h"
+#include "util/strings.h"
 #include "util/working_dir.h"
 
 extern char** environ;
@@ -54,10 +55,7 @@ Result<fs::path> real_program(const RealFileSystem& disk, const EnvMap& env, con
     path = selection.toolkit.bin_dir() / program;
   }
   if (path) return *path;
-  std::string having;
-  for (const std::string& name : toolkits_with_program(disk, list_toolkits(disk, layout), program)) {
-    having += (having.empty() ? "" : ", ") + name;
-  }
+  std::string having = join(toolkits_with_program(disk, list_toolkits(disk, layout), program), ", ");
   return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")",
                     having.empty() ? "no installed toolkit has it" : "it is in: " + having, 127);
 }
@@ -82,9 +80,7 @@ int run_shim(int argc, char** argv) {
   if (!path) return fail(path.error());
   apply_env_change(selection_env_change(*selection), env);
   std::vector<std::string> env_strings = env_to_strings(env);
-  std::vector<char*> envp;
-  for (std::string& entry : env_strings) envp.push_back(entry.data());
-  envp.push_back(nullptr);
+  std::vector<char*> envp = c_string_array(env_strings);
   // nvcc finds nvcc.profile (and so its include and library folders) beside argv[0].
   std::string real_argv0 = path->string();
   argv[0] = real_argv0.data();

@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/session.h"
 #include "core/toolkit_env.h"
+#include "util/strings.h"
 #include "shell/hook.h"
 #include "shell/trust.h"
 
@@ -45,13 +46,9 @@ Result<int> run_exec(const std::vector<std::string>& command) {
     program = *found;
   }
   std::vector<std::string> args = command;
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = c_string_array(args);
   std::vector<std::string> env_strings = env_to_strings(env);
-  std::vector<char*> envp;
-  for (std::string& entry : env_strings) envp.push_back(entry.data());
-  envp.push_back(nullptr);
+  std::vector<char*> envp = c_string_array(env_strings);
   std::fflush(stdout);
   ::execve(program.c_str(), argv.data(), envp.data());
   int code = errno == ENOENT ? 127 : 126;

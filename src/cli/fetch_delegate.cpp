@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "util/data_dir.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -19,9 +20,7 @@ Result<int> run_in_fetch_helper(const std::string& name, const std::vector<std::
   if (!helper) return helper.take_error();
   std::vector<std::string> args{helper->string(), name};
   args.insert(args.end(), arguments.begin(), arguments.end());
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = c_string_array(args);
   ::execv(helper->c_str(), argv.data());
   return make_error("cannot run " + helper->string() + ": " + std::strerror(errno),
                     "reinstall cudaenv (./install.sh) so its programs are installed together");

@@ -28,13 +28,6 @@ struct Pipes {
   }
 };
 
-std::vector<char*> c_strings(std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  for (std::string& s : strings) pointers.push_back(s.data());
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
 // Reads both pipes until they close or the deadline passes; false on timeout.
 bool drain(Pipes& pipes, ProcessOutput& output, std::chrono::steady_clock::time_point deadline) {
   pollfd fds[2] = {{pipes.out[0], POLLIN, 0}, {pipes.err[0], POLLIN, 0}};
@@ -75,9 +68,9 @@ Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chr
   posix_spawn_file_actions_adddup2(&actions, pipes.out[1], 1);
   posix_spawn_file_actions_adddup2(&actions, pipes.err[1], 2);
   std::vector<std::string> args = argv;
-  std::vector<char*> arg_pointers = c_strings(args);
+  std::vector<char*> arg_pointers = c_string_array(args);
   std::vector<std::string> env_strings = env ? env_to_strings(*env) : std::vector<std::string>{};
-  std::vector<char*> env_pointers = c_strings(env_strings);
+  std::vector<char*> env_pointers = c_string_array(env_strings);
   pid_t pid = 0;
   int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, arg_pointers.data(),
                           env ? env_pointers.data() : environ);

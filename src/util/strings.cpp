@@ -54,6 +54,14 @@ std::string fish_quote(std::string_view text) {
   return out + "'";
 }
 
+std::vector<char*> c_string_array(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  pointers.reserve(strings.size() + 1);
+  for (std::string& s : strings) pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
 std::string json_quote(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) {

@@ -16,5 +16,7 @@ std::string posix_quote(std::string_view text);
 std::string fish_quote(std::string_view text);
 // A JSON string literal.
 std::string json_quote(std::string_view text);
+// argv/envp for exec: pointers into `strings`, ending with nullptr; `strings` must outlive it.
+std::vector<char*> c_string_array(std::vector<std::string>& strings);
 
 }  // namespace cudaenv
