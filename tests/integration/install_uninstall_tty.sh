@@ -1,0 +1,27 @@
+# uninstall on a terminal asks first, and only "y" removes the toolkit.
+. "$(dirname "$0")/lib.sh"
+
+command -v script >/dev/null || skip "script (util-linux) is missing"
+make_fake_toolkit "$CUDAENV_ROOT/versions/12.4.1" 12.4.1
+"$CUDAENV" rehash 2>/dev/null
+
+on_terminal() {  # on_terminal INPUT CMD...: runs CMD on a pseudo-terminal, typing INPUT
+  local input=$1
+  shift
+  printf '%s' "$input" | script -qec "$(printf '%q ' "$@")" /dev/null
+}
+
+out=$(on_terminal $'n\n' "$CUDAENV" uninstall 12.4.1)
+STATUS=$?
+assert_eq 1 "$STATUS" "answering no fails"
+assert_contains "$out" "remove CUDA 12.4.1 ($CUDAENV_ROOT/versions/12.4.1)? [y/N]" "it asks, naming the folder"
+assert_contains "$out" "nothing removed" "it says nothing was removed"
+check "the toolkit is still there" test -x "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc"
+
+out=$(on_terminal $'y\n' "$CUDAENV" uninstall 12.4)
+assert_eq 0 "$?" "answering yes removes it"
+assert_contains "$out" "removed CUDA 12.4.1" "it says what it removed"
+check "the toolkit is gone" test ! -e "$CUDAENV_ROOT/versions/12.4.1"
+check "its shims are gone" test ! -e "$CUDAENV_ROOT/shims/nvcc"
+
+finish
