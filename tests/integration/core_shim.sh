@@ -51,8 +51,10 @@ assert_eq 42 "$?" "exit status passes through"
 # exec, not a child: the process the shell started becomes the real program.
 sleeper >"$WORK/sleeper.out" &
 pid=$!
-for _ in $(seq 50); do grep -q started "$WORK/sleeper.out" 2>/dev/null && break; sleep 0.1; done
-assert_eq "$(readlink -f /bin/sleep)" "$(readlink -f /proc/$pid/exe)" "the shim's pid runs the real program"
+# The pid goes shim -> sh (the fake program) -> sleep; wait for the last exec, not for output.
+sleep_binary=$(readlink -f /bin/sleep)
+for _ in $(seq 100); do [ "$(readlink -f /proc/$pid/exe)" = "$sleep_binary" ] && break; sleep 0.05; done
+assert_eq "$sleep_binary" "$(readlink -f /proc/$pid/exe)" "the shim's pid runs the real program"
 kill -TERM "$pid"
 wait "$pid"
 assert_eq 143 "$?" "signals reach the real program"
