@@ -1,6 +1,6 @@
 #include "install/checked_manifest.h"
 
-#include "install/sha256.h"
+#include "util/sha256.h"
 
 namespace cudaenv {
 

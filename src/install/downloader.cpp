@@ -13,7 +13,7 @@
 #include <optional>
 #include <thread>
 
-#include "install/sha256.h"
+#include "util/sha256.h"
 
 namespace cudaenv {
 

@@ -22,7 +22,7 @@
 #include "install/checked_manifest.h"
 #include "install/downloader.h"
 #include "install/extractor.h"
-#include "install/sha256.h"
+#include "util/sha256.h"
 #include "store/rehash.h"
 #include "util/atomic_file.h"
 #include "util/file_lock.h"

@@ -7,7 +7,7 @@
 #include "install/downloader.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
-#include "install/sha256.h"
+#include "util/sha256.h"
 #include "util/atomic_file.h"
 #include "util/file_system.h"
 

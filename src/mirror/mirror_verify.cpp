@@ -2,7 +2,7 @@
 
 #include <sys/stat.h>
 
-#include "install/sha256.h"
+#include "util/sha256.h"
 
 namespace cudaenv {
 

@@ -1,12 +1,10 @@
 #include "shell/trust.h"
 
-#include <openssl/evp.h>
-
 #include <fstream>
-#include <memory>
 #include <sstream>
 
 #include "util/atomic_file.h"
+#include "util/sha256.h"
 
 namespace cudaenv {
 
@@ -38,21 +36,11 @@ std::string first_line_of(const fs::path& file) {
 }  // namespace
 
 std::string trust_key(const fs::path& real_path, std::string_view contents) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  Sha256 hash;
   std::string prefix = real_path.string() + "\n";
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr);
-  EVP_DigestUpdate(context.get(), prefix.data(), prefix.size());
-  EVP_DigestUpdate(context.get(), contents.data(), contents.size());
-  EVP_DigestFinal_ex(context.get(), digest, &length);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 0xf];
-  }
-  return out;
+  hash.update(prefix.data(), prefix.size());
+  hash.update(contents.data(), contents.size());
+  return hash.finish();
 }
 
 bool TrustStore::is_trusted(const fs::path& file) const {

@@ -1,4 +1,4 @@
-#include "install/sha256.h"
+#include "util/sha256.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>
