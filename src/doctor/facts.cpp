@@ -3,8 +3,6 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "core/toml_position.h"
 #include "util/data_dir.h"
@@ -202,14 +200,9 @@ Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
 }
 
 Result<CudaFacts> load_cuda_facts() {
-  auto dir = manifests_dir();
-  if (!dir) return dir.take_error();
-  fs::path path = *dir / "cuda-facts.toml";
-  std::ifstream in(path);
-  if (!in) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto facts = parse_cuda_facts(path, text.str());
+  auto file = read_manifest("cuda-facts.toml");
+  if (!file) return file.take_error();
+  auto facts = parse_cuda_facts(file->path, file->text);
   if (!facts) return facts;
   auto matrix = load_torch_matrix();
   if (!matrix) return matrix.take_error();

@@ -3,9 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
-
+#include "core/toml_position.h"
 #include "util/data_dir.h"
 #include "util/strings.h"
 
@@ -20,9 +18,9 @@ Error data_error(const std::filesystem::path& path, const std::string& what) {
 Result<toml::table> parse_toml(std::string_view text, const std::filesystem::path& path) {
   toml::parse_result parsed = toml::parse(text, path.string());
   if (!parsed) {
-    const auto& pos = parsed.error().source().begin;
-    return data_error(path, std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " +
-                                std::string(parsed.error().description()));
+    return make_error(toml_position(path, parsed.error().source().begin) + ": " +
+                          std::string(parsed.error().description()),
+                      "reinstall cudaenv; this file ships with it");
   }
   return std::move(parsed.table());
 }
@@ -38,17 +36,6 @@ Result<std::vector<std::string>> string_list(const toml::node* node, const std::
     out.push_back(*value);
   }
   return out;
-}
-
-Result<std::string> read_data_file(const std::string& name) {
-  auto dir = manifests_dir();
-  if (!dir) return dir.take_error();
-  std::filesystem::path path = *dir / name;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return data_error(path, "cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -143,15 +130,15 @@ Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::f
 }
 
 Result<ReleaseCatalog> load_release_catalog() {
-  auto text = read_data_file("redist-releases.toml");
-  if (!text) return text.take_error();
-  return parse_release_catalog(*text, *manifests_dir() / "redist-releases.toml");
+  auto file = read_manifest("redist-releases.toml");
+  if (!file) return file.take_error();
+  return parse_release_catalog(file->text, file->path);
 }
 
 Result<ProfileCatalog> load_profile_catalog() {
-  auto text = read_data_file("redist-profiles.toml");
-  if (!text) return text.take_error();
-  return parse_profile_catalog(*text, *manifests_dir() / "redist-profiles.toml");
+  auto file = read_manifest("redist-profiles.toml");
+  if (!file) return file.take_error();
+  return parse_profile_catalog(file->text, file->path);
 }
 
 }  // namespace cudaenv

@@ -12,20 +12,19 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
-#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "install/checked_manifest.h"
 #include "install/downloader.h"
 #include "install/extractor.h"
-#include "util/sha256.h"
 #include "store/rehash.h"
 #include "util/atomic_file.h"
 #include "util/file_lock.h"
+#include "util/file_system.h"
+#include "util/sha256.h"
 
 namespace cudaenv {
 
@@ -193,11 +192,9 @@ std::string utc_now() {
 }
 
 std::optional<nlohmann::json> read_json(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  auto text = RealFileSystem().read_file(path);
+  if (!text) return std::nullopt;
+  auto json = nlohmann::json::parse(*text, nullptr, false);
   if (json.is_discarded()) return std::nullopt;
   return json;
 }

@@ -1,9 +1,9 @@
 #include "shell/trust.h"
 
 #include <fstream>
-#include <sstream>
 
 #include "util/atomic_file.h"
+#include "util/file_system.h"
 #include "util/sha256.h"
 
 namespace cudaenv {
@@ -19,11 +19,9 @@ Result<Contents> read_contents(const fs::path& file) {
   std::error_code ec;
   fs::path real = fs::canonical(file, ec);
   if (ec) return make_error("cannot find " + file.string() + ": " + ec.message(), "give the path of a cuda.toml");
-  std::ifstream in(real, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) return make_error("cannot read " + real.string(), "check its permissions");
-  return Contents{real, text.str()};
+  auto text = RealFileSystem().read_file(real);
+  if (!text) return make_error("cannot read " + real.string(), "check its permissions");
+  return Contents{real, std::move(*text)};
 }
 
 std::string first_line_of(const fs::path& file) {

@@ -7,7 +7,6 @@
 
 #include "core/toml_position.h"
 #include "util/data_dir.h"
-#include "util/file_system.h"
 
 namespace cudaenv {
 
@@ -180,12 +179,9 @@ Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::s
 }
 
 Result<TorchMatrix> load_torch_matrix() {
-  auto dir = manifests_dir();
-  if (!dir) return dir.take_error();
-  std::filesystem::path path = *dir / kTorchMatrixFileName;
-  auto text = RealFileSystem().read_file(path);
-  if (!text) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
-  return parse_torch_matrix(path, *text);
+  auto file = read_manifest(kTorchMatrixFileName);
+  if (!file) return file.take_error();
+  return parse_torch_matrix(file->path, file->text);
 }
 
 std::string cuda_variant_tag(const Version& cuda) {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "util/file_system.h"
+
 namespace cudaenv {
 
 namespace fs = std::filesystem;
@@ -38,6 +40,15 @@ Result<fs::path> manifests_dir() {
   }
   return make_error("cudaenv's data folder was not found (looked in " + candidates.front().string() + ")",
                     "reinstall cudaenv with ./install.sh, or set CUDAENV_MANIFESTS_DIR");
+}
+
+Result<DataFile> read_manifest(const std::string& name) {
+  auto dir = manifests_dir();
+  if (!dir) return dir.take_error();
+  fs::path path = *dir / name;
+  auto text = RealFileSystem().read_file(path);
+  if (!text) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
+  return DataFile{path, std::move(*text)};
 }
 
 Result<fs::path> locate_program(const std::string& name) {

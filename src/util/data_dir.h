@@ -15,6 +15,14 @@ namespace cudaenv {
 // PREFIX/share/cudaenv/manifests, else the source tree the binary was built from.
 Result<std::filesystem::path> manifests_dir();
 
+struct DataFile {
+  std::filesystem::path path;
+  std::string text;
+};
+
+// The text of manifests/NAME; a missing or unreadable file is an error naming it.
+Result<DataFile> read_manifest(const std::string& name);
+
 // A companion program (cudaenv-shim, cudaenv-fetch): beside the running one, or in
 // PREFIX/libexec/cudaenv.
 Result<std::filesystem::path> locate_program(const std::string& name);
