@@ -22,7 +22,7 @@ Result<Version> detect_toolkit_version(const fs::path& home) {
   std::vector<fs::path> headers{home / "include/cuda.h"};
   for (const std::string& target : disk.list_dir(home / "targets")) headers.push_back(home / "targets" / target / "include/cuda.h");
   for (const fs::path& header : headers) {
-    if (auto text = disk.read_file(header)) {
+    if (auto text = disk.read_file(header, kLargeFileLimit)) {
       if (auto version = version_from_cuda_h(*text)) return *version;
     }
   }

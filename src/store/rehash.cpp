@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/toolkits.h"
+#include "util/atomic_file.h"
 #include "util/data_dir.h"
 #include "util/file_lock.h"
 
@@ -22,17 +23,17 @@ bool same_file(const fs::path& a, const fs::path& b) {
          sa.st_ino == sb.st_ino;
 }
 
+// A hard link where it can be, else (another file system) a copy written like any file.
 Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
-  fs::path temporary = shim.parent_path() / ("." + shim.filename().string() + ".tmp." + std::to_string(::getpid()));
-  ::unlink(temporary.c_str());
+  fs::path temporary = temporary_path_beside(shim);
   if (::link(shim_binary.c_str(), temporary.c_str()) != 0) {
     if (errno != EXDEV && errno != EPERM) {
       return make_error("cannot create shim " + shim.string() + ": " + std::strerror(errno),
                         "check that " + shim.parent_path().string() + " is writable");
     }
-    std::error_code ec;
-    fs::copy_file(shim_binary, temporary, fs::copy_options::overwrite_existing, ec);
-    if (ec) return make_error("cannot copy " + shim_binary.string() + " to " + temporary.string() + ": " + ec.message());
+    auto program = RealFileSystem().read_file(shim_binary, kLargeFileLimit);
+    if (!program) return program.take_error();
+    return write_file_atomically(shim, *program, 0755);
   }
   if (::rename(temporary.c_str(), shim.c_str()) != 0) {
     std::string reason = std::strerror(errno);

@@ -21,7 +21,7 @@ static bool lock_whole_file(int fd, bool wait) {
 Result<FileLock> FileLock::acquire(const std::filesystem::path& path, const std::function<void()>& on_wait) {
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     return make_error("cannot open lock file " + path.string() + ": " + std::strerror(errno),
                       "check that " + path.parent_path().string() + " is writable");
