@@ -234,6 +234,10 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
 Status add_lib64_link(const fs::path& root) {
   fs::path lib = root / "lib", lib64 = root / "lib64";
   std::error_code ec;
+  // The extractor refuses such links; a merge must never move files through one anyway.
+  for (const fs::path& folder : {lib, lib64}) {
+    if (is_link(folder)) return make_error("the archives made " + folder.string() + " a symlink; nothing was installed");
+  }
   if (fs::is_directory(lib64, ec) && !is_link(lib64)) {
     if (!exists_no_follow(lib)) {
       fs::rename(lib64, lib, ec);
@@ -397,6 +401,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   Status built = download_and_extract(jobs, staging, effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);
+  if (built) built = check_links_inside(staging);
   if (built) built = write_metadata(staging, effective, sha256_hex(*manifest_text), *plan);
   if (built && g_interrupted) built = interrupted_error();
   if (built) built = move_into_place(staging, target);
