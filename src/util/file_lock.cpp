@@ -36,6 +36,16 @@ Result<FileLock> FileLock::acquire(const std::filesystem::path& path, const std:
   return FileLock(fd);
 }
 
+std::optional<FileLock> FileLock::try_acquire(const std::filesystem::path& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return std::nullopt;
+  if (!lock_whole_file(fd, false)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  return FileLock(fd);
+}
+
 FileLock::~FileLock() {
   if (fd_ >= 0) ::close(fd_);
 }
