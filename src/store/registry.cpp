@@ -7,6 +7,7 @@
 
 #include "core/cuda_toml.h"
 #include "core/version_detect.h"
+#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/process.h"
 
@@ -75,8 +76,7 @@ Result<Registration> register_toolkit(const Layout& layout, const fs::path& home
                       "pick another name with --as NAME, or remove it first: cudaenv uninstall " + registration.name);
   }
   fs::create_directories(layout.versions_dir(), ec);
-  fs::path temporary = layout.versions_dir() / (".add-" + registration.name + "." + std::to_string(::getpid()));
-  ::unlink(temporary.c_str());
+  fs::path temporary = temporary_path_beside(entry);
   if (::symlink(home.c_str(), temporary.c_str()) != 0 || ::rename(temporary.c_str(), entry.c_str()) != 0) {
     std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());
