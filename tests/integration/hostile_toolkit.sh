@@ -60,4 +60,11 @@ assert_eq 1 "$STATUS" "a path with ':' is refused"
 assert_contains "$ERR" "cannot register $WORK/odd:path: a toolkit path with ':'" "the refusal names the path"
 check "nothing registered" test ! -e "$CUDAENV_ROOT/versions/odd"
 
+# So is a root with ':', whose shims folder would split PATH, for the CLI and the shim alike.
+run_capture env CUDAENV_ROOT="$WORK/odd:root" "$CUDAENV" versions
+assert_eq 1 "$STATUS" "a CUDAENV_ROOT with ':' is refused"
+assert_contains "$ERR" "CUDAENV_ROOT='$WORK/odd:root' holds ':'" "the refusal names the setting"
+run_capture env CUDAENV_ROOT="$WORK/odd:root" "$SHIMS/nvcc" --version
+assert_contains "$ERR" "holds ':' or a newline, which would split PATH" "the shim refuses it too"
+
 finish

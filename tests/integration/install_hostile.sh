@@ -40,6 +40,10 @@ members += {
     "link-bin": [member(top + "/bin2", tarfile.DIRTYPE, mode=0o755), member(top + "/include", tarfile.SYMTYPE, link="bin2")],
     "link-nested-lib": [member(top + "/targets/x86_64-linux/", tarfile.DIRTYPE, mode=0o755),
                         member(top + "/targets/x86_64-linux/lib", tarfile.SYMTYPE, link="../../bin")],
+    # A hard link to a symlink is a second symlink, whose target now counts from elsewhere.
+    "hardlink-to-symlink": [member(top + "/a/", tarfile.DIRTYPE, mode=0o755), member(top + "/a/b/", tarfile.DIRTYPE, mode=0o755),
+                            member(top + "/a/b/up", tarfile.SYMTYPE, link="../.."),
+                            member(top + "/out", tarfile.LNKTYPE, link=top + "/a/b/up")],
     # One archive's link, a later member of the same archive written through it.
     "link-then-member": [member(top + "/x", tarfile.SYMTYPE, link="bin"), member(top + "/x/benign", data=b"pwned\n")],
     # The two halves of a redirection split over two archives of one install.
@@ -55,7 +59,7 @@ PY
 
 KINDS="absolute dotdot symlink-absolute symlink-climb symlink-self-climb symlink-then-write hardlink-outside
 hardlink-absolute device fifo setuid setgid link-lib link-lib64 link-bin link-nested-lib link-then-member"
-for kind in $KINDS redirect-link redirect-write; do make_hostile "evil_${kind//-/_}" "$kind"; done
+for kind in $KINDS redirect-link redirect-write hardlink-to-symlink; do make_hostile "evil_${kind//-/_}" "$kind"; done
 write_manifest 12.1.1
 start_mirror
 
@@ -72,6 +76,13 @@ done
 assert_contains "$(install_from_mirror 12.1.1 --component evil_setuid; echo "$ERR")" "setuid" "setuid named"
 assert_contains "$(install_from_mirror 12.1.1 --component evil_link_lib; echo "$ERR")" \
   "member 'evil_link_lib-linux-x86_64-1.0-archive/lib' is a symlink where the toolkit has a folder" "a linked lib/ is named"
+
+# Caught by the last check, whatever libarchive made of it: no link may lead out of the toolkit.
+install_from_mirror 12.1.1 --component evil_hardlink_to_symlink
+assert_eq 1 "$STATUS" "a hard link to a symlink: refused"
+assert_contains "$ERR" "outside the toolkit folder" "a hard link to a symlink: the error says why"
+check "hard link to a symlink: nothing installed" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
+check "hard link to a symlink: no staging left" no_staging_left
 
 # A link made by one archive never redirects another's files, whichever is written first.
 # (Folder first: the link cannot replace the folder, and the install is refused. Link first:
