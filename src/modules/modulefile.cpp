@@ -41,11 +41,16 @@ bool has_control_character(const std::string& text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
-std::string lmod_body(const Toolkit& toolkit, const EnvChange& change, const std::string& generator) {
+// Every string a modulefile quotes: the toolkit's name and path and the values it sets.
+std::vector<std::string> quoted_texts(const Toolkit& toolkit, const EnvChange& change) {
   std::vector<std::string> texts{toolkit.home.string(), toolkit.name};
   for (const auto& entry : change.prepend) texts.push_back(entry.second);
   for (const auto& entry : change.set) texts.push_back(entry.second);
-  size_t level = long_bracket_level(texts);
+  return texts;
+}
+
+std::string lmod_body(const Toolkit& toolkit, const EnvChange& change, const std::string& generator) {
+  size_t level = long_bracket_level(quoted_texts(toolkit, change));
   auto lua = [level](const std::string& text) { return lua_string(text, level); };
   std::string out = "-- cuda/" + toolkit.name + ": " + generator + "\n";
   out += "whatis(" + lua("Name: CUDA toolkit") + ")\n";
@@ -74,8 +79,10 @@ std::string tcl_body(const Toolkit& toolkit, const EnvChange& change, const std:
 Result<std::string> render_modulefile(const Toolkit& toolkit, ModuleFormat format, const std::string& generator) {
   EnvChange change = toolkit_env_change(toolkit, {});
   std::string home = toolkit.home.string();
-  // Every value is the home path with a suffix of ours, so the path decides.
-  if (has_control_character(home) || (format == ModuleFormat::tcl && !tcl_quotable(home))) {
+  std::vector<std::string> texts = quoted_texts(toolkit, change);
+  if (std::any_of(texts.begin(), texts.end(), [format](const std::string& text) {
+        return has_control_character(text) || (format == ModuleFormat::tcl && !tcl_quotable(text));
+      })) {
     return make_error("the path " + home + " of CUDA " + toolkit.name + " cannot be written into a " +
                           (format == ModuleFormat::tcl ? "Tcl modulefile (it holds braces, a backslash, '\"' or a control "
                                                          "character)"
