@@ -27,6 +27,11 @@ Finding check_selection(const Probes& probes) {
 
 Finding check_driver_present(const Probes& probes) {
   const DriverProbe& driver = probes.driver;
+  if (driver.crashed) {
+    return finding("driver", Severity::error, "the NVIDIA driver is broken: " + driver.problem,
+                   "Every program that initialises CUDA (torch, nvidia-smi, your own) will crash or hang the same "
+                   "way. Reinstall the NVIDIA driver, or take the libcuda.so.1 that LD_LIBRARY_PATH points at off it.");
+  }
   if (!driver.loaded || !driver.cuda) {
     return finding("driver", Severity::warning, "no usable NVIDIA driver: " + driver.problem,
                    "Building CUDA code still works, but nothing can run on a GPU here and "

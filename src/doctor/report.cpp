@@ -117,7 +117,7 @@ json probes_json(const Probes& p) {
   }
   const ToolkitProbe& t = p.toolkit;
   return {
-      {"driver", {{"loaded", p.driver.loaded}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
+      {"driver", {{"loaded", p.driver.loaded}, {"crashed", p.driver.crashed}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
                   {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)}, {"version_source", p.driver.version_source},
                   {"gpus", gpus}}},
       {"toolkit", {{"found", t.found}, {"request", t.request}, {"origin", t.origin}, {"name", t.name},
