@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -51,73 +52,50 @@ namespace {
 
 using json = nlohmann::json;
 
-// Reads values out of a probe's JSON answer, keeping the first value of the wrong type as
-// the problem: the answer comes from a program doctor does not control.
-class AnswerReader {
- public:
-  std::optional<std::string> string(const json& object, const char* key, const std::string& where) {
-    const json* value = find(object, key, where);
-    if (!value) return std::nullopt;
-    if (value->is_string()) return value->get<std::string>();
-    return wrong(where + key, "a string", *value);
+// The strings of an array member; absent or null: none.
+Result<std::vector<std::string>> strings_at(const JsonValue& object, std::string_view key) {
+  std::vector<std::string> out;
+  auto list = object.find(key);
+  if (!list) return list.take_error();
+  if (!*list) return out;
+  auto elements = (*list)->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& element : *elements) {
+    auto text = element.string();
+    if (!text) return text.take_error();
+    out.push_back(std::move(*text));
   }
-  std::optional<bool> boolean(const json& object, const char* key, const std::string& where) {
-    const json* value = find(object, key, where);
-    if (!value) return std::nullopt;
-    if (value->is_boolean()) return value->get<bool>();
-    return wrong<bool>(where + key, "true or false", *value);
-  }
-  std::optional<int> integer(const json& object, const char* key, const std::string& where) {
-    const json* value = find(object, key, where);
-    if (!value) return std::nullopt;
-    if (value->is_number_integer() && value->get<int64_t>() >= 0 && value->get<int64_t>() <= 1'000'000'000) {
-      return static_cast<int>(value->get<int64_t>());
-    }
-    return wrong<int>(where + key, "a whole number", *value);
-  }
-  // The array at `key`, or null; a non-array is recorded as the problem.
-  const json* array(const json& object, const char* key, const std::string& where) {
-    const json* value = find(object, key, where);
-    if (value && !value->is_array()) {
-      wrong<bool>(where + key, "an array", *value);
-      return nullptr;
-    }
-    return value;
-  }
-  const json* object(const json& parent, const char* key, const std::string& where) {
-    const json* value = find(parent, key, where);
-    if (value && !value->is_object()) {
-      wrong<bool>(where + key, "an object", *value);
-      return nullptr;
-    }
-    return value;
-  }
-  std::vector<std::string> strings(const json& object, const char* key, const std::string& where) {
-    std::vector<std::string> out;
-    const json* list = array(object, key, where);
-    if (!list) return out;
-    for (const json& element : *list) {
-      if (element.is_string()) out.push_back(element.get<std::string>());
-      else wrong<bool>(where + key + "[]", "a string", element);
-    }
-    return out;
-  }
-  const std::string& problem() const { return problem_; }
+  return out;
+}
 
- private:
-  // The member `key` of `object`; absent and null are both "not there".
-  static const json* find(const json& object, const char* key, const std::string&) {
-    auto it = object.find(key);
-    return it == object.end() || it->is_null() ? nullptr : &*it;
+// What the probe script prints: {"torch": {...}, "deepspeed": "...", "torch_error": "..."}.
+Status read_python_json(const JsonValue& answer, PythonProbe& python) {
+  auto torch = answer.find("torch");
+  if (!torch) return torch.take_error();
+  if (*torch) {
+    const JsonValue& t = **torch;
+    python.has_torch = true;
+    auto version = t.optional_string("version");
+    if (!version) return version.take_error();
+    python.torch_version = version->value_or("");
+    auto cuda = t.optional_string("cuda");
+    if (!cuda) return cuda.take_error();
+    if (*cuda) python.torch_cuda = parse_version(**cuda);
+    auto available = t.optional_boolean("available");
+    if (!available) return available.take_error();
+    python.cuda_available = available->value_or(false);
+    auto archs = strings_at(t, "arch_list");
+    if (!archs) return archs.take_error();
+    python.arch_list = std::move(*archs);
   }
-  template <class T = std::string>
-  std::optional<T> wrong(const std::string& where, const char* expected, const json& value) {
-    if (problem_.empty()) problem_ = where + " is " + std::string(value.type_name()) + ", not " + expected;
-    return std::nullopt;
-  }
-
-  std::string problem_;
-};
+  auto deepspeed = answer.optional_string("deepspeed");
+  if (!deepspeed) return deepspeed.take_error();
+  python.deepspeed_version = *deepspeed;
+  auto error = answer.optional_string("torch_error");
+  if (!error) return error.take_error();
+  if (*error) python.problem = "import torch failed: " + **error;
+  return ok_status();
+}
 
 }  // namespace
 
@@ -126,24 +104,11 @@ bool read_python_answer(std::string_view output, PythonProbe& python) {
   size_t at = output.rfind(kMarker);
   if (at == std::string_view::npos) return false;
   std::string_view line = output.substr(at + kMarker.size());
-  auto answer = json::parse(line.substr(0, line.find('\n')), nullptr, false);
-  if (!answer.is_object()) {
-    python.problem = "its answer is not a JSON object";
-    return true;
-  }
-  AnswerReader read;
+  auto answer = JsonValue::parse(line.substr(0, line.find('\n')), "its answer");
   PythonProbe found = python;
-  if (const json* torch = read.object(answer, "torch", "")) {
-    found.has_torch = true;
-    found.torch_version = read.string(*torch, "version", "torch.").value_or("");
-    if (auto cuda = read.string(*torch, "cuda", "torch.")) found.torch_cuda = parse_version(*cuda);
-    found.cuda_available = read.boolean(*torch, "available", "torch.").value_or(false);
-    found.arch_list = read.strings(*torch, "arch_list", "torch.");
-  }
-  found.deepspeed_version = read.string(answer, "deepspeed", "");
-  if (auto error = read.string(answer, "torch_error", "")) found.problem = "import torch failed: " + *error;
-  if (!read.problem().empty()) {
-    python.problem = "its answer does not read: " + read.problem();
+  Status read = answer ? read_python_json(*answer, found) : Status(answer.take_error());
+  if (!read) {
+    python.problem = read.error().message;  // and none of the answer is kept
     return true;
   }
   python = std::move(found);
@@ -163,27 +128,57 @@ std::string driver_answer_json(const DriverProbe& driver) {
   return answer.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Result<DriverProbe> read_driver_answer(std::string_view text) {
-  auto answer = json::parse(text, nullptr, false);
-  if (!answer.is_object()) return make_error("it is not a JSON object");
-  AnswerReader read;
+namespace {
+
+// A compute capability part: a small whole number, whatever the answer says.
+Result<int> capability_part(const JsonValue& gpu, std::string_view key) {
+  auto value = gpu.at(key);
+  if (!value) return value.take_error();
+  auto number = value->unsigned_integer();
+  if (!number) return number.take_error();
+  if (*number > 99) return value->error("is not a compute capability part");
+  return static_cast<int>(*number);
+}
+
+Result<DriverProbe> read_driver_json(const JsonValue& answer) {
   DriverProbe driver;
-  driver.loaded = read.boolean(answer, "loaded", "").value_or(false);
-  driver.problem = read.string(answer, "problem", "").value_or("");
-  if (auto cuda = read.string(answer, "cuda", "")) driver.cuda = parse_version(*cuda);
-  if (auto version = read.string(answer, "version", "")) driver.version = parse_driver_version(*version);
-  driver.version_source = read.string(answer, "version_source", "").value_or("");
-  if (const json* gpus = read.array(answer, "gpus", "")) {
-    for (const json& gpu : *gpus) {
-      if (!gpu.is_object()) return make_error("gpus[] holds a " + std::string(gpu.type_name()) + ", not an object");
-      auto name = read.string(gpu, "name", "gpus[].");
-      auto major = read.integer(gpu, "major", "gpus[].");
-      auto minor = read.integer(gpu, "minor", "gpus[].");
-      if (name && major && minor) driver.gpus.push_back(Gpu{*name, Version{{*major, *minor}}});
-    }
+  auto loaded = answer.optional_boolean("loaded");
+  if (!loaded) return loaded.take_error();
+  driver.loaded = loaded->value_or(false);
+  auto problem = answer.optional_string("problem");
+  if (!problem) return problem.take_error();
+  driver.problem = problem->value_or("");
+  auto cuda = answer.optional_string("cuda");
+  if (!cuda) return cuda.take_error();
+  if (*cuda) driver.cuda = parse_version(**cuda);
+  auto version = answer.optional_string("version");
+  if (!version) return version.take_error();
+  if (*version) driver.version = parse_driver_version(**version);
+  auto source = answer.optional_string("version_source");
+  if (!source) return source.take_error();
+  driver.version_source = source->value_or("");
+  auto gpus = answer.at("gpus");
+  if (!gpus) return gpus.take_error();
+  auto elements = gpus->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& gpu : *elements) {
+    auto name = gpu.string_at("name");
+    if (!name) return name.take_error();
+    auto major = capability_part(gpu, "major");
+    if (!major) return major.take_error();
+    auto minor = capability_part(gpu, "minor");
+    if (!minor) return minor.take_error();
+    driver.gpus.push_back(Gpu{std::move(*name), Version{{*major, *minor}}});
   }
-  if (!read.problem().empty()) return make_error(read.problem());
   return driver;
+}
+
+}  // namespace
+
+Result<DriverProbe> read_driver_answer(std::string_view text) {
+  auto answer = JsonValue::parse(text, "its answer");
+  if (!answer) return answer.take_error();
+  return read_driver_json(*answer);
 }
 
 // torch.cuda.get_arch_list() is empty without a usable driver; the arch flags torch was

@@ -104,16 +104,16 @@ wrong_answer() {  # wrong_answer JSON: a Python whose probe answer is JSON
 }
 wrong_answer '{"torch": {"version": 2, "cuda": "12.4"}}'
 assert_eq warning "$(severity_of python)" "version as a number: reported"
-assert_contains "$(title_of python)" "torch.version is number, not a string" "version as a number: names the value"
+assert_contains "$(title_of python)" "its answer: torch.version must be a string (it is number)" "version as a number: names the value"
 assert_eq "null" "$(probe .probes.python.torch)" "version as a number: nothing of it kept"
 assert_eq ok "$(severity_of host-compiler)" "version as a number: the rest still checked"
 wrong_answer '{"torch": {"version": "2.4.0", "available": "yes", "arch_list": "sm_90"}}'
-assert_contains "$(title_of python)" "torch.available is string, not true or false" "available as a string"
+assert_contains "$(title_of python)" "torch.available must be true or false (it is string)" "available as a string"
 wrong_answer '{"torch": [], "deepspeed": 17}'
-assert_contains "$(title_of python)" "torch is array, not an object" "torch as an array"
+assert_contains "$(title_of python)" "torch must be an object (it is array)" "torch as an array"
 wrong_answer '[1, 2]'
-assert_contains "$(title_of python)" "not a JSON object" "answer not an object"
+assert_contains "$(title_of python)" "the top level must be an object (it is array)" "answer not an object"
 wrong_answer '{"torch": {"version": "2.4.0", "arch_list": ["sm_90", 7]}}'
-assert_contains "$(title_of python)" "torch.arch_list[] is number, not a string" "arch list entry of the wrong type"
+assert_contains "$(title_of python)" "torch.arch_list[1] must be a string (it is number)" "arch list entry of the wrong type"
 
 finish

@@ -52,15 +52,15 @@ TEST_CASE("doctor: the Python probe's answer") {
 TEST_CASE("doctor: a Python answer of the wrong types is a problem, and none of it is kept") {
   PythonProbe python;
   REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": 2, \"cuda\": \"12.4\"}}", python));
-  CHECK(python.problem == "its answer does not read: torch.version is number, not a string");
+  CHECK(python.problem == "its answer: torch.version must be a string (it is number)");
   CHECK_FALSE(python.has_torch);
   CHECK_FALSE(python.torch_cuda);
   PythonProbe deepspeed;
   REQUIRE(read_python_answer("CUDAENV_PROBE {\"deepspeed\": {\"v\": 1}}", deepspeed));
-  CHECK(deepspeed.problem == "its answer does not read: deepspeed is object, not a string");
+  CHECK(deepspeed.problem == "its answer: deepspeed must be a string (it is object)");
   PythonProbe list;
   REQUIRE(read_python_answer("CUDAENV_PROBE [\"torch\"]", list));
-  CHECK(list.problem == "its answer is not a JSON object");
+  CHECK(list.problem == "its answer: the top level must be an object (it is array)");
 }
 
 TEST_CASE("doctor: the driver probe's answer survives the trip from the child") {
@@ -81,7 +81,7 @@ TEST_CASE("doctor: the driver probe's answer survives the trip from the child") 
   CHECK(read->gpus[1].name == "bad \xEF\xBF\xBD name");  // not UTF-8: replaced, not fatal
   auto wrong = read_driver_answer("{\"gpus\": [{\"name\": \"A\", \"major\": \"9\", \"minor\": 0}]}");
   REQUIRE_FALSE(wrong.ok());
-  CHECK(wrong.error().message == "gpus[].major is string, not a whole number");
+  CHECK(wrong.error().message == "its answer: gpus[0].major must be a whole number (it is string)");
   CHECK_FALSE(read_driver_answer("{\"gpus\": [{\"name\": \"A\", \"major\": -1, \"minor\": 0}]}").ok());
   CHECK_FALSE(read_driver_answer("not json").ok());
 }
