@@ -56,10 +56,10 @@ assert_eq ok "$(severity_of driver)" "unterminated name: the driver still works"
 
 # A Python probe that starts a sleeper holding its output open, and one that detaches it:
 # both sleepers are gone when doctor returns, and doctor does not wait for them.
-alive() {  # alive PID: running and not a zombie
-  local state
-  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-  case "$state" in Z*) return 1 ;; esac
+alive() {  # alive PID: running and not a zombie (its state, after "(comm) " in /proc/PID/stat)
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  case "${stat##*) }" in Z*) return 1 ;; esac
 }
 gone_soon() {  # gone_soon PID: dies within 20 s (a loaded machine delivers SIGKILL late)
   local i
