@@ -122,6 +122,8 @@ TEST_CASE("doctor: DeepSpeed's tolerated minors depend on the DeepSpeed release"
 TEST_CASE("doctor: facts read upstream: 13.x rows, sm_88, torch's own gcc bounds") {
   CHECK(facts().release(v("13.0"))->builds_for(v("8.8")));  // nvcc 13.0 --list-gpu-arch
   CHECK(*facts().release(v("13.3"))->gcc_max == 15);
+  CHECK(facts().release(v("13.3"))->driver->text == "610.43.02");
+  CHECK_FALSE(facts().release(v("13.4"))->driver);
   CHECK(*facts().release(v("13.4"))->gcc_max == 16);
   CHECK(*facts().release(v("13.4"))->clang_max == 22);
   CHECK(facts().release(v("13.4"))->builds_for(v("10.7")));
