@@ -87,6 +87,21 @@ PY
   check "$how sleeper: killed with the probe" gone_soon "$(cat "$WORK/sleeper.pid")"
 done
 
+# A probe that hangs after starting a sleeper: at the timeout the whole group goes.
+cat >"$FAKE_BIN/hanging-python" <<PY
+#!/bin/sh
+sleep 300 >/dev/null 2>&1 &
+echo \$! >"$WORK/sleeper.pid"
+exec sleep 300
+PY
+chmod +x "$FAKE_BIN/hanging-python"
+rm -f "$WORK/sleeper.pid"
+run_capture "$CUDAENV" doctor --json --python "$FAKE_BIN/hanging-python" --timeout 3
+JSON=$OUT
+assert_contains "$(title_of python)" "did not finish within 3000 ms" "hanging probe: timed out"
+check "hanging probe: it ran" test -s "$WORK/sleeper.pid"
+check "hanging probe: its sleeper killed with it" gone_soon "$(cat "$WORK/sleeper.pid")"
+
 # A probe that prints without end is stopped at the cap, not read into memory.
 printf '#!/bin/sh\nexec yes CUDAENV_PROBE\n' >"$FAKE_BIN/chatty-python"
 chmod +x "$FAKE_BIN/chatty-python"
