@@ -66,6 +66,11 @@ std::optional<std::vector<Version>> arch_entry_capabilities(const std::string& e
   return std::vector<Version>{*version};
 }
 
+// Whether the arch list names archs itself; "native" (torch's "the visible GPUs") does not.
+bool names_archs(const ArchListProbe& list) {
+  return !list.entries.empty() && list.entries != std::vector<std::string>{"native"};
+}
+
 // Whether torch's _get_cuda_arch_flags takes the entry: a named arch, or one of its
 // supported_arches with or without "+PTX"; anything else raises ValueError.
 bool torch_accepts(const std::string& entry, const CudaFacts& facts) {
@@ -100,7 +105,7 @@ Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const 
     fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(nearest.str()));
   }
   // An explicit arch list decides what gets built; the arch-list check judges it.
-  Severity severity = probes.arch_list.entries.empty() ? Severity::error : Severity::warning;
+  Severity severity = names_archs(probes.arch_list) ? Severity::warning : Severity::error;
   return finding("gpu-toolkit", severity, build.label + " cannot target " + gpu_label(gpu), why, fixes);
 }
 
@@ -162,6 +167,12 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
   BuildToolkit build = build_toolkit(probes);
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
   if (list.entries.empty() || !release) return std::nullopt;
+  if (!names_archs(list)) {
+    // _get_cuda_arch_flags on pytorch/pytorch main treats "native" like an unset list.
+    return finding("arch-list", Severity::info, list.source + " is \"native\": torch builds for the visible GPUs",
+                   "The GPU checks above judge those. torch releases that predate \"native\" raise ValueError "
+                   "\"Unknown CUDA arch (native)\".");
+  }
   std::vector<std::string> kept, unknown, unbuildable, torch_rejects;
   for (const std::string& entry : list.entries) {
     auto capabilities = arch_entry_capabilities(entry, facts);
@@ -208,7 +219,7 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
 std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFacts& facts) {
   BuildToolkit build = build_toolkit(probes);
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
-  if (!probes.python.deepspeed_version || !release || !probes.arch_list.entries.empty()) return std::nullopt;
+  if (!probes.python.deepspeed_version || !release || names_archs(probes.arch_list)) return std::nullopt;
   static const Version kDeepSpeedDefaults[] = {Version{{6, 0}}, Version{{6, 1}}, Version{{7, 0}}};
   std::vector<std::string> dropped;
   for (const Version& arch : kDeepSpeedDefaults) {

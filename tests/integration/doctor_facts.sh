@@ -86,6 +86,12 @@ assert_contains "$(explanation_of arch-list)" "Unknown CUDA arch (10.0f) or GPU 
 assert_eq "export TORCH_CUDA_ARCH_LIST='9.0'" "$(fixes_of arch-list)" "torch-rejected archs: fix keeps the rest"
 TORCH_CUDA_ARCH_LIST="9.0a;10.0a+PTX;Blackwell" doctor
 assert_eq ok "$(severity_of arch-list)" "archs torch knows pass"
+TORCH_CUDA_ARCH_LIST=native doctor
+assert_eq info "$(severity_of arch-list)" "native: a note, the GPU checks judge it"
+use_driver 13000 580.65.06 "NVIDIA Rubin:10.7"
+TORCH_CUDA_ARCH_LIST=native doctor
+assert_eq error "$(severity_of gpu-toolkit)" "native: builds for the GPU's own arch, which 13.0 cannot target"
+use_driver 13000 580.65.06 "NVIDIA H100:9.0"
 no_python_packages
 TORCH_CUDA_ARCH_LIST="9.0;10.0f" doctor
 assert_eq warning "$(severity_of arch-list)" "torch-rejected archs without torch: a warning"
