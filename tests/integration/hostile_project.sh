@@ -45,6 +45,11 @@ for kind in fifo zero pagemap huge; do
   assert_contains "$ERR" "$WORK/$kind/cuda.toml"  "use over a $kind names the file"
 done
 check "the FIFO is still a FIFO (use did not replace what it could not read)" test -p "$WORK/fifo/cuda.toml"
+# The other commands that read the project file: the same reader, the same error.
+for command in "trust" "install" "current" "torch"; do
+  run_bounded "$WORK/fifo" "$CUDAENV" $command
+  assert_contains "$ERR" "cannot read $WORK/fifo/cuda.toml: it is a FIFO" "cudaenv $command over a FIFO: a clear error"
+done
 
 # A repository shipping links at the temporary names `use` could pick (the old name was
 # cuda.toml.tmp.<pid>) cannot make it write anywhere else.
