@@ -18,7 +18,7 @@ Result<Toolkit> check_installed(const Session& session, const std::string& versi
   if (!is_valid_version_request(version)) {
     return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
   }
-  return resolve_request(session.fs, session.env, session.layout, request, session.toolkits());
+  return resolve_request(session.fs, session.env, session.layout, request, session.toolkit_index());
 }
 
 // The file `use` writes: cuda.toml itself, or the regular file named cuda.toml that a

@@ -83,7 +83,7 @@ Result<int> run_shell(const ShellOptions& options) {
     return make_error("'" + options.version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
   }
   auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{options.version, OriginKind::argument, {}}, session->toolkits());
+                                 Request{options.version, OriginKind::argument, {}}, session->toolkit_index());
   if (!toolkit) return toolkit.take_error();
   std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(), stdout);
   return 0;

@@ -54,12 +54,13 @@ std::string describe(const Toolkit& toolkit) {
 Result<int> run_versions(const VersionsOptions& options) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  std::vector<Toolkit> toolkits = session->toolkits();
+  ToolkitIndex index = session->toolkit_index();
+  std::vector<Toolkit> toolkits = index.all();
   if (options.bare) {
     for (const Toolkit& toolkit : toolkits) std::printf("%s\n", toolkit.name.c_str());
     return 0;
   }
-  auto selection = session->select();
+  auto selection = session->select(index);  // the same listing: the folders are read once
   if (!selection) print_warning(selection.error().message);
   auto system = find_system_toolkit(session->fs, session->env, session->layout.shims_dir());
   if (system) toolkits.insert(toolkits.begin(), *system);
@@ -120,7 +121,7 @@ Result<int> run_prefix(const std::string& version) {
     return 0;
   }
   auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{version, OriginKind::argument, {}}, session->toolkits());
+                                 Request{version, OriginKind::argument, {}}, session->toolkit_index());
   if (!toolkit) return toolkit.take_error();
   std::printf("%s\n", toolkit->home.c_str());
   return 0;

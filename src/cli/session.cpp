@@ -19,8 +19,8 @@ Result<Session> Session::from_process() {
   return session;
 }
 
-Result<Selection> Session::select() const {
-  auto selection = select_toolkit(fs, env, cwd, layout);
+Result<Selection> Session::select(const ToolkitIndex& toolkits) const {
+  auto selection = select_toolkit(fs, env, cwd, layout, toolkits);
   if (selection) {
     for (const std::string& warning : selection->warnings) print_warning(warning);
   }

@@ -19,8 +19,10 @@ struct Session {
 
   static Result<Session> from_process();
   // The active selection; project-file warnings are printed once here.
-  Result<Selection> select() const;
+  Result<Selection> select() const { return select(toolkit_index()); }
+  Result<Selection> select(const ToolkitIndex& toolkits) const;
   std::vector<Toolkit> toolkits() const { return list_toolkits(fs, layout); }
+  ToolkitIndex toolkit_index() const { return {fs, layout}; }
 };
 
 }  // namespace cudaenv

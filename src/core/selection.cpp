@@ -68,14 +68,12 @@ Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
   return Request{"system", OriginKind::fallback, {}};
 }
 
-std::optional<Toolkit> match_toolkit(const std::string& request, const std::vector<Toolkit>& toolkits) {
-  for (const Toolkit& toolkit : toolkits) {
-    if (toolkit.name == request) return toolkit;
-  }
+std::optional<Toolkit> match_toolkit(const std::string& request, const ToolkitIndex& toolkits) {
+  if (auto exact = toolkits.find(request)) return exact;
   auto wanted = parse_version(request);
   if (!wanted) return std::nullopt;
   const Toolkit* best = nullptr;
-  for (const Toolkit& toolkit : toolkits) {
+  for (const Toolkit& toolkit : toolkits.all()) {
     if (!toolkit.version || !version_matches(*wanted, *toolkit.version)) continue;
     if (!best || *toolkit.version > *best->version) best = &toolkit;
   }
@@ -108,7 +106,7 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
 }
 
 Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
-                                const Request& request, const std::vector<Toolkit>& toolkits) {
+                                const Request& request, const ToolkitIndex& toolkits) {
   // Whatever its origin, a request is a name, never a path (`cudaenv prefix ../../etc`).
   CUDAENV_TRY(validated(request));
   if (request.value == "system") {
@@ -118,7 +116,7 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
                       "`cudaenv add /path/to/cuda`");
   }
   auto toolkit = match_toolkit(request.value, toolkits);
-  if (!toolkit) return not_installed_error(request, toolkits);
+  if (!toolkit) return not_installed_error(request, toolkits.all());
   if (!toolkit->present) {
     return make_error("CUDA " + toolkit->name + " (" + request.origin() + ") points to " + toolkit->home.string() +
                           ", which has no bin/ folder any more",
@@ -129,7 +127,7 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
 }
 
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout) {
+                                 const Layout& layout, const ToolkitIndex& toolkits) {
   Selection selection;
   auto project = load_project(fs, cwd);
   if (project) {
@@ -143,13 +141,18 @@ Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, co
   auto request = select_request(fs, env, layout, selection.project);
   if (!request) return request.take_error();
   selection.request = std::move(request.value());
-  auto toolkit = resolve_request(fs, env, layout, selection.request, list_toolkits(fs, layout));
+  auto toolkit = resolve_request(fs, env, layout, selection.request, toolkits);
   if (!toolkit) return toolkit.take_error();
   selection.toolkit = std::move(toolkit.value());
   if (selection.project) {
     for (const std::string& warning : selection.project->warnings) selection.warnings.push_back(warning);
   }
   return selection;
+}
+
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                 const Layout& layout) {
+  return select_toolkit(fs, env, cwd, layout, ToolkitIndex(fs, layout));
 }
 
 }  // namespace cudaenv

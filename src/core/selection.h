@@ -43,16 +43,20 @@ Result<std::optional<CudaToml>> load_project(const FileSystemView& fs, const fs:
 Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
                                const Layout& layout, const std::optional<CudaToml>& project);
 
-// Exact name first, then the newest version the request is a prefix of.
-std::optional<Toolkit> match_toolkit(const std::string& request, const std::vector<Toolkit>& toolkits);
+// Exact name first (no listing), then the newest version the request is a prefix of.
+std::optional<Toolkit> match_toolkit(const std::string& request, const ToolkitIndex& toolkits);
 
 // The error for a request nothing matches: installed ones, the nearest, and the fix.
 Error not_installed_error(const Request& request, const std::vector<Toolkit>& toolkits);
 
+// The one resolution of a request to a toolkit: the shim, exec, env, the hook, doctor
+// and every command come here.
 Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
-                                const Request& request, const std::vector<Toolkit>& toolkits);
+                                const Request& request, const ToolkitIndex& toolkits);
 
 // The whole selection: the request, its toolkit and the governing project file.
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                 const Layout& layout, const ToolkitIndex& toolkits);
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
                                  const Layout& layout);
 

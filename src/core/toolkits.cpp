@@ -32,6 +32,9 @@ Toolkit toolkit_entry(const FileSystemView& fs, const fs::path& versions_dir, co
   return toolkit;
 }
 
+// The first root is the user's, the second the shared one.
+ToolkitSource root_source(size_t index) { return index == 0 ? ToolkitSource::user_root : ToolkitSource::system_root; }
+
 // PATH entries compare equal regardless of a trailing slash or "." segments.
 std::string normal_dir(const fs::path& dir) {
   std::string text = dir.lexically_normal().string();
@@ -46,14 +49,36 @@ std::vector<Toolkit> list_toolkits(const FileSystemView& fs, const Layout& layou
   std::set<std::string> seen;
   auto roots = layout.version_roots();
   for (size_t i = 0; i < roots.size(); ++i) {
-    ToolkitSource source = i == 0 ? ToolkitSource::user_root : ToolkitSource::system_root;
     for (const std::string& name : fs.list_dir(roots[i])) {
       if (name.empty() || name[0] == '.' || !seen.insert(name).second) continue;
-      toolkits.push_back(toolkit_entry(fs, roots[i], name, source));
+      toolkits.push_back(toolkit_entry(fs, roots[i], name, root_source(i)));
     }
   }
   std::sort(toolkits.begin(), toolkits.end(), toolkit_order);
   return toolkits;
+}
+
+std::optional<Toolkit> ToolkitIndex::find(const std::string& name) const {
+  if (all_) {
+    for (const Toolkit& toolkit : *all_) {
+      if (toolkit.name == name) return toolkit;
+    }
+    return std::nullopt;
+  }
+  if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos) return std::nullopt;
+  auto roots = layout_.version_roots();
+  for (size_t i = 0; i < roots.size(); ++i) {
+    fs::path entry = roots[i] / name;
+    // A dangling link is an entry too: listed, and reported as missing its bin/.
+    if (fs_.kind(entry) == EntryKind::missing && !fs_.read_link(entry)) continue;
+    return toolkit_entry(fs_, roots[i], name, root_source(i));
+  }
+  return std::nullopt;
+}
+
+const std::vector<Toolkit>& ToolkitIndex::all() const {
+  if (!all_) all_ = list_toolkits(fs_, layout_);
+  return *all_;
 }
 
 std::optional<fs::path> find_on_path(const FileSystemView& fs, const EnvMap& env, const std::string& program,

@@ -31,6 +31,24 @@ struct Toolkit {
 // Hidden entries (staging folders, ".lock") are skipped.
 std::vector<Toolkit> list_toolkits(const FileSystemView& fs, const Layout& layout);
 
+// The toolkits as a request needs them: an exact name opens versions/<name> in each root
+// directly, so its cost does not grow with the number of toolkits; only a prefix
+// request ("12.1") or a listing reads the folders, and then once. Keep the index no
+// longer than the file system view it was given.
+class ToolkitIndex {
+ public:
+  ToolkitIndex(const FileSystemView& fs, Layout layout) : fs_(fs), layout_(std::move(layout)) {}
+
+  // The entry named exactly `name`, as list_toolkits() would give it.
+  std::optional<Toolkit> find(const std::string& name) const;
+  const std::vector<Toolkit>& all() const;
+
+ private:
+  const FileSystemView& fs_;
+  Layout layout_;
+  mutable std::optional<std::vector<Toolkit>> all_;
+};
+
 // The toolkit cudaenv falls back to: the first `nvcc` on PATH outside the shims folder,
 // else /usr/local/cuda. Its home is the parent of nvcc's bin folder.
 std::optional<Toolkit> find_system_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& shims_dir);

@@ -25,6 +25,33 @@ Result<Selection> select(const MemoryFileSystem& fs, const EnvMap& env, const ch
   return select_toolkit(fs, env, cwd, kLayout);
 }
 
+// The machine, counting how often a folder is listed.
+class CountingView final : public FileSystemView {
+ public:
+  explicit CountingView(const MemoryFileSystem& fs) : fs_(fs) {}
+  EntryKind kind(const fs::path& path) const override { return fs_.kind(path); }
+  bool is_executable(const fs::path& path) const override { return fs_.is_executable(path); }
+  Result<std::string> read_file(const fs::path& path, std::size_t limit) const override { return fs_.read_file(path, limit); }
+  std::vector<std::string> list_dir(const fs::path& path) const override {
+    ++listings;
+    return fs_.list_dir(path);
+  }
+  std::optional<fs::path> read_link(const fs::path& path) const override { return fs_.read_link(path); }
+  mutable int listings = 0;
+
+ private:
+  const MemoryFileSystem& fs_;
+};
+
+void check_same(const Toolkit& a, const Toolkit& b) {
+  CHECK(a.name == b.name);
+  CHECK(a.version == b.version);
+  CHECK(a.home == b.home);
+  CHECK(a.source == b.source);
+  CHECK(a.registered == b.registered);
+  CHECK(a.present == b.present);
+}
+
 }  // namespace
 
 TEST_CASE("selection: CUDAENV_VERSION beats cuda.toml beats the global file beats system") {
@@ -181,4 +208,57 @@ TEST_CASE("selection: system follows nvcc symlinks and ignores wrapper scripts o
   auto system = find_system_toolkit(wrapped, {{"PATH", "/usr/local/bin"}}, kLayout.shims_dir());
   REQUIRE(system);
   CHECK(system->home == "/usr/local/cuda");
+}
+
+TEST_CASE("selection: an exact name opens its folder without listing, a prefix lists once") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"12.4.1\"\n");
+  CountingView view(fs);
+  auto exact = select_toolkit(view, {}, "/home/u/proj/src", kLayout);
+  REQUIRE(exact.ok());
+  CHECK(exact->toolkit.name == "12.4.1");
+  CHECK(view.listings == 0);
+
+  auto prefix = select_toolkit(view, {{"CUDAENV_VERSION", "12.1"}}, "/home/u/proj/src", kLayout);
+  REQUIRE(prefix.ok());
+  CHECK(prefix->toolkit.name == "12.1.1");
+  CHECK(view.listings == 1);
+
+  // `versions` lists, then selects with the same index: still one listing.
+  view.listings = 0;
+  ToolkitIndex index(view, kLayout);
+  CHECK(index.all().size() == 7);
+  auto listed = select_toolkit(view, {{"CUDAENV_VERSION", "12"}}, "/", kLayout, index);
+  REQUIRE(listed.ok());
+  CHECK(listed->toolkit.name == "12.10.0");
+  CHECK(index.find("11.8.0"));
+  CHECK(view.listings == 1);
+}
+
+TEST_CASE("selection: an exact lookup finds what the listing finds, in both roots") {
+  MemoryFileSystem fs = machine();
+  fs.file("/opt/cudaenv/versions/12.4.1/bin/nvcc", "", true);
+  fs.file("/opt/cudaenv/versions/12.6.3/bin/nvcc", "", true);
+  fs.symlink("/home/u/.cudaenv/versions/gone", "/opt/removed");
+  fs.file("/home/u/.cudaenv/versions/.12.8.0.staging/bin/nvcc", "", true);
+  Layout layout{"/home/u/.cudaenv", fs::path("/opt/cudaenv")};
+  auto listed = list_toolkits(fs, layout);
+  REQUIRE(listed.size() == 9);
+  ToolkitIndex direct(fs, layout);
+  for (const Toolkit& toolkit : listed) {
+    INFO(toolkit.name);
+    auto found = direct.find(toolkit.name);
+    REQUIRE(found);
+    check_same(*found, toolkit);
+  }
+  CHECK(direct.find("12.4.1")->source == ToolkitSource::user_root);
+  CHECK(direct.find("12.6.3")->source == ToolkitSource::system_root);
+  CHECK_FALSE(direct.find("gone")->present);
+  CHECK_FALSE(direct.find(".12.8.0.staging"));
+  CHECK_FALSE(direct.find("12.9"));
+  CHECK_FALSE(direct.find("../versions/12.9.0"));
+
+  auto gone = select_toolkit(fs, {{"CUDAENV_VERSION", "gone"}}, "/", layout);
+  REQUIRE_FALSE(gone.ok());
+  CHECK_THAT(gone.error().message, Catch::Contains("which has no bin/ folder any more"));
 }
