@@ -42,10 +42,10 @@ Result<int> run_hook_env(const std::string& shell) {
   fs::path stamps = session->layout.cache_dir() / "stamps";
   HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
                       [&](const CudaToml& project) { return trust.is_trusted(project); }};
-  HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects,
-                               dialect_of(*parse_shell_kind(shell)));
+  ShellDialect dialect = dialect_of(*parse_shell_kind(shell));
+  HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects, dialect);
   for (const std::string& line : result.messages) std::fprintf(stderr, "%s\n", line.c_str());
-  std::fputs(result.code.c_str(), stdout);
+  std::fputs((result.code + render_fast_path(result.fast_path, dialect)).c_str(), stdout);
   return 0;
 }
 

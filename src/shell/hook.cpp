@@ -2,6 +2,7 @@
 
 #include "core/selection.h"
 #include "shell/env_diff.h"
+#include "util/sha256.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -10,6 +11,8 @@ namespace {
 
 struct Outcome {
   EnvChange change;
+  EnvChange toolkit_change;           // `change` without the project's [env]
+  size_t env_entries = 0;             // how many [env] entries `change` applies
   std::string announced;              // toolkit and origin file; "" when none is selected
   std::string line;                   // "CUDA 12.1.1 (../cuda.toml)"
   bool quiet_start = false;           // a global or fallback choice needs no line at shell start
@@ -35,21 +38,27 @@ std::vector<std::string> error_lines(const Error& error) {
   return lines;
 }
 
-// The paths whose change makes the fast path fail: every folder between $PWD and the
-// project where a new cuda.toml would take over, the project file, the global file when
-// it decides, and the versions folders (installs change what "12.1" means).
-std::vector<Watch> watches_for(const fs::path& cwd, const std::optional<fs::path>& project, bool env_override,
-                               const Layout& layout, const HookEffects& effects) {
-  std::vector<Watch> watches;
-  fs::path stop = project ? project->parent_path() : fs::path();
-  for (fs::path dir = cwd.lexically_normal(); dir != stop; dir = dir.parent_path()) {
-    watches.push_back({dir / kProjectFileName, std::nullopt});
-    if (!dir.has_relative_path()) break;
+// Where the answer holds, and the paths whose change makes the fast path fail: every
+// folder between $PWD and the project where a new cuda.toml would take over, the project
+// file (with none, /cuda.toml and the global file when it decides), and the versions
+// folders (installs change what "12.1" means).
+FastPath fast_path_for(const fs::path& cwd, const std::optional<fs::path>& project, const std::string& env_override,
+                       const Layout& layout, const HookEffects& effects) {
+  FastPath fast;
+  fast.dir = cwd.string();
+  fast.version_override = env_override;
+  fast.scope = project ? project->parent_path() : cwd.root_path();
+  for (fs::path dir = cwd.lexically_normal(); dir != fast.scope && dir.has_relative_path(); dir = dir.parent_path()) {
+    fast.folders.push_back({dir / kProjectFileName, std::nullopt});
   }
-  if (project) watches.push_back(effects.watch(*project));
-  else if (!env_override) watches.push_back(effects.watch(layout.global_version_file()));
-  for (const fs::path& versions : layout.version_roots()) watches.push_back(effects.watch(versions));
-  return watches;
+  if (project) {
+    fast.fixed.push_back(effects.watch(*project));
+  } else {
+    fast.fixed.push_back({fast.scope / kProjectFileName, std::nullopt});
+    if (env_override.empty()) fast.fixed.push_back(effects.watch(layout.global_version_file()));
+  }
+  for (const fs::path& versions : layout.version_roots()) fast.fixed.push_back(effects.watch(versions));
+  return fast;
 }
 
 Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path& cwd, const Layout& layout,
@@ -63,6 +72,8 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
   for (const std::string& warning : selection->warnings) outcome.messages.push_back("cudaenv: warning: " + warning);
   std::string notice;
   outcome.change = checked_env_change(*selection, effects.is_trusted, notice);
+  outcome.toolkit_change = selection_env_change(*selection);
+  outcome.env_entries = outcome.change.set.size() - outcome.toolkit_change.set.size();
   if (selection->project && !selection->project->env.empty()) watches.push_back(effects.watch(layout.trust_dir()));
   if (!notice.empty()) outcome.messages.push_back(notice);
   // Keyed on the origin file, not its relative label, so a cd within a project is silent.
@@ -72,8 +83,8 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
   return outcome;
 }
 
-// The mtimes of the files a notice is about; the folders watched for a nearer
-// cuda.toml differ from one subfolder to the next and are left out.
+// The mtimes of the files a notice is about (the fixed watches: the folders watched for
+// a nearer cuda.toml differ from one subfolder to the next).
 std::string stamps_of(const std::vector<Watch>& watches) {
   std::string key;
   for (const Watch& watch : watches) {
@@ -87,6 +98,52 @@ bool quiet(const EnvMap& env) {
   return value && *value != "0";
 }
 
+// The environment after applying `change` to `pristine`, and the records of what it owns.
+struct Applied {
+  EnvMap env;
+  OwnedChange owned;
+};
+
+Applied apply_to(const EnvMap& pristine, const EnvChange& change) {
+  Applied applied{pristine, {}};
+  applied.owned = apply_owned(change, applied.env);
+  return applied;
+}
+
+size_t state_size(const Outcome& outcome, const Applied& applied) {
+  HookState state;
+  state.announced = outcome.announced;
+  state.notice_key = std::string(64, '0');  // a digest's length
+  state.entries = applied.owned.entries;
+  state.values = applied.owned.values;
+  return format_state(state).size();
+}
+
+std::string kib(size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; }
+
+// The change whose record fits kStateLimit: all of it, else the toolkit's without the
+// project's [env], else nothing, each step said once (it joins the notices).
+Applied bounded(const EnvMap& pristine, Outcome& outcome, const std::optional<fs::path>& project) {
+  Applied applied = apply_to(pristine, outcome.change);
+  size_t needed = state_size(outcome, applied);
+  if (needed <= kStateLimit) return applied;
+  std::string limit = "__CUDAENV_STATE would need " + kib(needed) + " and the hook keeps it under " + kib(kStateLimit) +
+                      " (the kernel refuses any environment string over 128 KiB)";
+  if (outcome.env_entries > 0 && project) {
+    applied = apply_to(pristine, outcome.toolkit_change);
+    if (state_size(outcome, applied) <= kStateLimit) {
+      outcome.messages.push_back("cudaenv: " + project->string() + " sets " + std::to_string(outcome.env_entries) +
+                                 " [env] variables, too many for the shell: " + limit + "; [env] not applied");
+      outcome.messages.push_back("  keep [env] to a few variables, or give them to one command with `cudaenv exec`");
+      return applied;
+    }
+  }
+  outcome.messages.push_back("cudaenv: the toolkit's environment is too large for the shell: " + limit +
+                             "; nothing applied");
+  outcome.announced.clear();
+  return apply_to(pristine, EnvChange{});
+}
+
 }  // namespace
 
 EnvChange project_env_change(const Selection& selection, bool trusted) {
@@ -98,9 +155,14 @@ EnvChange project_env_change(const Selection& selection, bool trusted) {
 }
 
 std::string untrusted_notice(const CudaToml& project) {
+  constexpr size_t kNamesShown = 10;  // a file may hold thousands: the line stays a line
   std::vector<std::string> names;
-  for (const auto& entry : project.env) names.push_back(entry.first);
-  return "cudaenv: " + project.path.string() + " sets [env] (" + join(names, ", ") +
+  for (const auto& entry : project.env) {
+    if (names.size() == kNamesShown) break;
+    names.push_back(entry.first);
+  }
+  std::string more = project.env.size() > kNamesShown ? " and " + std::to_string(project.env.size() - kNamesShown) + " more" : "";
+  return "cudaenv: " + project.path.string() + " sets [env] (" + join(names, ", ") + more +
          "), not applied: run `cudaenv trust` to allow it";
 }
 
@@ -120,20 +182,21 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
   EnvMap pristine = revert_owned(env, old.entries, old.values);
   pristine.erase(kStateVariable);
 
-  HookState next;
-  next.dir = cwd.string();
-  next.version_override = env_get(pristine, "CUDAENV_VERSION").value_or("");
+  HookResult result;
+  std::string version_override = env_get(pristine, "CUDAENV_VERSION").value_or("");
   // Stamps are taken before the files are read, so an edit racing this run shows up
   // as a changed mtime at the next prompt instead of being missed.
   auto project = find_project_file(fs, cwd);
-  next.watches = watches_for(cwd, project, !next.version_override.empty(), layout, effects);
-  bool nothing_requested = !project && next.version_override.empty() &&
+  result.fast_path = fast_path_for(cwd, project, version_override, layout, effects);
+  bool nothing_requested = !project && version_override.empty() &&
                            fs.kind(layout.global_version_file()) == EntryKind::missing;
-  Outcome outcome = decide(fs, pristine, cwd, layout, effects, nothing_requested, next.watches);
+  Outcome outcome = decide(fs, pristine, cwd, layout, effects, nothing_requested, result.fast_path.fixed);
+  Applied applied = bounded(pristine, outcome, project);
 
-  HookResult result;
+  HookState next;
   if (!outcome.messages.empty()) {
-    next.notice_key = join(outcome.messages, "\n") + stamps_of(next.watches);
+    // A digest: the notices may be long, and the state must stay small.
+    next.notice_key = sha256_hex(join(outcome.messages, "\n") + stamps_of(result.fast_path.fixed));
     if (next.notice_key != old.notice_key) result.messages = outcome.messages;
   }
   next.announced = outcome.announced;
@@ -142,10 +205,9 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
     result.messages.push_back(outcome.announced.empty() ? "cudaenv: no CUDA toolkit selected" : "cudaenv: " + outcome.line);
   }
 
-  EnvMap after = pristine;
-  OwnedChange owned = apply_owned(outcome.change, after);
-  next.entries = std::move(owned.entries);
-  next.values = std::move(owned.values);
+  EnvMap& after = applied.env;
+  next.entries = std::move(applied.owned.entries);
+  next.values = std::move(applied.owned.values);
   after[kStateVariable] = format_state(next);
 
   std::vector<std::string> names;

@@ -8,6 +8,7 @@
 
 #include "core/layout.h"
 #include "core/toolkit_env.h"
+#include "shell/fast_path.h"
 #include "shell/hook_state.h"
 #include "util/environment.h"
 #include "util/file_system.h"
@@ -23,6 +24,7 @@ struct HookEffects {
 struct HookResult {
   std::string code;                   // shell code for the shell to evaluate
   std::vector<std::string> messages;  // lines for stderr
+  FastPath fast_path;                 // what the next prompts check (render_fast_path)
 };
 
 // `env` is the shell's environment (with __CUDAENV_STATE), `cwd` its $PWD.

@@ -6,7 +6,8 @@ namespace cudaenv {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudaenv1";
+constexpr std::string_view kMagic = "cudaenv2";
+constexpr std::string_view kOldMagic = "cudaenv1";  // its header (watch lines) ends at an empty line
 
 std::string escaped(std::string_view text) {
   std::string out;
@@ -34,19 +35,6 @@ std::string unescaped(std::string_view text) {
   return out;
 }
 
-// The shell compares these lines raw; a path it cannot read back safely makes the
-// watch "always stale", which costs a slow path but can never hide a change.
-bool shell_safe(const std::string& text) { return text.find_first_of("\n\t\\") == std::string::npos; }
-
-std::string watch_line(const Watch& watch) {
-  std::string path = watch.path.string();
-  if (watch.always_stale || !shell_safe(path)) return "!";
-  if (!watch.stamp) return "-" + path;
-  std::string stamp = watch.stamp->string();
-  if (!shell_safe(stamp)) return "!";
-  return "=" + path + "\t" + stamp;
-}
-
 std::string fields(std::initializer_list<std::string_view> parts) {
   std::string line;
   for (std::string_view part : parts) line += (line.empty() ? "" : "\t") + escaped(part);
@@ -65,12 +53,7 @@ void read_owned(const std::vector<std::string>& parts, HookState& state) {
 }  // namespace
 
 std::string format_state(const HookState& state) {
-  // A directory or version the shell could not compare raw never matches, so it
-  // always takes the slow path instead of a wrong fast one.
-  std::string out = std::string(kMagic) + "\n" + (shell_safe(state.dir) ? state.dir : "!" + escaped(state.dir)) + "\n" +
-                    (shell_safe(state.version_override) ? state.version_override : "!" + escaped(state.version_override)) + "\n";
-  for (const Watch& watch : state.watches) out += watch_line(watch) + "\n";
-  out += "\n";
+  std::string out = std::string(kMagic) + "\n";
   if (!state.announced.empty()) out += fields({"A", state.announced}) + "\n";
   if (!state.notice_key.empty()) out += fields({"N", state.notice_key}) + "\n";
   for (const OwnedEntry& owned : state.entries) out += fields({"P", owned.variable, owned.entry}) + "\n";
@@ -83,24 +66,14 @@ std::string format_state(const HookState& state) {
 
 HookState parse_state(std::string_view text) {
   HookState state;
-  while (starts_with(text, "!")) text.remove_prefix(1);
+  while (starts_with(text, "!")) text.remove_prefix(1);  // an older shell function's stale mark
   std::vector<std::string> lines = split(text, '\n');
-  if (lines.size() < 4 || lines[0] != kMagic) return state;
-  state.dir = lines[1];
-  state.version_override = lines[2];
-  size_t i = 3;
-  for (; i < lines.size() && !lines[i].empty(); ++i) {
-    const std::string& line = lines[i];
-    if (line[0] == '-') {
-      state.watches.push_back({line.substr(1), std::nullopt});
-    } else if (line[0] == '=') {
-      size_t tab = line.find('\t');
-      if (tab != std::string::npos) state.watches.push_back({line.substr(1, tab - 1), fs::path(line.substr(tab + 1))});
-    } else {
-      state.watches.push_back({{}, std::nullopt, true});
-    }
+  if (lines.empty() || (lines[0] != kMagic && lines[0] != kOldMagic)) return state;
+  size_t i = 1;
+  if (lines[0] == kOldMagic) {
+    while (i < lines.size() && !lines[i].empty()) ++i;
   }
-  for (++i; i < lines.size(); ++i) {
+  for (; i < lines.size(); ++i) {
     if (!lines[i].empty()) read_owned(split(lines[i], '\t'), state);
   }
   return state;

@@ -1,17 +1,10 @@
 #pragma once
-// __CUDAENV_STATE: the one shell variable through which the hook remembers what it did.
-//
-// Its first part is read by the shell itself on every prompt (the fast path, no fork):
-//   line 1  "cudaenv1" ("!cudaenv1" once the cudaenv shell function marks it stale)
-//   line 2  $PWD the state was computed for
-//   line 3  CUDAENV_VERSION it was computed with ("" when unset)
-//   then one line per watched path, ended by an empty line:
-//     "=PATH<TAB>STAMP"  PATH exists and has STAMP's mtime (nanoseconds, via -nt/-ot)
-//     "-PATH"            PATH does not exist (a cuda.toml that would take over)
-//     "!"                always stale (a path the shell could not compare safely)
-// The rest is read only by `cudaenv hook-env`: what it added, so leaving can remove
-// exactly that. Its lines start with a letter (fish's fast path relies on it), and
-// fields there are tab-separated and backslash-escaped.
+// __CUDAENV_STATE: the one exported variable through which the hook remembers what it
+// owns, so leaving can remove exactly that: line 1 "cudaenv2", then one line per record,
+// fields tab-separated and backslash-escaped. The prompt never reads it (fast_path.h
+// keeps what the prompt checks in plain shell variables), and it stays under a bound
+// (kStateLimit) so that no command the shell starts fails with "Argument list too long".
+// A "cudaenv1" state (watch lines up to an empty line, then the records) still parses.
 
 #include <filesystem>
 #include <optional>
@@ -41,16 +34,16 @@ struct OwnedValue {  // a variable cudaenv set, and what it was before
 };
 
 struct HookState {
-  std::string dir;
-  std::string version_override;
-  std::vector<Watch> watches;
   std::string announced;   // the toolkit and origin last announced
-  std::string notice_key;  // what the last notices were about, so they show once per change
+  std::string notice_key;  // a digest of the last notices, so they show once per change
   std::vector<OwnedEntry> entries;
   std::vector<OwnedValue> values;
 };
 
 inline constexpr const char* kStateVariable = "__CUDAENV_STATE";
+// The kernel refuses an environment string over 128 KiB (MAX_ARG_STRLEN), and then every
+// command fails; half of it leaves room for the name and for growth between checks.
+inline constexpr std::size_t kStateLimit = 64 * 1024;
 
 std::string format_state(const HookState& state);
 

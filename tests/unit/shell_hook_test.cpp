@@ -136,15 +136,66 @@ TEST_CASE("[env] waits for trust, with a notice that says how") {
 TEST_CASE("the hook watches the folders where a nearer cuda.toml would take over") {
   Fixture f;
   HookResult result = run_hook(f.fs, f.env, "/p/sub", f.layout, f.effects, ShellDialect::posix);
-  EnvMap env;
-  apply_posix(result.code, env);
-  HookState state = parse_state(env[kStateVariable]);
-  REQUIRE(state.watches.size() == 3);
-  CHECK(state.watches[0].path == "/p/sub/cuda.toml");
-  CHECK(!state.watches[0].stamp);
-  CHECK(state.watches[1].path == "/p/cuda.toml");
-  CHECK(state.watches[1].stamp);
-  CHECK(state.watches[2].path == "/r/versions");
+  const FastPath& fast = result.fast_path;
+  CHECK(fast.dir == "/p/sub");
+  CHECK(fast.scope == "/p");
+  REQUIRE(fast.folders.size() == 1);
+  CHECK(fast.folders[0].path == "/p/sub/cuda.toml");
+  CHECK(!fast.folders[0].stamp);
+  REQUIRE(fast.fixed.size() == 2);
+  CHECK(fast.fixed[0].path == "/p/cuda.toml");
+  CHECK(fast.fixed[0].stamp);
+  CHECK(fast.fixed[1].path == "/r/versions");
+}
+
+TEST_CASE("outside any project the scope is / and the global file decides") {
+  Fixture f;
+  f.fs.dir("/home/u/a/b");
+  HookResult result = run_hook(f.fs, f.env, "/home/u/a/b", f.layout, f.effects, ShellDialect::posix);
+  const FastPath& fast = result.fast_path;
+  CHECK(fast.scope == "/");
+  REQUIRE(fast.folders.size() == 4);
+  CHECK(fast.folders[0].path == "/home/u/a/b/cuda.toml");
+  CHECK(fast.folders[3].path == "/home/cuda.toml");
+  REQUIRE(fast.fixed.size() == 3);
+  CHECK(fast.fixed[0].path == "/cuda.toml");
+  CHECK(!fast.fixed[0].stamp);
+  CHECK(fast.fixed[1].path == "/r/version");
+  f.env["CUDAENV_VERSION"] = "12.4";
+  CHECK(run_hook(f.fs, f.env, "/home/u/a/b", f.layout, f.effects, ShellDialect::posix).fast_path.fixed.size() == 2);
+}
+
+TEST_CASE("a huge [env] is refused once, and the state stays under the kernel's limit") {
+  Fixture f;
+  std::string toml = "[cuda]\nversion = \"12.1\"\n[env]\n";
+  for (int i = 0; i < 20000; ++i) toml += "VARIABLE_" + std::to_string(i) + " = \"some value " + std::to_string(i) + "\"\n";
+  f.fs.file("/p/cuda.toml", toml);
+  f.trusted = true;
+  auto messages = f.cd("/p");
+  REQUIRE(messages.size() >= 2);
+  CHECK_THAT(messages[0], Catch::Contains("/p/cuda.toml sets 20000 [env] variables, too many for the shell"));
+  CHECK_THAT(messages[0], Catch::Contains("[env] not applied"));
+  CHECK(f.env.count("VARIABLE_0") == 0);
+  CHECK(f.env["CUDA_HOME"] == "/r/versions/12.1.1");
+  for (const auto& [name, value] : f.env) CHECK(name.size() + value.size() < kStateLimit);
+  CHECK(f.cd("/p/sub").empty());
+  CHECK(f.cd("/p").empty());
+
+  f.trusted = false;  // untrusted: the notice names ten and counts the rest
+  f.fs.file("/p/cuda.toml", toml + "# edited\n");
+  messages = f.cd("/p");
+  REQUIRE_FALSE(messages.empty());
+  CHECK_THAT(messages[0], Catch::EndsWith("VARIABLE_10004 and 19990 more), not applied: run `cudaenv trust` to allow it"));
+}
+
+TEST_CASE("an [env] that fits is applied in full") {
+  Fixture f;
+  std::string toml = "[cuda]\nversion = \"12.1\"\n[env]\n";
+  for (int i = 0; i < 200; ++i) toml += "VARIABLE_" + std::to_string(i) + " = \"value\"\n";
+  f.fs.file("/p/cuda.toml", toml);
+  f.trusted = true;
+  f.cd("/p");
+  CHECK(f.env["VARIABLE_199"] == "value");
 }
 
 TEST_CASE("a shell start in a folder with only a global default says nothing") {

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "shell/env_diff.h"
+#include "shell/fast_path.h"
 #include "shell/hook_state.h"
 #include "shell/trust.h"
 
@@ -8,19 +9,11 @@ using namespace cudaenv;
 
 TEST_CASE("the hook state survives a round trip, odd characters included") {
   HookState state;
-  state.dir = "/home/u/proj";
-  state.version_override = "12.4";
-  state.watches = {{"/home/u/proj/sub/cuda.toml", std::nullopt}, {"/home/u/proj/cuda.toml", fs::path("/r/cache/stamps/1.2")}};
   state.announced = "12.1.1\tset by /home/u/proj/cuda.toml";
   state.entries = {{"PATH", "/r/versions/12.1.1/bin"}, {"LD_LIBRARY_PATH", "/a\tb\\c\nd"}};
   state.values = {{"CUDA_HOME", "/r/versions/12.1.1", std::string("/opt/cuda")}, {"CUDACXX", "/x/nvcc", std::nullopt}};
 
   HookState back = parse_state(format_state(state));
-  CHECK(back.dir == state.dir);
-  CHECK(back.version_override == "12.4");
-  REQUIRE(back.watches.size() == 2);
-  CHECK(!back.watches[0].stamp);
-  CHECK(back.watches[1].stamp == fs::path("/r/cache/stamps/1.2"));
   CHECK(back.announced == state.announced);
   REQUIRE(back.entries.size() == 2);
   CHECK(back.entries[1].entry == "/a\tb\\c\nd");
@@ -29,30 +22,52 @@ TEST_CASE("the hook state survives a round trip, odd characters included") {
   CHECK(!back.values[1].previous);
 }
 
-TEST_CASE("the shell's part of the state is what the fast path compares") {
-  HookState state;
-  state.dir = "/p";
-  state.watches = {{"/p/cuda.toml", fs::path("/s/1.2")}, {"/cuda.toml", std::nullopt}};
-  CHECK(format_state(state) == "cudaenv1\n/p\n\n=/p/cuda.toml\t/s/1.2\n-/cuda.toml\n\n");
+TEST_CASE("a state an older cudaenv wrote, stale mark and watch lines included, still parses") {
+  std::string old = "!cudaenv1\n/p\n\n=/p/cuda.toml\t/s/1.2\n-/cuda.toml\n!\n\nA\t12.1.1\nP\tPATH\t/tk/bin\n";
+  HookState state = parse_state(old);
+  CHECK(state.announced == "12.1.1");
+  REQUIRE(state.entries.size() == 1);
+  CHECK(state.entries[0].entry == "/tk/bin");
 }
 
-TEST_CASE("paths the shell cannot compare raw never take the fast path") {
+TEST_CASE("a garbled state parses as nothing owned") {
   HookState state;
-  state.dir = "/odd\ndir";
-  state.watches = {{"/tab\there/cuda.toml", std::nullopt}, {"/x", std::nullopt, true}};
-  std::string text = format_state(state);
-  CHECK(text.find("cudaenv1\n!/odd\\ndir\n") == 0);
-  CHECK(text.find("\n!\n!\n\n") != std::string::npos);
-}
-
-TEST_CASE("a stale mark or a garbled state parses as what is left, or nothing") {
-  HookState state;
-  state.dir = "/p";
   state.entries = {{"PATH", "/tk/bin"}};
-  CHECK(parse_state("!" + format_state(state)).entries.size() == 1);
-  CHECK(parse_state("!!" + format_state(state)).entries.size() == 1);
+  CHECK(format_state(state) == "cudaenv2\nP\tPATH\t/tk/bin\n");
   CHECK(parse_state("garbage").entries.empty());
-  CHECK(parse_state("").dir.empty());
+  CHECK(parse_state("").entries.empty());
+}
+
+TEST_CASE("the fast path's variables: folders first, the fixed watches after, every path quoted") {
+  FastPath fast;
+  fast.dir = "/p/it's";
+  fast.scope = "/p";
+  fast.folders = {{"/p/it's/cuda.toml", std::nullopt}};
+  fast.fixed = {{"/p/cuda.toml", fs::path("/s/1.2")}, {"/r/versions", fs::path("/s/3.4")}};
+  CHECK(render_fast_path(fast, ShellDialect::posix) ==
+        "_cudaenv_dir='/p/it'\\''s'; _cudaenv_version=''; _cudaenv_scope='/p';\n"
+        "_cudaenv_fixed=( '!' '-e' '/p/cuda.toml' '-o' '/p/cuda.toml' '-nt' '/s/1.2' '-o' '/p/cuda.toml' '-ot' '/s/1.2'"
+        " '-o' '!' '-e' '/r/versions' '-o' '/r/versions' '-nt' '/s/3.4' '-o' '/r/versions' '-ot' '/s/3.4' );\n"
+        "_cudaenv_changed=( '-e' '/p/it'\\''s/cuda.toml' '-o' \"${_cudaenv_fixed[@]}\" );\n_cudaenv_ready=1;\n");
+  fast.folders.clear();
+  fast.fixed.resize(1);
+  fast.scope = "/";
+  CHECK(render_fast_path(fast, ShellDialect::fish) ==
+        "set -g __cudaenv_dir '/p/it\\'s'; set -g __cudaenv_version ''; set -g __cudaenv_scope '';\n"
+        "set -g __cudaenv_fixed '!' '-e' '/p/cuda.toml' '-o' '/p/cuda.toml' '-nt' '/s/1.2' '-o' '/p/cuda.toml' '-ot' '/s/1.2';\n"
+        "set -g __cudaenv_changed $__cudaenv_fixed;\nset -g __cudaenv_ready 1;\n");
+}
+
+TEST_CASE("a watch the shell cannot compare turns the fast path off") {
+  FastPath fast;
+  fast.dir = "/p";
+  fast.scope = "/p";
+  fast.fixed = {{"/p/cuda.toml", std::nullopt, true}};
+  CHECK(render_fast_path(fast, ShellDialect::posix) == "unset _cudaenv_ready;\n");
+  fast.fixed = {{"relative/cuda.toml", std::nullopt}};
+  CHECK(render_fast_path(fast, ShellDialect::fish) == "set -e -g __cudaenv_ready;\n");
+  fast.fixed.clear();
+  CHECK(render_fast_path(fast, ShellDialect::posix) == "unset _cudaenv_ready;\n");
 }
 
 TEST_CASE("leaving removes exactly the entries cudaenv added") {

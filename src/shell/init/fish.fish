@@ -2,28 +2,32 @@
 # Sourcing it again changes nothing: PATH gets the shims once, functions are redefined.
 contains -- @SHIMS@ $PATH; or set -gx PATH @SHIMS@ $PATH
 
-# The prompt's fast path, without a fork: same folder, same CUDAENV_VERSION, and every
-# watched path as __CUDAENV_STATE recorded it (a stamp file carries each mtime).
+# The prompt's fast path, without a fork and without reading __CUDAENV_STATE: the plain
+# variables hook-env set say where its answer holds and which files would change it.
 function __cudaenv_unchanged
-    set -q __CUDAENV_STATE; or return 1
-    set -l lines (string split \n -- $__CUDAENV_STATE)
+    set -q __cudaenv_ready; or return 1
     set -l shell_version ''
     set -q CUDAENV_VERSION; and set shell_version "$CUDAENV_VERSION"
-    test "$lines[1]" = cudaenv1 -a "$lines[2]" = "$PWD" -a "$lines[3]" = "$shell_version"; or return 1
-    # Watch lines start with - = or !, the rest of the state with a letter. Each command
-    # substitution costs fish tens of microseconds, so there are only two.
-    string match -q -- '!*' $lines[4..-1]; and return 1
-    set -l absent (string replace -rf -- '^-' '' $lines[4..-1])
-    if set -q absent[1]
-        path filter -q -- $absent; and return 1
+    test "$shell_version" = "$__cudaenv_version"; or return 1
+    if test "$PWD" != "$__cudaenv_dir"
+        __cudaenv_rescope; or return 1
     end
-    set -l pairs (string replace -rf -- '^=([^\t]*)\t(.*)$' '$1'\n'$2' $lines[4..-1])
-    while set -q pairs[2]
-        test -e "$pairs[1]"; and not test "$pairs[1]" -nt "$pairs[2]"; and not test "$pairs[1]" -ot "$pairs[2]"
-        or return 1
-        set -e pairs[1..2]
+    not test $__cudaenv_changed
+end
+
+# After a cd below the folder of the governing cuda.toml the answer holds unless a nearer
+# cuda.toml lies between: watch the folders from $PWD up to it instead.
+function __cudaenv_rescope
+    set -l prefix "$__cudaenv_scope/"
+    test (string sub -l (string length -- $prefix) -- "$PWD/") = $prefix; or return 1
+    set -l dir (string replace -r '/$' '' -- $PWD)
+    set -l changed $__cudaenv_fixed
+    while test -n "$dir" -a "$dir" != "$__cudaenv_scope"
+        set -a changed -o -e "$dir/cuda.toml"
+        set dir (string replace -r '/[^/]*$' '' -- "$dir")
     end
-    return 0
+    set -g __cudaenv_changed $changed
+    set -g __cudaenv_dir $PWD
 end
 
 function __cudaenv_hook --on-event fish_prompt --on-variable PWD
@@ -45,7 +49,7 @@ function cudaenv --description 'CUDA toolkits side by side, one per project'
         @BIN@ $argv
         set cudaenv_status $status
     end
-    set -gx __CUDAENV_STATE "!$__CUDAENV_STATE"
+    set -e -g __cudaenv_ready
     __cudaenv_hook
     return $cudaenv_status
 end

@@ -5,32 +5,25 @@ case ":${PATH-}:" in
   *) export PATH=@SHIMS@"${PATH:+:$PATH}" ;;
 esac
 
-# The prompt's fast path, without a fork: same folder, same CUDAENV_VERSION, and every
-# watched path as __CUDAENV_STATE recorded it (a stamp file carries each mtime).
+# The prompt's fast path, without a fork and without reading __CUDAENV_STATE: the plain
+# variables hook-env set say where its answer holds and which files would change it.
 _cudaenv_unchanged() {
-  local rest="${__CUDAENV_STATE-}" line file stamp
-  local head="cudaenv1
-$PWD
-${CUDAENV_VERSION-}
-"
-  [[ $rest == "$head"* ]] || return 1
-  rest=${rest#"$head"}
-  while [[ $rest == *$'\n'* ]]; do
-    line=${rest%%$'\n'*}
-    rest=${rest#*$'\n'}
-    case $line in
-      '') return 0 ;;
-      '-'*) [[ -e ${line#-} ]] && return 1 ;;
-      '='*)
-        file=${line#=}
-        stamp=${file#*$'\t'}
-        file=${file%%$'\t'*}
-        [[ -e $file && ! $file -nt $stamp && ! $file -ot $stamp ]] || return 1
-        ;;
-      *) return 1 ;;
-    esac
+  [[ -n ${_cudaenv_ready-} && ${CUDAENV_VERSION-} == "${_cudaenv_version-}" ]] || return 1
+  [[ $PWD == "${_cudaenv_dir-}" ]] || _cudaenv_rescope || return 1
+  ! test "${_cudaenv_changed[@]}"
+}
+
+# After a cd below the folder of the governing cuda.toml the answer holds unless a nearer
+# cuda.toml lies between: watch the folders from $PWD up to it instead.
+_cudaenv_rescope() {
+  [[ $PWD/ == "${_cudaenv_scope-}"/* ]] || return 1
+  local dir=${PWD%/}
+  _cudaenv_changed=("${_cudaenv_fixed[@]}")
+  while [[ -n $dir && $dir != "$_cudaenv_scope" ]]; do
+    _cudaenv_changed+=(-o -e "$dir/cuda.toml")
+    dir=${dir%/*}
   done
-  return 1
+  _cudaenv_dir=$PWD
 }
 
 _cudaenv_hook() {
@@ -54,7 +47,7 @@ cudaenv() {
   else
     @BIN@ "$@" || cudaenv_status=$?
   fi
-  __CUDAENV_STATE="!${__CUDAENV_STATE:-}"
+  unset _cudaenv_ready
   _cudaenv_hook
   return $cudaenv_status
 }
