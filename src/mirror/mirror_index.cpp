@@ -138,20 +138,14 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
 ReleaseCatalog mirror_catalog(const MirrorIndex& index, const std::string& base_url, const ReleaseCatalog& shipped) {
   ReleaseCatalog catalog;
   catalog.default_base = base_url;
+  catalog.oldest = shipped.oldest;
+  catalog.not_offered = shipped.not_offered;
   for (const MirrorRelease& held : index.releases) {
     const Release* known = shipped.find(held.label);
     catalog.releases.push_back(Release{held.label, *parse_version(held.label), held.release_date,
                                        known ? known->sha256 : std::nullopt});
   }
   return catalog;
-}
-
-bool is_contained_path(std::string_view relative_path) {
-  if (relative_path.empty() || relative_path.front() == '/') return false;
-  for (const std::string& part : split(relative_path, '/')) {
-    if (part.empty() || part == "." || part == "..") return false;
-  }
-  return true;
 }
 
 }  // namespace cudaenv
