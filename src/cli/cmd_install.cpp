@@ -11,7 +11,6 @@
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "install/installer.h"
-#include "mirror/mirror_store.h"
 #include "store/rehash.h"
 #include "util/strings.h"
 
@@ -77,8 +76,9 @@ Result<int> run_install(InstallOptions options) {
   if (!platform) return platform.take_error();
   bool skip_pin = skip_manifest_pin(options.skip_manifest_pin, *session);
   ProgressReporter progress(stderr, stderr_wants_colour());
+  ReleaseSource source(*session, *releases, *base);
   for (const std::string& version : options.versions) {
-    auto label = resolve_release(version, *base, *releases);
+    auto label = source.resolve(version);
     if (!label) return label.take_error();
     InstallRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
                            options.components, *platform, *base, options.jobs, options.force,
@@ -164,30 +164,20 @@ struct ListRemoteOptions {
   std::string mirror;
   bool bare = false;
   bool json = false;
+  bool refresh = false;
 };
-
-// What the mirror's index holds when --mirror or CUDAENV_MIRROR names one, else the shipped list.
-Result<ReleaseCatalog> listed_releases(const ListRemoteOptions& options, const Session& session) {
-  auto shipped = load_release_catalog();
-  if (!shipped) return shipped.take_error();
-  if (options.mirror.empty() && !env_get(session.env, "CUDAENV_MIRROR")) return shipped;
-  auto base = redist_base_url(options.mirror, session, *shipped);
-  if (!base) return base.take_error();
-  auto index = fetch_mirror_index(*base);
-  if (!index) {
-    return make_error("cannot list the mirror " + *base + ": " + index.error().message,
-                      "a mirror lists its releases in " + std::string(kMirrorIndexName) +
-                          ", which `cudaenv mirror sync VERSION --to DIR` writes; without --mirror (and "
-                          "CUDAENV_MIRROR) list-remote shows the releases cudaenv knows");
-  }
-  return mirror_catalog(*index, *base, *shipped);
-}
 
 Result<int> run_list_remote(const ListRemoteOptions& options) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto releases = listed_releases(options, *session);
-  if (!releases) return releases.take_error();
+  auto shipped = load_release_catalog();
+  if (!shipped) return shipped.take_error();
+  auto base = redist_base_url(options.mirror, *session, *shipped);
+  if (!base) return base.take_error();
+  ReleaseSource source(*session, *shipped, *base);
+  const DiscoveredReleases& discovered =
+      source.discovered(options.refresh ? ListFreshness::refresh : ListFreshness::cache_ok);
+  const ReleaseCatalog* releases = &discovered.catalog;
   std::optional<Version> prefix;
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
@@ -205,7 +195,8 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
       json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"release_date\": " +
                           (release.date ? json_quote(*release.date) : std::string("null")) +
                           ", \"installed\": " + (installed(release.label) ? "true" : "false") +
-                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") + "}");
+                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") +
+                          ", \"source\": " + json_quote(discovered.origin) + "}");
     } else {
       char row[96];
       std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
@@ -216,6 +207,38 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
     }
   }
   if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  return 0;
+}
+
+struct UpdateOptions {
+  std::string mirror;
+};
+
+// Reads the folder's list of releases again, whatever the cache holds.
+Result<int> run_update(const UpdateOptions& options) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto shipped = load_release_catalog();
+  if (!shipped) return shipped.take_error();
+  auto base = redist_base_url(options.mirror, *session, *shipped);
+  if (!base) return base.take_error();
+  DiscoveredReleases discovered = discover_releases(*shipped, *base, session->layout.cache_dir(), ListFreshness::refresh);
+  if (discovered.unreadable) {
+    return make_error("cannot read the list of releases at " + *base + ": " + discovered.unreadable->message,
+                      discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "
+                                                            "the releases it knows"
+                                                          : discovered.unreadable->hint);
+  }
+  const std::vector<Release>& found = discovered.catalog.releases;
+  std::vector<std::string> unknown;
+  for (const Release& release : found) {
+    if (!shipped->find(release.label)) unknown.push_back(release.label);
+  }
+  std::printf("%zu CUDA releases at %s (from its %s)%s\n", found.size(), base->c_str(), discovered.origin.c_str(),
+              found.empty() ? "" : ("; newest " + found.front().label).c_str());
+  if (!unknown.empty()) {
+    std::printf("newer than this cudaenv's list (installed on their archive checksums): %s\n", join(unknown, ", ").c_str());
+  }
   return 0;
 }
 
@@ -249,7 +272,14 @@ CommandHandler configure_list_remote(CLI::App& command) {
   command.add_option("--mirror", options->mirror, "List what this mirror's index holds (http, https, file://); CUDAENV_MIRROR");
   command.add_flag("--bare", options->bare, "Only the versions, one per line (for completions)");
   command.add_flag("--json", options->json, "Machine-readable output");
+  command.add_flag("--refresh", options->refresh, "Read the folder's list of releases again (it is cached a day)");
   return [options] { return run_list_remote(*options); };
+}
+
+CommandHandler configure_update(CLI::App& command) {
+  auto options = std::make_shared<UpdateOptions>();
+  command.add_option("--mirror", options->mirror, "The redist folder to read (http, https, file://); CUDAENV_MIRROR");
+  return [options] { return run_update(*options); };
 }
 
 }  // namespace cudaenv

@@ -5,7 +5,7 @@
 #include <set>
 #include <tuple>
 
-#include "util/strings.h"
+#include "install/release_list.h"
 
 namespace cudaenv {
 
@@ -136,16 +136,9 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
 }
 
 ReleaseCatalog mirror_catalog(const MirrorIndex& index, const std::string& base_url, const ReleaseCatalog& shipped) {
-  ReleaseCatalog catalog;
-  catalog.default_base = base_url;
-  catalog.oldest = shipped.oldest;
-  catalog.not_offered = shipped.not_offered;
-  for (const MirrorRelease& held : index.releases) {
-    const Release* known = shipped.find(held.label);
-    catalog.releases.push_back(Release{held.label, *parse_version(held.label), held.release_date,
-                                       known ? known->sha256 : std::nullopt});
-  }
-  return catalog;
+  std::vector<ListedRelease> listed;
+  for (const MirrorRelease& held : index.releases) listed.push_back(ListedRelease{held.label, held.release_date});
+  return catalog_from_listing(listed, base_url, shipped);
 }
 
 }  // namespace cudaenv
