@@ -167,14 +167,28 @@ struct ListRemoteOptions {
   bool refresh = false;
 };
 
-Result<int> run_list_remote(const ListRemoteOptions& options) {
+// What list-remote and update read: the session, the shipped list and the folder's URL.
+struct RemoteFolder {
+  Session session;
+  ReleaseCatalog shipped;
+  std::string base;
+};
+
+Result<RemoteFolder> remote_folder(const std::string& mirror) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto shipped = load_release_catalog();
   if (!shipped) return shipped.take_error();
-  auto base = redist_base_url(options.mirror, *session, *shipped);
+  auto base = redist_base_url(mirror, *session, *shipped);
   if (!base) return base.take_error();
-  ReleaseSource source(*session, *shipped, *base);
+  return RemoteFolder{std::move(*session), std::move(*shipped), std::move(*base)};
+}
+
+Result<int> run_list_remote(const ListRemoteOptions& options) {
+  auto folder = remote_folder(options.mirror);
+  if (!folder) return folder.take_error();
+  const Session* session = &folder->session;
+  ReleaseSource source(folder->session, folder->shipped, folder->base);
   const DiscoveredReleases& discovered =
       source.discovered(options.refresh ? ListFreshness::refresh : ListFreshness::cache_ok);
   const ReleaseCatalog* releases = &discovered.catalog;
@@ -216,13 +230,12 @@ struct UpdateOptions {
 
 // Reads the folder's list of releases again, whatever the cache holds.
 Result<int> run_update(const UpdateOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto shipped = load_release_catalog();
-  if (!shipped) return shipped.take_error();
-  auto base = redist_base_url(options.mirror, *session, *shipped);
-  if (!base) return base.take_error();
-  DiscoveredReleases discovered = discover_releases(*shipped, *base, session->layout.cache_dir(), ListFreshness::refresh);
+  auto folder = remote_folder(options.mirror);
+  if (!folder) return folder.take_error();
+  const ReleaseCatalog* shipped = &folder->shipped;
+  const std::string* base = &folder->base;
+  DiscoveredReleases discovered =
+      discover_releases(*shipped, *base, folder->session.layout.cache_dir(), ListFreshness::refresh);
   if (discovered.unreadable) {
     return make_error("cannot read the list of releases at " + *base + ": " + discovered.unreadable->message,
                       discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "
