@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "util/json_reader.h"
+
 namespace cudaenv {
 
 ReleaseCatalog catalog_from_listing(const std::vector<ListedRelease>& listed, const std::string& base_url,
@@ -40,30 +42,43 @@ std::string render_release_cache(const ReleaseListCache& cache) {
   return root.dump(2) + "\n";
 }
 
-std::optional<ReleaseListCache> parse_release_cache(std::string_view text) {
-  auto root = nlohmann::json::parse(text, nullptr, false);
-  if (!root.is_object()) return std::nullopt;
-  auto string_at = [](const nlohmann::json& object, const char* key) -> std::optional<std::string> {
-    auto it = object.find(key);
-    if (it == object.end() || !it->is_string()) return std::nullopt;
-    return it->get<std::string>();
-  };
-  auto base = string_at(root, "base_url");
-  auto origin = string_at(root, "origin");
-  auto fetched = root.find("fetched_at");
-  auto releases = root.find("releases");
-  if (!base || !origin || fetched == root.end() || !fetched->is_number_integer() || releases == root.end() ||
-      !releases->is_array()) {
-    return std::nullopt;
+namespace {
+
+Result<ReleaseListCache> read_release_cache(std::string_view text) {
+  auto root = JsonValue::parse(text, "release cache");
+  if (!root) return root.take_error();
+  ReleaseListCache cache;
+  for (auto [key, field] : {std::pair{"base_url", &cache.base_url}, {"origin", &cache.origin}}) {
+    auto value = root->string_at(key);
+    if (!value) return value.take_error();
+    *field = std::move(*value);
   }
-  ReleaseListCache cache{*base, *origin, fetched->get<std::int64_t>(), {}};
-  for (const auto& entry : *releases) {
-    if (!entry.is_object()) return std::nullopt;
-    auto label = string_at(entry, "label");
-    if (!label || !parse_version(*label)) return std::nullopt;
-    cache.releases.push_back(ListedRelease{*label, string_at(entry, "release_date")});
+  auto fetched = root->at("fetched_at");
+  if (!fetched) return fetched.take_error();
+  auto seconds = fetched->integer();
+  if (!seconds) return seconds.take_error();
+  cache.fetched_at = *seconds;
+  auto releases = root->at("releases");
+  if (!releases) return releases.take_error();
+  auto entries = releases->elements();
+  if (!entries) return entries.take_error();
+  for (const JsonValue& entry : *entries) {
+    auto label = entry.string_at("label");
+    if (!label) return label.take_error();
+    if (!parse_version(*label)) return entry.error("is not a version");
+    auto date = entry.optional_string("release_date");
+    if (!date) return date.take_error();
+    cache.releases.push_back(ListedRelease{*label, *date});
   }
   return cache;
+}
+
+}  // namespace
+
+std::optional<ReleaseListCache> parse_release_cache(std::string_view text) {
+  auto cache = read_release_cache(text);
+  if (!cache) return std::nullopt;
+  return std::move(*cache);
 }
 
 bool is_fresh(const ReleaseListCache& cache, std::int64_t now) {
