@@ -42,8 +42,9 @@ Result<std::vector<std::string>> local_listing(const std::string& base_url) {
 
 Result<std::vector<std::string>> folder_listing(const std::string& base_url) {
   if (starts_with(base_url, "file://")) return local_listing(base_url);
+  // One try: a folder that does not answer falls back at once instead of delaying the command.
   DownloadOptions options;
-  options.tries = 2;
+  options.tries = 1;
   auto html = fetch_text(base_url, options);
   if (!html) return html.take_error();
   return parse_redist_listing(*html);
