@@ -187,21 +187,20 @@ Result<RemoteFolder> remote_folder(const std::string& mirror) {
 Result<int> run_list_remote(const ListRemoteOptions& options) {
   auto folder = remote_folder(options.mirror);
   if (!folder) return folder.take_error();
-  const Session* session = &folder->session;
-  ReleaseSource source(folder->session, folder->shipped, folder->base);
+  const Session& session = folder->session;
+  ReleaseSource source(session, folder->shipped, folder->base);
   const DiscoveredReleases& discovered =
       source.discovered(options.refresh ? ListFreshness::refresh : ListFreshness::cache_ok);
-  const ReleaseCatalog* releases = &discovered.catalog;
   std::optional<Version> prefix;
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
-  std::vector<Toolkit> toolkits = session->toolkits();
+  std::vector<Toolkit> toolkits = session.toolkits();
   auto installed = [&](const std::string& label) {
     return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
   };
   std::vector<std::string> json_rows;
-  for (const Release& release : releases->releases) {
+  for (const Release& release : discovered.catalog.releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;
     if (options.bare) {
       std::printf("%s\n", release.label.c_str());
@@ -232,12 +231,12 @@ struct UpdateOptions {
 Result<int> run_update(const UpdateOptions& options) {
   auto folder = remote_folder(options.mirror);
   if (!folder) return folder.take_error();
-  const ReleaseCatalog* shipped = &folder->shipped;
-  const std::string* base = &folder->base;
+  const ReleaseCatalog& shipped = folder->shipped;
+  const std::string& base = folder->base;
   DiscoveredReleases discovered =
-      discover_releases(*shipped, *base, folder->session.layout.cache_dir(), ListFreshness::refresh);
+      discover_releases(shipped, base, folder->session.layout.cache_dir(), ListFreshness::refresh);
   if (discovered.unreadable) {
-    return make_error("cannot read the list of releases at " + *base + ": " + discovered.unreadable->message,
+    return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,
                       discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "
                                                             "the releases it knows"
                                                           : discovered.unreadable->hint);
@@ -245,12 +244,12 @@ Result<int> run_update(const UpdateOptions& options) {
   const std::vector<Release>& found = discovered.catalog.releases;
   std::vector<std::string> unknown;
   for (const Release& release : found) {
-    if (!shipped->find(release.label)) unknown.push_back(release.label);
+    if (!shipped.find(release.label)) unknown.push_back(release.label);
   }
-  std::printf("%zu CUDA releases at %s (from its %s)%s\n", found.size(), base->c_str(), discovered.origin.c_str(),
+  std::printf("%zu CUDA releases at %s (from its %s)%s\n", found.size(), base.c_str(), discovered.origin.c_str(),
               found.empty() ? "" : ("; newest " + found.front().label).c_str());
   if (!unknown.empty()) {
-    std::printf("newer than this cudaenv's list (installed on their archive checksums): %s\n", join(unknown, ", ").c_str());
+    std::printf("not in this cudaenv's list (installed on their archive checksums): %s\n", join(unknown, ", ").c_str());
   }
   return 0;
 }

@@ -36,7 +36,7 @@ assert_not_contains "$OUT" "13.9.0" "the cached list does not know it yet"
 run_capture "$CUDAENV" update --mirror "$MIRROR_URL"
 assert_eq 0 "$STATUS" "update: $ERR"
 assert_contains "$OUT" "3 CUDA releases at $MIRROR_URL (from its listing); newest 13.9.0" "update says what it found"
-assert_contains "$OUT" "newer than this cudaenv's list (installed on their archive checksums): 13.9.0" \
+assert_contains "$OUT" "not in this cudaenv's list (installed on their archive checksums): 13.9.0" \
   "and what this cudaenv did not know"
 assert_eq 1 "$(listing_gets)" "update reads the listing whatever the cache says"
 : >"$REQUEST_LOG"
