@@ -104,9 +104,9 @@ Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest,
     std::vector<std::string> alternatives = profiles.alternatives(entry);
     auto chosen = choose_component(manifest, alternatives, request.platform, major);
     if (!chosen) return missing_component(manifest, request.label, alternatives, request.platform, major);
-    const auto& [component, artifact] = *chosen;
-    bool seen = std::any_of(plan.begin(), plan.end(), [&](const PlannedArchive& p) { return p.component == component->key; });
-    if (!seen) plan.push_back(PlannedArchive{component->key, component->version, artifact});
+    const RedistComponent& component = *chosen->first;
+    bool seen = std::any_of(plan.begin(), plan.end(), [&](const PlannedArchive& p) { return p.component == component.key; });
+    if (!seen) plan.push_back(PlannedArchive{component.key, component.version, chosen->second});
   }
   return plan;
 }
