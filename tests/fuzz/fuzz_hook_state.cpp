@@ -1,5 +1,5 @@
-// __CUDAENV_STATE, which any process can set in the environment: parsing never crashes, and
-// what the hook writes back reads back the same.
+// __CUDAENV_STATE, which any process can set in the environment: parsing never crashes (the
+// current format and an older cudaenv's), and what the hook writes back reads back the same.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
