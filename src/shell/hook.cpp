@@ -132,8 +132,9 @@ Applied bounded(const EnvMap& pristine, Outcome& outcome, const std::optional<fs
   if (outcome.env_entries > 0 && project) {
     applied = apply_to(pristine, outcome.toolkit_change);
     if (state_size(outcome, applied) <= kStateLimit) {
-      outcome.messages.push_back("cudaenv: " + project->string() + " sets " + std::to_string(outcome.env_entries) +
-                                 " [env] variables, too many for the shell: " + limit + "; [env] not applied");
+      std::string count = std::to_string(outcome.env_entries) + (outcome.env_entries == 1 ? " variable" : " variables");
+      outcome.messages.push_back("cudaenv: the [env] of " + project->string() + " (" + count +
+                                 ") is too large for the shell: " + limit + "; [env] not applied");
       outcome.messages.push_back("  keep [env] to a few variables, or give them to one command with `cudaenv exec`");
       return applied;
     }

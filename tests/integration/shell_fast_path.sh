@@ -83,7 +83,7 @@ check_results() {  # check_results SHELL ERR_FILE
   assert_eq "ran" "$(result big_again)" "$shell: and still after more prompts"
   assert_eq "ran" "$(result untrusted_echo)" "$shell: and with the file untrusted"
   assert_eq "ran" "$(result home_echo)" "$shell: and after leaving"
-  assert_eq "1" "$(count_lines "$err" "sets 20000 [env] variables, too many for the shell")" \
+  assert_eq "1" "$(count_lines "$err" "(20000 variables) is too large for the shell")" \
     "$shell: the refusal is said once"
   assert_eq "1" "$(count_lines "$err" "and 19990 more), not applied")" \
     "$shell: the trust notice names ten keys and counts the rest"

@@ -173,7 +173,7 @@ TEST_CASE("a huge [env] is refused once, and the state stays under the kernel's 
   f.trusted = true;
   auto messages = f.cd("/p");
   REQUIRE(messages.size() >= 2);
-  CHECK_THAT(messages[0], Catch::Contains("/p/cuda.toml sets 20000 [env] variables, too many for the shell"));
+  CHECK_THAT(messages[0], Catch::Contains("the [env] of /p/cuda.toml (20000 variables) is too large for the shell"));
   CHECK_THAT(messages[0], Catch::Contains("[env] not applied"));
   CHECK(f.env.count("VARIABLE_0") == 0);
   CHECK(f.env["CUDA_HOME"] == "/r/versions/12.1.1");
@@ -186,6 +186,27 @@ TEST_CASE("a huge [env] is refused once, and the state stays under the kernel's 
   messages = f.cd("/p");
   REQUIRE_FALSE(messages.empty());
   CHECK_THAT(messages[0], Catch::EndsWith("VARIABLE_10004 and 19990 more), not applied: run `cudaenv trust` to allow it"));
+}
+
+TEST_CASE("one [env] value too large for the state is refused too, and a huge own variable stops all") {
+  Fixture f;
+  f.fs.file("/p/cuda.toml", "[cuda]\nversion = \"12.1\"\n[env]\nBIG = \"" + std::string(100000, 'x') + "\"\n");
+  f.trusted = true;
+  auto messages = f.cd("/p");
+  REQUIRE_FALSE(messages.empty());
+  CHECK_THAT(messages[0], Catch::Contains("(1 variable) is too large for the shell"));
+  CHECK(f.env.count("BIG") == 0);
+  CHECK(f.env["CUDA_HOME"] == "/r/versions/12.1.1");
+  f.cd("/home/u");
+
+  // The toolkit's own record holds CUDA_HOME's previous value: one this large cannot be kept.
+  f.fs.file("/p/cuda.toml", "[cuda]\nversion = \"12.1\"\n");
+  f.env["CUDA_HOME"] = "/" + std::string(70000, 'y');
+  messages = f.cd("/p");
+  REQUIRE_FALSE(messages.empty());
+  CHECK_THAT(messages[0], Catch::StartsWith("cudaenv: the toolkit's environment is too large for the shell"));
+  CHECK(f.env["CUDA_HOME"].size() == 70001);
+  CHECK(f.env[kStateVariable].size() < kStateLimit);
 }
 
 TEST_CASE("an [env] that fits is applied in full") {
