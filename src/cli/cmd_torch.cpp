@@ -9,6 +9,7 @@
 #include "store/registry.h"
 #include "torch/render.h"
 #include "util/nvidia_driver.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -89,6 +90,22 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
   return ok_status();
 }
 
+// CUDAENV_TORCH_INDEX: a proxy of download.pytorch.org/whl (Artifactory, Nexus) or a copy of it.
+Status apply_index_override(const Session& session, TorchMatrix& matrix) {
+  auto base = env_get(session.env, "CUDAENV_TORCH_INDEX");
+  if (!base || base->empty()) return ok_status();
+  std::string url = *base;
+  while (url.size() > 1 && url.back() == '/') url.pop_back();
+  bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
+  if (!web || url.find_first_of(" \t\n") != std::string::npos) {
+    return make_error("CUDAENV_TORCH_INDEX '" + *base + "' is not an http(s) or file:// URL",
+                      "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
+                      "(the folder holding cu126/, cu130/, cpu/), or unset it", 2);
+  }
+  matrix.index_url = url;
+  return ok_status();
+}
+
 std::string summary(const TorchQuery& query, const TorchChoice& choice) {
   std::string text = "torch " + choice.release.torch.str() + " (" + query.torch_origin + "), ";
   if (!choice.variant) return text + "CPU build";
@@ -123,6 +140,7 @@ Result<int> run_torch(const TorchOptions& options) {
   CUDAENV_TRY(resolve_driver(*session, options, query));
   auto matrix = load_torch_matrix();
   if (!matrix) return matrix.take_error();
+  CUDAENV_TRY(apply_index_override(*session, *matrix));
   auto choice = choose_torch(*matrix, query);
   if (!choice) return choice.take_error();
   auto install = plan_torch_install(*matrix, *choice, packages, !options.packages.empty());

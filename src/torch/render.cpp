@@ -15,11 +15,14 @@ const std::vector<std::string>& known_packages() {
   return names;
 }
 
-std::string pin_text(const TorchPin& pin) { return pin.package + "==" + pin.version; }
+// The index wheels for Linux and Windows carry the local tag; the macOS ones (PyPI's, or the
+// cpu index's) do not, so a project locked on every platform pins the public release there.
+constexpr const char* kTaggedPlatforms = "sys_platform == 'linux' or sys_platform == 'win32'";
+constexpr const char* kUntaggedPlatforms = "sys_platform == 'darwin'";
 
 // The CUDA indexes hold Linux and Windows wheels only; macOS resolves from PyPI (uv's guide).
 std::string source_marker(const TorchInstall& install) {
-  return install.index_name == "pytorch-cpu" ? "" : ", marker = \"sys_platform == 'linux' or sys_platform == 'win32'\"";
+  return install.index_name == "pytorch-cpu" ? "" : std::string(", marker = \"") + kTaggedPlatforms + "\"";
 }
 
 nlohmann::json optional_json(const std::optional<std::string>& text) {
@@ -31,6 +34,8 @@ nlohmann::json optional_json(const std::optional<Version>& version) {
 }
 
 }  // namespace
+
+std::string pin_text(const TorchPin& pin) { return pin.package + "==" + pin.version + "+" + pin.local; }
 
 Result<std::vector<std::string>> parse_torch_packages(std::string_view list) {
   std::vector<std::string> wanted;
@@ -63,7 +68,7 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
     else if (package == "torchvision") version = release.torchvision;
     else version = release.torchaudio;
     if (version) {
-      install.pins.push_back({package, *version});
+      install.pins.push_back({package, *version, tag});
       continue;
     }
     std::string why = package + " has no release for torch " + release.torch.str() +
@@ -89,7 +94,10 @@ std::string render_requirements(const TorchInstall& install) {
 std::string render_pyproject(const TorchInstall& install) {
   std::string text = "# Merge into pyproject.toml: uv takes these packages from " + install.index_url +
                      " only\n# (the index is explicit, so every other package still comes from PyPI).\n[project]\ndependencies = [\n";
-  for (const TorchPin& pin : install.pins) text += "  " + json_quote(pin_text(pin)) + ",\n";
+  for (const TorchPin& pin : install.pins) {
+    text += "  " + json_quote(pin_text(pin) + "; " + kTaggedPlatforms) + ",\n";
+    text += "  " + json_quote(pin.package + "==" + pin.version + "; " + kUntaggedPlatforms) + ",\n";
+  }
   text += "]\n\n[[tool.uv.index]]\nname = " + json_quote(install.index_name) + "\nurl = " + json_quote(install.index_url) +
           "\nexplicit = true\n\n[tool.uv.sources]\n";
   for (const TorchPin& pin : install.pins) {
@@ -102,7 +110,7 @@ std::string render_json(const TorchReport& report) {
   const TorchChoice& choice = report.choice;
   const TorchQuery& query = report.query;
   nlohmann::json packages = nlohmann::json::object();
-  for (const TorchPin& pin : report.install.pins) packages[pin.package] = pin.version;
+  for (const TorchPin& pin : report.install.pins) packages[pin.package] = pin.version + "+" + pin.local;
   std::vector<std::string> variants;
   for (const Version& variant : choice.release.cuda) variants.push_back(cuda_variant_tag(variant));
   std::vector<std::string> requirements = split(render_requirements(report.install), '\n');

@@ -17,8 +17,13 @@ enum class OutputFormat { command, requirements, pyproject };
 
 struct TorchPin {
   std::string package;  // torch, torchvision, torchaudio
-  std::string version;
+  std::string version;  // the public release: 2.1.2
+  std::string local;    // the index's build tag: cu118, cpu
 };
+
+// "torch==2.1.2+cu118": the local version is what makes pip and uv replace an installed
+// build of another variant (under PEP 440 `==2.1.2` is satisfied by 2.1.2+cu121).
+std::string pin_text(const TorchPin& pin);
 
 struct TorchInstall {
   std::vector<TorchPin> pins;
