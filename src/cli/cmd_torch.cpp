@@ -24,6 +24,7 @@ struct TorchOptions {
   std::string format = "command";
   bool json = false;
   std::string packages;
+  std::string archs;
 };
 
 Error no_toolkit_error(const Error& selection_error) {
@@ -106,6 +107,21 @@ Status apply_index_override(const Session& session, TorchMatrix& matrix) {
   return ok_status();
 }
 
+// --arch 7.0,8.6: the GPUs the build must have kernels for.
+Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
+  if (options.archs.empty()) return ok_status();
+  for (const std::string& item : split(options.archs, ',')) {
+    auto arch = parse_version(std::string(trim(item)));
+    if (!arch || arch->parts.size() != 2) {
+      return make_error("--arch '" + std::string(trim(item)) + "' is not a compute capability",
+                        "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --arch 7.0 or --arch 7.0,8.6", 2);
+    }
+    query.archs.push_back(*arch);
+  }
+  query.archs_origin = "--arch";
+  return ok_status();
+}
+
 std::string summary(const TorchQuery& query, const TorchChoice& choice) {
   std::string text = "torch " + choice.release.torch.str() + " (" + query.torch_origin + "), ";
   if (!choice.variant) return text + "CPU build";
@@ -138,6 +154,7 @@ Result<int> run_torch(const TorchOptions& options) {
     query.torch_origin = "the newest that fits";
   }
   CUDAENV_TRY(resolve_driver(*session, options, query));
+  CUDAENV_TRY(resolve_archs(options, query));
   auto matrix = load_torch_matrix();
   if (!matrix) return matrix.take_error();
   CUDAENV_TRY(apply_index_override(*session, *matrix));
@@ -171,6 +188,7 @@ CommandHandler configure_torch(CLI::App& command) {
   command.add_option("--format", options->format, "command (default), requirements or pyproject")
       ->check(CLI::IsMember({"command", "requirements", "pyproject"}));
   command.add_flag("--json", options->json, "Every field of the choice as JSON");
+  command.add_option("--arch", options->archs, "GPU compute capabilities the build must have kernels for: 7.0 or 7.0,8.6");
   command.add_option("--packages", options->packages, "Which of torch,torchvision,torchaudio (default: all three)");
   return [options] { return run_torch(*options); };
 }

@@ -27,6 +27,7 @@ class MatrixParser {
       if (key.str() == "index_url") status = read_index_url(node);
       else if (key.str() == "driver") status = each_table(key, node, [this](toml::table& t) { return read_driver(t); });
       else if (key.str() == "deepspeed") status = read_deepspeed(key, node);
+      else if (key.str() == "kernels") status = each_table(key, node, [this](toml::table& t) { return read_kernels(t); });
       else if (key.str() == "release") status = each_table(key, node, [this](toml::table& t) { return read_release(t); });
       else status = fail(key.source().begin, "unknown key '" + std::string(key.str()) + "'");
       if (!status) return status.take_error();
@@ -125,6 +126,19 @@ class MatrixParser {
     return ok_status();
   }
 
+  Status read_kernels(toml::table& table) {
+    CUDAENV_TRY(check_keys(table, {"cuda", "torch_from", "min_arch"}));
+    KernelFloor floor;
+    auto cuda = version_at(table, "cuda", 2, 2);
+    if (!cuda) return cuda.take_error();
+    auto from = version_at(table, "torch_from", 3, 3);
+    if (!from) return from.take_error();
+    auto arch = version_at(table, "min_arch", 2, 2);
+    if (!arch) return arch.take_error();
+    matrix_.kernel_floors.push_back({*cuda, *from, *arch});
+    return ok_status();
+  }
+
   Status read_release(toml::table& table) {
     CUDAENV_TRY(check_keys(table, {"torch", "cuda", "experimental", "pypi_default", "torchvision", "torchaudio"}));
     TorchRelease release;
@@ -182,6 +196,16 @@ Result<TorchMatrix> load_torch_matrix() {
   auto file = read_manifest(kTorchMatrixFileName);
   if (!file) return file.take_error();
   return parse_torch_matrix(file->path, file->text);
+}
+
+std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda) {
+  const KernelFloor* latest = nullptr;
+  for (const KernelFloor& floor : matrix.kernel_floors) {
+    if (floor.cuda != cuda || release.torch < floor.torch_from) continue;
+    if (!latest || latest->torch_from < floor.torch_from) latest = &floor;
+  }
+  if (!latest) return std::nullopt;
+  return latest->min_arch;
 }
 
 std::string cuda_variant_tag(const Version& cuda) {

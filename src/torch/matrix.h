@@ -25,6 +25,14 @@ struct TorchRelease {
   std::optional<std::string> torchaudio;  // none for releases torchaudio skipped
 };
 
+// From torch release `torch_from` on, the cuXY builds of `cuda` have kernels for GPUs of compute
+// capability `min_arch` and newer only (the older ones get "no kernel image is available").
+struct KernelFloor {
+  Version cuda;
+  Version torch_from;
+  Version min_arch;
+};
+
 struct TorchMatrix {
   std::filesystem::path path;
   std::string index_url;               // "https://download.pytorch.org/whl"
@@ -33,6 +41,7 @@ struct TorchMatrix {
   std::map<int, std::string> min_driver;
   // DeepSpeed's cuda_minor_mismatch_ok: CUDA major -> minors it tolerates mixing.
   std::map<int, std::vector<Version>> deepspeed_minor_ok;
+  std::vector<KernelFloor> kernel_floors;
 };
 
 // Strict: a missing or mistyped key, an unknown key or a malformed version is an
@@ -41,6 +50,9 @@ Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::s
 
 // pytorch.toml from the data folder cudaenv ships (manifests_dir()).
 Result<TorchMatrix> load_torch_matrix();
+
+// The oldest compute capability the `cuda` build of `release` has kernels for, where the table says.
+std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda);
 
 // 12.4 -> "cu124": the name of its index under download.pytorch.org/whl/.
 std::string cuda_variant_tag(const Version& cuda);

@@ -16,7 +16,7 @@ run_capture "$CUDAENV" torch --driver 550.54.14
 assert_eq 0 "$STATUS" "torch for 12.4 succeeds"
 assert_eq "pip install torch==2.6.0+cu124 torchvision==0.21.0+cu124 torchaudio==2.6.0+cu124 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "pip command for 12.4"
 assert_contains "$ERR" "cu124 build (exact match for CUDA 12.4.1: toolkit 12.4.1, set by $WORK/proj/cuda.toml)" "explanation on stderr"
-assert_contains "$ERR" "torch 2.14.0 is newer but has only cu126" "newer release mentioned"
+assert_contains "$ERR" "torch 2.15.0 is newer but has no CUDA 12 build" "newer release mentioned"
 
 # cuda.toml [torch] version is the default torch; --torch overrides it.
 printf '[cuda]\nversion = "12.4"\n\n[torch]\nversion = "2.5.1"\n' >cuda.toml
