@@ -184,7 +184,7 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
 
 // DeepSpeed's ahead-of-time op builds (DS_BUILD_OPS=1) default to "6.0;6.1;7.0" plus newer
 // archs per CUDA 11/12 branch; it has no CUDA 13 branch, so there the default names archs
-// nvcc 13 dropped (pytorch-cuda-matrix.md §4, unverified upstream: hence a warning).
+// nvcc 13 dropped (DeepSpeed's op_builder/builder.py, unverified upstream: hence a warning).
 std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFacts& facts) {
   BuildToolkit build = build_toolkit(probes);
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
