@@ -63,7 +63,7 @@ TEST_CASE("the shipped CUDA variants and PyPI defaults are the published ones") 
     REQUIRE(reference.count(minor));
     CHECK(tags(release.cuda) == reference.at(minor).first);
     CHECK(cuda_variant_tag(release.pypi_default) == reference.at(minor).second);
-    // RELEASE.md's Experimental CUDA column (shared/reference/upstream-2026-12.md).
+    // RELEASE.md's Experimental CUDA column (docs/sources.md).
     const std::map<std::string, std::string> experimental{
         {"1.12", "cu116"}, {"1.13", "cu117"}, {"2.0", "cu118"}, {"2.1", "cu121"},  {"2.2", "cu121"},
         {"2.3", "cu121"},  {"2.4", "cu124"},  {"2.6", "cu126"}, {"2.7", "cu128"},  {"2.8", "cu129"},
