@@ -28,6 +28,7 @@ Result<int> run_doctor(const DoctorOptions& options) {
   if (!session) return session.take_error();
   auto facts = load_cuda_facts();
   if (!facts) return facts.take_error();
+  CUDAENV_TRY(use_index_base(facts->torch, env_get(session->env, kTorchIndexVariable)));
   auto selection = select_toolkit(session->fs, session->env, session->cwd, session->layout);
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;

@@ -91,22 +91,6 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
   return ok_status();
 }
 
-// CUDAENV_TORCH_INDEX: a proxy of download.pytorch.org/whl (Artifactory, Nexus) or a copy of it.
-Status apply_index_override(const Session& session, TorchMatrix& matrix) {
-  auto base = env_get(session.env, "CUDAENV_TORCH_INDEX");
-  if (!base || base->empty()) return ok_status();
-  std::string url = *base;
-  while (url.size() > 1 && url.back() == '/') url.pop_back();
-  bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
-  if (!web || url.find_first_of(" \t\n") != std::string::npos) {
-    return make_error("CUDAENV_TORCH_INDEX '" + *base + "' is not an http(s) or file:// URL",
-                      "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
-                      "(the folder holding cu126/, cu130/, cpu/), or unset it", 2);
-  }
-  matrix.index_url = url;
-  return ok_status();
-}
-
 // --arch 7.0,8.6: the GPUs the build must have kernels for.
 Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
   if (options.archs.empty()) return ok_status();
@@ -157,7 +141,7 @@ Result<int> run_torch(const TorchOptions& options) {
   CUDAENV_TRY(resolve_archs(options, query));
   auto matrix = load_torch_matrix();
   if (!matrix) return matrix.take_error();
-  CUDAENV_TRY(apply_index_override(*session, *matrix));
+  CUDAENV_TRY(use_index_base(*matrix, env_get(session->env, kTorchIndexVariable)));
   auto choice = choose_torch(*matrix, query);
   if (!choice) return choice.take_error();
   auto install = plan_torch_install(*matrix, *choice, packages, !options.packages.empty());

@@ -138,7 +138,7 @@ std::vector<Finding> check_gpus_torch(const Probes& probes, const CudaFacts& fac
       continue;
     }
     std::vector<std::string> fixes;
-    if (auto cuda = facts.torch_cuda_for(gpu.capability)) fixes.push_back(torch_fix(*cuda, probes, false));
+    if (auto cuda = facts.torch_cuda_for(gpu.capability)) fixes.push_back(torch_fix(*cuda, probes, facts, false));
     findings.push_back(finding(
         "gpu-torch", Severity::error, torch + " has no kernels for " + gpu_label(gpu),
         "Its arch list is " + join(python.arch_list, " ") + ", so every CUDA call fails with \"no kernel image is "

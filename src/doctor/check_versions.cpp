@@ -86,7 +86,7 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
   std::vector<std::string> fixes;
   if (driver.cuda) {
     if (const CudaRelease* fits = facts.newest_within(*driver.cuda)) {
-      fixes.push_back(id == "driver-torch" ? torch_fix(fits->version, probes, false)
+      fixes.push_back(id == "driver-torch" ? torch_fix(fits->version, probes, facts, false)
                                            : use_toolkit_fix(fits->version, probes));
     }
   }
@@ -94,14 +94,14 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
   return finding(id, *shortfall, title, why, fixes);
 }
 
-std::optional<Finding> check_toolkit_torch(const Probes& probes) {
+std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts& facts) {
   BuildToolkit build = build_toolkit(probes);
   const PythonProbe& python = probes.python;
   if (!build.version || !python.torch_cuda) return std::nullopt;
   Version nvcc = major_minor(*build.version), torch = major_minor(*python.torch_cuda);
   std::string pair = build.label + " vs torch " + python.torch_version + " (CUDA " + torch.str() + ")";
   if (nvcc == torch) return finding("toolkit-torch", Severity::ok, pair + ": same CUDA");
-  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes)};
+  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes, facts)};
   if (nvcc.major() != torch.major()) {
     std::string why = "Installed CUDA version " + nvcc.str() + " does not match the version torch was compiled with " +
                       torch.str() + ": torch.utils.cpp_extension refuses to build CUDA extensions across majors";
@@ -128,7 +128,7 @@ std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& fa
   std::string title = "DeepSpeed " + *python.deepspeed_version + " refuses " + pair;
   std::string why = "DeepSpeed's op builder raises CUDAMismatchException unless the versions are equal or both are "
                     "in its list of tolerated CUDA " + std::to_string(nvcc.major()) + " minors.";
-  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes)};
+  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes, facts)};
   if (probes.deepspeed_skip_check) {
     return finding("deepspeed-cuda", Severity::warning, title + " (DS_SKIP_CUDA_CHECK=1 lets it through)",
                    why + " DS_SKIP_CUDA_CHECK=1 is set, so it only warns.", fixes);
@@ -137,13 +137,13 @@ std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& fa
   return finding("deepspeed-cuda", Severity::error, title, why, fixes);
 }
 
-std::optional<Finding> check_torch_build(const Probes& probes) {
+std::optional<Finding> check_torch_build(const Probes& probes, const CudaFacts& facts) {
   const PythonProbe& python = probes.python;
   if (!python.has_torch || python.torch_cuda || probes.driver.gpus.empty()) return std::nullopt;
   BuildToolkit build = build_toolkit(probes);
   std::optional<Version> cuda = build.version ? build.version : probes.driver.cuda;
   std::vector<std::string> fixes;
-  if (cuda) fixes.push_back(torch_fix(*cuda, probes));
+  if (cuda) fixes.push_back(torch_fix(*cuda, probes, facts));
   return finding("torch-cpu", Severity::warning, "torch " + python.torch_version + " is a CPU-only build",
                  "This machine has a GPU, but this torch cannot use it (torch.version.cuda is None).", fixes);
 }

@@ -196,6 +196,7 @@ Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
     facts.family_driver[major] = *driver;
   }
   facts.deepspeed_minor_ok = matrix.deepspeed_minor_ok;
+  facts.torch = matrix;
   return ok_status();
 }
 

@@ -37,7 +37,8 @@ struct CudaFacts {
   std::map<int, std::vector<Version>> deepspeed_minor_ok;  // per major: mutually tolerated minors
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
   std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
-  std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
+  std::map<Version, Version> torch_last_cuda;
+  TorchMatrix torch;  // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands  // GPUs up to this capability: torch wheels of this CUDA or older
 
   // The release of `version`'s major.minor, if known.
   const CudaRelease* release(const Version& version) const;

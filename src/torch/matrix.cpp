@@ -7,6 +7,7 @@
 
 #include "core/toml_position.h"
 #include "util/data_dir.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -196,6 +197,20 @@ Result<TorchMatrix> load_torch_matrix() {
   auto file = read_manifest(kTorchMatrixFileName);
   if (!file) return file.take_error();
   return parse_torch_matrix(file->path, file->text);
+}
+
+Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& base) {
+  if (!base || base->empty()) return ok_status();
+  std::string url = *base;
+  while (url.size() > 1 && url.back() == '/') url.pop_back();
+  bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
+  if (!web || url.find_first_of(" \t\n\"'") != std::string::npos) {
+    return make_error(std::string(kTorchIndexVariable) + " '" + *base + "' is not an http(s) or file:// URL",
+                      "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
+                      "(the folder holding cu126/, cu130/, cpu/), or unset it", 2);
+  }
+  matrix.index_url = url;
+  return ok_status();
 }
 
 std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda) {

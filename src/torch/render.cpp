@@ -33,6 +33,13 @@ nlohmann::json optional_json(const std::optional<Version>& version) {
   return optional_json(version ? std::optional<std::string>(version->str()) : std::nullopt);
 }
 
+// "pip install <pins> --index-url <url>": what every command form shares.
+std::string install_arguments(const TorchInstall& install) {
+  std::string command = "pip install";
+  for (const TorchPin& pin : install.pins) command += " " + pin_text(pin);
+  return command + " --index-url " + install.index_url;
+}
+
 }  // namespace
 
 std::string pin_text(const TorchPin& pin) { return pin.package + "==" + pin.version + "+" + pin.local; }
@@ -80,9 +87,16 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
 }
 
 std::string render_command(Installer installer, const TorchInstall& install) {
-  std::string command = installer == Installer::uv ? "uv pip install" : "pip install";
-  for (const TorchPin& pin : install.pins) command += " " + pin_text(pin);
-  return command + " --index-url " + install.index_url;
+  return (installer == Installer::uv ? "uv " : "") + install_arguments(install);
+}
+
+Result<TorchReinstall> reinstall_command(const TorchMatrix& matrix, const TorchQuery& query, const std::string& python) {
+  auto choice = choose_torch(matrix, query);
+  if (!choice) return choice.take_error();
+  auto install = plan_torch_install(matrix, *choice, known_packages(), false);
+  if (!install) return install.take_error();
+  bool plain = python.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-") == std::string::npos;
+  return TorchReinstall{(plain ? python : posix_quote(python)) + " -m " + install_arguments(*install), choice->match};
 }
 
 std::string render_requirements(const TorchInstall& install) {

@@ -42,6 +42,14 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
 
 std::string render_command(Installer installer, const TorchInstall& install);
 std::string render_requirements(const TorchInstall& install);
+
+// What `cudaenv torch` would print, for one interpreter: "/venv/bin/python -m pip install
+// torch==2.1.2+cu118 ... --index-url .../cu118", all three packages as by default.
+struct TorchReinstall {
+  std::string command;
+  TorchMatch match = TorchMatch::exact;
+};
+Result<TorchReinstall> reinstall_command(const TorchMatrix& matrix, const TorchQuery& query, const std::string& python);
 std::string render_pyproject(const TorchInstall& install);
 
 struct TorchReport {

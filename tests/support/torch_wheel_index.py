@@ -28,11 +28,13 @@ def record_line(name, data):
 def package_files(package, version, extra):
     if package == "torch":
         cuda = "None" if extra == "none" else repr(extra)
+        # What the cu11x/cu12x wheels report; doctor compares it with the GPU.
+        archs = [] if extra == "none" else ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
         return {
             "torch/__init__.py": f'__version__ = "{version}"\nfrom . import version, cuda\n',
             "torch/version.py": f'__version__ = "{version}"\ncuda = {cuda}\n',
             "torch/cuda/__init__.py": "def is_available():\n    return False\n\n"
-            "def get_arch_list():\n    return []\n",
+            f"def get_arch_list():\n    return {archs!r}\n",
         }
     return {f"{package}/__init__.py": f'__version__ = "{version}"\n'}
 
