@@ -21,8 +21,11 @@ struct TorchRelease {
   std::vector<Version> cuda;          // major.minor of each cuXY index, ascending
   std::vector<Version> experimental;  // the subset RELEASE.md calls experimental
   Version pypi_default;               // the CUDA of the plain PyPI wheel on Linux
-  std::string torchvision;
+  std::string torchvision;                // empty where none is known to pair with it
   std::optional<std::string> torchaudio;  // none for releases torchaudio skipped
+  // Where the facts came from: "shipped table", "index" (read in this run) or "cache".
+  std::string origin = "shipped table";          // the release and its CUDA builds
+  std::string pairing_origin = "shipped table";  // its torchvision/torchaudio
 };
 
 // From torch release `torch_from` on, the cuXY builds of `cuda` have kernels for GPUs of compute

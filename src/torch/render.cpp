@@ -72,14 +72,17 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
   for (const std::string& package : packages) {
     std::optional<std::string> version;
     if (package == "torch") version = release.torch.str();
-    else if (package == "torchvision") version = release.torchvision;
+    else if (package == "torchvision" && !release.torchvision.empty()) version = release.torchvision;
+    else if (package == "torchvision") version = std::nullopt;
     else version = release.torchaudio;
     if (version) {
       install.pins.push_back({package, *version, tag});
       continue;
     }
     std::string why = package + " has no release for torch " + release.torch.str() +
-                      " (torchaudio 2.11 is built on the stable ABI and works with later torch, where the index carries it)";
+                      (package == "torchaudio"
+                           ? " (torchaudio 2.11 is built on the stable ABI and works with later torch, where the index carries it)"
+                           : " that cudaenv knows (no torchvision wheel on the index requires it)");
     if (packages_named) return make_error(why, "leave it out of --packages", 2);
     install.notes.push_back(why + "; left out");
   }
