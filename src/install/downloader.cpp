@@ -362,9 +362,54 @@ int stop_requested(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return options->should_stop && options->should_stop() ? 1 : 0;
 }
 
+struct TextSink {
+  std::string body;
+  std::uint64_t max_bytes = 0;  // 0: no limit
+  bool over = false;
+};
+
 size_t append_text(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* sink = static_cast<TextSink*>(user);
+  if (sink->max_bytes && sink->body.size() + size * count > sink->max_bytes) {
+    sink->over = true;
+    return 0;  // aborts the transfer
+  }
+  sink->body.append(data, size * count);
   return size * count;
+}
+
+// fetch_text and fetch_page: the body, or why not (a message without a hint).
+Result<std::string> fetch_body(const std::string& url, const DownloadOptions& options, const PageLimits& limits,
+                               long& http_status) {
+  init_curl_once();
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  std::string accept = "Accept: " + limits.accept;
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
+      limits.accept.empty() ? nullptr : curl_slist_append(nullptr, accept.c_str()), curl_slist_free_all);
+  for (int attempt = 1;; ++attempt) {
+    TextSink sink{{}, limits.max_bytes, false};
+    char curl_error[CURL_ERROR_SIZE] = {};
+    curl_easy_reset(curl.get());
+    set_common_options(curl.get(), url, options);
+    if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
+    if (limits.deadline_seconds) curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, limits.deadline_seconds);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &sink);
+    curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
+    curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, stop_requested);
+    curl_easy_setopt(curl.get(), CURLOPT_XFERINFODATA, &options);
+    CURLcode code = curl_easy_perform(curl.get());
+    if (options.should_stop && options.should_stop()) return interrupted_error();
+    http_status = 0;
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
+    if (sink.over) return make_error(url + " is larger than " + std::to_string(limits.max_bytes >> 20) + " MiB");
+    if (code == CURLE_OK && http_status < 400) return std::move(sink.body);
+    Failure failure = classify(code, http_status, curl_error);
+    if (failure.verdict == Verdict::fatal || attempt >= options.tries) return make_error(failure.reason);
+    if (options.should_stop && options.should_stop()) return interrupted_error();
+    std::this_thread::sleep_for(backoff(options, attempt));
+  }
 }
 
 }  // namespace
@@ -382,34 +427,20 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
 }
 
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options) {
-  init_curl_once();
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  for (int attempt = 1;; ++attempt) {
-    std::string body;
-    char curl_error[CURL_ERROR_SIZE] = {};
-    curl_easy_reset(curl.get());
-    set_common_options(curl.get(), url, options);
-    curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
-    curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
-    curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, stop_requested);
-    curl_easy_setopt(curl.get(), CURLOPT_XFERINFODATA, &options);
-    CURLcode code = curl_easy_perform(curl.get());
-    if (options.should_stop && options.should_stop()) return interrupted_error();
-    long http_status = 0;
-    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
-    if (code == CURLE_OK && http_status < 400) return body;
-    Failure failure = classify(code, http_status, curl_error);
-    if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
-      std::string hint = http_status == 404 ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " +
-                                                  std::string(kMirrorHint)
-                                            : std::string(kMirrorHint);
-      return make_error("cannot download " + url + ": " + failure.reason, hint);
-    }
-    if (options.should_stop && options.should_stop()) return interrupted_error();
-    std::this_thread::sleep_for(backoff(options, attempt));
-  }
+  long http_status = 0;
+  auto body = fetch_body(url, options, PageLimits{}, http_status);
+  if (body || body.error().exit_code == 130) return body;
+  std::string hint = http_status == 404 ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " +
+                                              std::string(kMirrorHint)
+                                        : std::string(kMirrorHint);
+  return make_error("cannot download " + url + ": " + body.error().message, hint);
+}
+
+Result<std::string> fetch_page(const std::string& url, const DownloadOptions& options, const PageLimits& limits) {
+  long http_status = 0;
+  auto body = fetch_body(url, options, limits, http_status);
+  if (body || body.error().exit_code == 130) return body;
+  return make_error("cannot read " + url + ": " + body.error().message);
 }
 
 }  // namespace cudaenv

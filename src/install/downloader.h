@@ -40,6 +40,15 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
 // A small text file (a manifest), with the same retry rules.
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options);
 
+// A page from an index that is not trusted: asking for `accept`, at most `max_bytes`, within
+// `deadline_seconds` for the whole transfer, with fetch_text's retry rules.
+struct PageLimits {
+  std::string accept;
+  std::uint64_t max_bytes = 0;
+  long deadline_seconds = 0;
+};
+Result<std::string> fetch_page(const std::string& url, const DownloadOptions& options, const PageLimits& limits);
+
 // The error for an interrupted run (exit 130, as a shell reports SIGINT).
 Error interrupted_error();
 

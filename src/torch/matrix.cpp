@@ -210,6 +210,7 @@ Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& bas
                       "(the folder holding cu126/, cu130/, cpu/), or unset it", 2);
   }
   matrix.index_url = url;
+  matrix.index_origin = kTorchIndexVariable;
   return ok_status();
 }
 

@@ -39,6 +39,7 @@ struct KernelFloor {
 struct TorchMatrix {
   std::filesystem::path path;
   std::string index_url;               // "https://download.pytorch.org/whl"
+  std::string index_origin = "shipped table";  // or CUDAENV_TORCH_INDEX
   std::vector<TorchRelease> releases;  // ascending by torch version
   // CUDA major -> minimum Linux driver, as NVIDIA writes it ("450.80.02": the zero matters to people).
   std::map<int, std::string> min_driver;

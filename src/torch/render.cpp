@@ -68,6 +68,7 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
   std::string tag = choice.variant ? cuda_variant_tag(*choice.variant) : "cpu";
   install.index_name = "pytorch-" + tag;
   install.index_url = matrix.index_url + "/" + tag;
+  install.index_origin = matrix.index_origin;
   const TorchRelease& release = choice.release;
   for (const std::string& package : packages) {
     std::optional<std::string> version;
@@ -155,6 +156,12 @@ std::string render_json(const TorchReport& report) {
       {"installer", report.installer == Installer::uv ? "uv" : "pip"},
       {"command", render_command(report.installer, report.install)},
       {"requirements", requirements},
+      {"origins",
+       {{"release", choice.release.origin},
+        {"release_variants", choice.release.origin},
+        {"torchvision", choice.release.pairing_origin},
+        {"torchaudio", choice.release.pairing_origin},
+        {"index_url", report.install.index_origin}}},
       {"warnings", choice.warnings},
       {"notes", choice.notes},
   };
