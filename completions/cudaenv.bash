@@ -30,7 +30,7 @@ _cudaenv() {
     --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
     --to) files=dirs ;;
     --python) files=files ;;
-    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages) return ;;
+    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages | --arch) return ;;
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
