@@ -109,7 +109,21 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
   for (const Toolkit& toolkit : session.toolkits()) {
     if (toolkit.source == ToolkitSource::user_root) mine.push_back(toolkit);
   }
-  if (auto found = match_toolkit(version, mine)) return *found;
+  // Exact names only: "12" must never remove 12.6.0, so a partial version lists what it
+  // matches and asks for one of them.
+  for (const Toolkit& toolkit : mine) {
+    if (toolkit.name == version) return toolkit;
+  }
+  std::vector<std::string> matching;
+  if (auto wanted = parse_version(version)) {
+    for (const Toolkit& toolkit : mine) {
+      if (toolkit.version && version_matches(*wanted, *toolkit.version)) matching.push_back(toolkit.name);
+    }
+  }
+  if (!matching.empty()) {
+    return make_error("uninstall takes a toolkit's full name, and '" + version + "' matches " + join(matching, ", "),
+                      "name the one to remove, e.g. cudaenv uninstall " + matching.front(), 2);
+  }
   for (const Toolkit& toolkit : session.toolkits()) {
     if (toolkit.name == version && toolkit.source == ToolkitSource::system_root) {
       return make_error("CUDA " + version + " lives in the shared root " + toolkit.home.parent_path().string(),

@@ -27,7 +27,7 @@ std::string torch_fix(const Version& version, const Probes& probes, const CudaFa
   std::string pointer = "cudaenv torch";
   if (keep) pointer += " --torch " + public_torch_version(probes.python.torch_version);
   pointer += " --cuda " + mm(version);
-  if (!probes.python.interpreter || facts.torch.releases.empty()) return pointer;
+  if (!probes.python.interpreter || facts.torch_matrix.releases.empty()) return pointer;
   TorchQuery query;
   query.cuda = major_minor(version);
   query.cuda_origin = query.torch_origin = query.archs_origin = "doctor";
@@ -39,10 +39,10 @@ std::string torch_fix(const Version& version, const Probes& probes, const CudaFa
   // The installed release when it has a build for exactly this CUDA, else the newest that has one:
   // a nearest-minor build would leave the mismatch in place.
   if (keep) query.torch = public_torch_version(probes.python.torch_version);
-  auto command = reinstall_command(facts.torch, query, probes.python.interpreter->string());
+  auto command = reinstall_command(facts.torch_matrix, query, probes.python.interpreter->string());
   if (keep && (!command || command->match != TorchMatch::exact)) {
     query.torch.reset();
-    command = reinstall_command(facts.torch, query, probes.python.interpreter->string());
+    command = reinstall_command(facts.torch_matrix, query, probes.python.interpreter->string());
   }
   return command && command->match == TorchMatch::exact ? command->command : pointer;
 }

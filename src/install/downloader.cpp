@@ -240,7 +240,7 @@ class Downloader {
   Status start(Transfer& t) {
     const DownloadJob& job = *t.job;
     fs::path part = part_path(job.destination);
-    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (t.fd < 0) {
       return make_error(job.component + ": cannot write " + part.string() + ": " + std::strerror(errno),
                         "check that " + part.parent_path().string() + " is writable and has space");

@@ -69,8 +69,8 @@ Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
   fs::path path = dir / kMirrorIndexName;
   std::error_code ec;
   if (!fs::exists(path, ec)) return MirrorIndex{};
-  auto text = RealFileSystem().read_file(path);
-  if (!text) return make_error("cannot read " + path.string(), "check its permissions");
+  auto text = RealFileSystem().read_file(path, kLargeFileLimit);
+  if (!text) return text.take_error();
   return parse_mirror_index(*text, path.string());
 }
 

@@ -110,6 +110,10 @@ run_capture "$CUDAENV" uninstall 11.8.0 </dev/null
 assert_eq 2 "$STATUS" "uninstall without --yes on a non-TTY is refused"
 check "nothing removed yet" test -d "$CUDAENV_ROOT/versions/11.8.0"
 run_capture "$CUDAENV" uninstall 11.8 --yes
+assert_eq 2 "$STATUS" "uninstall takes the full name, not a prefix"
+assert_contains "$ERR" "'11.8' matches 11.8.0" "it lists what the prefix matches"
+check "a prefix removes nothing" test -d "$CUDAENV_ROOT/versions/11.8.0"
+run_capture "$CUDAENV" uninstall 11.8.0 --yes
 assert_eq 0 "$STATUS" "uninstall --yes: $ERR"
 check "toolkit removed" test ! -e "$CUDAENV_ROOT/versions/11.8.0"
 make_fake_toolkit "$WORK/elsewhere" 12.4.1
