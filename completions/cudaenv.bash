@@ -48,7 +48,7 @@ _cudaenv() {
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;
-      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages" ;;
+      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages --arch --offline --refresh" ;;
       mirror)
         if ((COMP_CWORD == 2)); then
           words="sync verify"
