@@ -191,6 +191,8 @@ TorchMatrix merge_index(const TorchMatrix& shipped, const TorchIndexSnapshot& sn
     }
     release.cuda = listed.cuda;
     release.origin = origin;
+    release.python_tags.assign(listed.python_tags.begin(), listed.python_tags.end());
+    release.platforms.assign(listed.platforms.begin(), listed.platforms.end());
     std::vector<Version> experimental;
     for (const Version& cuda : release.experimental) {
       if (std::find(release.cuda.begin(), release.cuda.end(), cuda) != release.cuda.end()) experimental.push_back(cuda);

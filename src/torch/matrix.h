@@ -26,6 +26,8 @@ struct TorchRelease {
   // Where the facts came from: "shipped table", "index" (read in this run) or "cache".
   std::string origin = "shipped table";          // the release and its CUDA builds
   std::string pairing_origin = "shipped table";  // its torchvision/torchaudio
+  // What the index's wheels of it are for (empty from the shipped table): cp311, linux_x86_64.
+  std::vector<std::string> python_tags, platforms;
 };
 
 // From torch release `torch_from` on, the cuXY builds of `cuda` have kernels for GPUs of compute

@@ -143,6 +143,8 @@ std::string render_json(const TorchReport& report) {
       {"variant_cuda", optional_json(choice.variant)},
       {"release_variants", variants},
       {"pypi_default", cuda_variant_tag(choice.release.pypi_default)},
+      {"release_python_tags", choice.release.python_tags},
+      {"release_platforms", choice.release.platforms},
       {"variant_is_pypi_default", choice.variant && *choice.variant == choice.release.pypi_default},
       {"cuda", query.cpu ? nlohmann::json(nullptr) : optional_json(query.cuda)},
       {"cuda_origin", query.cpu ? nlohmann::json(nullptr) : nlohmann::json(query.cuda_origin)},

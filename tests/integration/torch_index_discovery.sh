@@ -35,6 +35,7 @@ assert_eq "$before" "$(grep -c GET "$INDEX_LOG")" "warm cache: no request"
 assert_eq "2.16.0 cache cache (wheel metadata) CUDAENV_TORCH_INDEX" \
   "$(jq -r '[.torch, .origins.release, .origins.torchvision, .origins.index_url] | join(" ")' <<<"$OUT")" "--json origins from the cache"
 assert_eq '["cu130","cu132"]' "$(jq -c .release_variants <<<"$OUT")" "the CUDA builds the index has"
+assert_eq '["py3"] ["any"]' "$(jq -c .release_python_tags <<<"$OUT") $(jq -c .release_platforms <<<"$OUT")" "its wheels' Python tags and platforms"
 run_capture "$CUDAENV" torch --cuda 12.1 --torch 2.1.2 --driver 580.65.06 --json
 assert_eq "2.1.2+cu121 cache shipped table" \
   "$(jq -r '[.packages.torch, .origins.release, .origins.torchvision] | join(" ")' <<<"$OUT")" "a known release keeps the table's pairing"

@@ -139,6 +139,9 @@ TEST_CASE("JSON output carries every field of the choice") {
   CHECK(json["variant_cuda"] == "12.6");
   CHECK(json["release_variants"] == nlohmann::json({"cu126", "cu130", "cu132"}));
   CHECK(json["pypi_default"] == "cu130");
+  CHECK(json["release_python_tags"].empty());  // the shipped table knows no wheels
+  CHECK(json["origins"]["release"] == "shipped table");
+  CHECK(json["origins"]["index_url"] == "shipped table");
   CHECK(json["variant_is_pypi_default"] == false);
   CHECK(json["cuda"] == "12.5");
   CHECK(json["cuda_origin"] == "--cuda");
