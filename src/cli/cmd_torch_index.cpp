@@ -16,7 +16,6 @@ namespace {
 
 // PEP 691: JSON where the index serves it, else the PEP 503 HTML page.
 constexpr const char* kIndexAccept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1";
-constexpr std::uint64_t kMetadataLimit = 1 << 20;
 constexpr size_t kMetadataReadsPerPackage = 16;  // the newest unpaired releases; a cold refresh stays small
 
 DownloadOptions index_options() {
@@ -38,7 +37,7 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
     for (const IndexFile& file : files) {
       auto wheel = parse_wheel_name(file.filename);
       if (!file.has_metadata || !wheel || wheel->version != version) continue;
-      auto metadata = fetch_page(resolve_url(page_url, file.url) + ".metadata", index_options(), {"*/*", kMetadataLimit, 30});
+      auto metadata = fetch_text(resolve_url(page_url, file.url) + ".metadata", index_options());
       auto torch = metadata ? required_torch(*metadata) : std::nullopt;
       if (torch && !pairs.count(*torch)) pairs[*torch] = version;
       break;  // one wheel's metadata speaks for the release
@@ -48,10 +47,9 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
 }
 
 Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
-  PageLimits limits{kIndexAccept, kTorchIndexPageLimit, 120};
   for (const char* package : {"torch", "torchvision", "torchaudio"}) {
     std::string url = snapshot.base + "/" + package + "/";
-    auto page = fetch_page(url, index_options(), limits);
+    auto page = fetch_text(url, index_options(), kIndexAccept);  // at most kMaxTextBytes, within a deadline
     if (!page && std::string(package) == "torch") return page.take_error();
     if (!page) continue;  // a proxy without torchaudio still serves torch
     std::vector<IndexFile> files = parse_project_page(*page);

@@ -229,7 +229,10 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
     const auto& listed = profiles.by_major.at(parse_version(request.label)->major()).at(request.profile);
     wanted.insert(wanted.end(), listed.begin(), listed.end());
   }
-  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& c) { return have.count(c) > 0; });
+  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& entry) {
+    std::vector<std::string> keys = profiles.alternatives(entry);
+    return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return have.count(key) > 0; });
+  });
 }
 
 // nvcc without a targets/ folder links from lib64; the redist archives ship lib/.
@@ -330,6 +333,10 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   });
   DownloadOptions options;
   options.jobs = jobs_wanted;
+  // NVIDIA's xz archives unpack to about twice their size or more.
+  std::uint64_t archive_bytes = 0;
+  for (const DownloadJob& job : jobs) archive_bytes += job.size;
+  options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
   options.should_stop = [&] { return g_interrupted.load() || pool.failed(); };
   Status downloaded = download_all(jobs, options, progress, [&](size_t i) { pool.submit(i); });
   Status extracted = pool.finish();

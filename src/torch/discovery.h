@@ -18,8 +18,6 @@ inline constexpr const char* kTorchIndexCacheName = "torch-index.json";
 inline constexpr std::int64_t kTorchIndexTtlSeconds = 24 * 60 * 60;
 // After a failed refresh, how long the shipped table is used before the index is tried again.
 inline constexpr std::int64_t kTorchIndexRetrySeconds = 60 * 60;
-// An index page larger than this is not a PyTorch index (the real torch page is about 2 MiB).
-inline constexpr std::uint64_t kTorchIndexPageLimit = 32ull << 20;
 
 struct TorchIndexSnapshot {
   std::string base;  // the index base it was read from
