@@ -121,7 +121,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
 }
 
 bool confirmed(const std::string& question) {
-  std::fprintf(stderr, "%s [y/N] ", question.c_str());
+  std::fprintf(stderr, "%s [y/N] ", terminal_safe(question).c_str());
   std::fflush(stderr);
   std::string answer;
   if (!std::getline(std::cin, answer)) return false;

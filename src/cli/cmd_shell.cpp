@@ -44,7 +44,7 @@ Result<int> run_hook_env(const std::string& shell) {
                       [&](const fs::path& file) { return trust.is_trusted(file); }};
   HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects,
                                dialect_of(*parse_shell_kind(shell)));
-  for (const std::string& line : result.messages) std::fprintf(stderr, "%s\n", line.c_str());
+  for (const std::string& message : result.messages) print_note(message);
   std::fputs(result.code.c_str(), stdout);
   return 0;
 }
