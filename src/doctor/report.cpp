@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -171,7 +172,7 @@ std::string render_json(const Probes& probes, const std::vector<Finding>& findin
                     {"explanation", f.explanation}, {"fixes", f.fixes}});
   }
   json document = {{"probes", probes_json(probes)}, {"findings", list}, {"ok", !has_error(findings)}};
-  return document.dump(2) + "\n";
+  return json_text(document);
 }
 
 }  // namespace cudaenv

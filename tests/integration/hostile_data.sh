@@ -103,5 +103,5 @@ JSON
 run_capture "$CUDAENV" install 11.8.0 --skip-manifest-pin --mirror "file://$WORK/evil-mirror/"
 assert_eq 1 "$STATUS" "install from a manifest with an ESC component name fails"
 no_raw_control "$OUT$ERR" "install from a manifest with an ESC component name"
-assert_contains "$ERR" 'evil\x1b]0;owned\x07\x1b[2J' "the component is named, escaped"
+assert_contains "$ERR" 'evil\u001b]0;owned\u0007\u001b[2J"].linux-x86_64 has no' "the component is named, escaped"
 finish
