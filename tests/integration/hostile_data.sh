@@ -58,6 +58,14 @@ run_capture "$CUDAENV" versions
 assert_eq 0 "$STATUS" "versions lists a toolkit with a huge CUDA_VERSION"
 "$CUDAENV" uninstall huge >/dev/null 2>&1 </dev/null
 
+# A gcc-N on PATH whose N no int holds.
+mkdir -p "$WORK/gccs"
+printf '#!/bin/sh\n' >"$WORK/gccs/gcc-99999999999999"
+chmod +x "$WORK/gccs/gcc-99999999999999"
+run_capture env PATH="$WORK/gccs:$PATH" "$CUDAENV" doctor
+assert_not_contains "$ERR" "internal error" "doctor with gcc-99999999999999 on PATH"
+assert_contains "$OUT" "checks passed" "doctor with gcc-99999999999999 on PATH prints its report"
+
 # ESC sequences from a cuda.toml, a folder name and a manifest: shown escaped.
 setup_projects
 mkdir -p "$WORK/esc-version"
