@@ -26,6 +26,14 @@ clean_error "list-remote on an index with a numeric label" "cudaenv-mirror.json:
 run_capture "$CUDAENV" mirror verify "$WORK/mirror"
 clean_error "mirror verify on that index" "releases[0].label must be a string"
 
+# Empty folder arguments (fs::absolute throws on them).
+run_capture "$CUDAENV" mirror verify ""
+assert_eq 2 "$STATUS" "mirror verify '' is a usage error"
+assert_contains "$ERR" "FOLDER is empty" "mirror verify '' says what is missing"
+run_capture "$CUDAENV" mirror sync 12.4 --to ""
+assert_contains "$ERR" "--to is empty" "mirror sync --to '' says what is missing"
+assert_not_contains "$ERR" "internal error" "mirror sync --to ''"
+
 # The global version file, and version requests from anywhere, are names, never paths.
 mkdir -p "$CUDAENV_ROOT"
 printf '../../etc\n' >"$CUDAENV_ROOT/version"
