@@ -209,7 +209,7 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
     } else {
       char row[96];
       std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
-                    release.date.value_or("").c_str(), installed(release.label) ? "installed" : "");
+                    terminal_safe(release.date.value_or("")).c_str(), installed(release.label) ? "installed" : "");
       std::string line = row;
       line.erase(line.find_last_not_of(' ') + 1);
       std::printf("%s\n", line.c_str());

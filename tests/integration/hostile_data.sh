@@ -83,8 +83,9 @@ printf '[cuda]\nversion = "\\u001b]0;owned\\u0007\\u001b[31m12.1"\n' >"$WORK/esc
 ESCDIR="$WORK/dir-${ESC}[31mred${ESC}]0;title$(printf '\a')"
 mkdir -p "$ESCDIR"
 printf '[cuda]\nversion = "12.1"\n' >"$ESCDIR/cuda.toml"
-(cd "$ESCDIR" && run_capture "$CUDAENV" current && no_raw_control "$ERR" "current in a folder named with ESC" &&
-  assert_contains "$OUT" "12.1.1" "current works in a folder named with ESC")
+(cd "$ESCDIR" && run_capture "$CUDAENV" current && no_raw_control "$OUT$ERR" "current in a folder named with ESC" &&
+  assert_contains "$OUT" 'dir-\x1b[31mred\x1b]0;title\x07/cuda.toml' "current works in a folder named with ESC" &&
+  run_capture "$CUDAENV" versions && no_raw_control "$OUT$ERR" "versions in a folder named with ESC")
 (cd "$ESCDIR" && run_capture "$CUDAENV" use 11.0 && no_raw_control "$OUT$ERR" "use in a folder named with ESC")
 printf '[cuda]\nversion = 12\n' >"$ESCDIR/cuda.toml"
 (cd "$ESCDIR" && run_capture "$CUDAENV" current && no_raw_control "$OUT$ERR" "a type error in that folder's cuda.toml" &&
@@ -107,6 +108,15 @@ no_raw_control "$hook_err$(cat "$WORK/hook-out")" "the bash hook across hostile 
 assert_contains "$hook_err" 'dir-\x1b[31mred\x1b]0;title\x07/bad/cuda.toml' "the hook names the ESC folder's cuda.toml, escaped"
 assert_contains "$hook_err" '\x1b]0;owned' "the hook reports the ESC version, escaped"
 assert_contains "$hook_err" "esc-broken/cuda.toml" "the hook reports the broken cuda.toml"
+
+# A mirror index whose release date holds ESC sequences.
+A64=$(printf 'a%.0s' $(seq 64))
+printf '{"releases":[{"label":"12.4.1","release_date":"\\u001b[2J2024","manifest":{"relative_path":"redistrib_12.4.1.json","sha256":"%s","size":1}}]}' \
+  "$A64" >"$WORK/mirror/cudaenv-mirror.json"
+run_capture "$CUDAENV" list-remote --mirror "file://$WORK/mirror/"
+assert_eq 0 "$STATUS" "list-remote on an index with ESC in a release date"
+no_raw_control "$OUT$ERR" "list-remote on an index with ESC in a release date"
+assert_contains "$OUT" '12.4.1   \x1b[2J2024' "the date is shown escaped"
 
 # A manifest whose component name holds ESC sequences and whose entry is damaged.
 mkdir -p "$WORK/evil-mirror"
