@@ -71,7 +71,8 @@ Result<int> run_shell(const ShellOptions& options) {
   if (options.version.empty() && !options.unset) {
     auto current = env_get(session->env, "CUDAENV_VERSION");
     if (!current) return make_error("no shell version set", "set one with `cudaenv shell 12.4`");
-    std::printf("%s\n", (options.shell_code.empty() ? *current : "echo " + (fish ? fish_quote(*current) : posix_quote(*current)) + ";").c_str());
+    std::string shown = terminal_safe(*current);
+    std::printf("%s\n", (options.shell_code.empty() ? shown : "echo " + (fish ? fish_quote(shown) : posix_quote(shown)) + ";").c_str());
     return 0;
   }
   if (options.shell_code.empty()) return needs_integration(session->env);

@@ -118,6 +118,12 @@ assert_eq 0 "$STATUS" "list-remote on an index with ESC in a release date"
 no_raw_control "$OUT$ERR" "list-remote on an index with ESC in a release date"
 assert_contains "$OUT" '12.4.1   \x1b[2J2024' "the date is shown escaped"
 
+# `cudaenv shell` shows a CUDAENV_VERSION holding ESC escaped, in the shell and without it.
+run_capture env CUDAENV_VERSION="${ESC}[31m" "$CUDAENV" shell
+no_raw_control "$OUT$ERR" "cudaenv shell showing an ESC CUDAENV_VERSION"
+assert_eq '\x1b[31m' "$OUT" "cudaenv shell shows it escaped"
+assert_eq '\x1b[31m' "$(CUDAENV_VERSION="${ESC}[31m" eval "$("$CUDAENV" shell --shell-code=bash)")" "and so does the shell function's echo"
+
 # A manifest whose component name holds ESC sequences and whose entry is damaged.
 mkdir -p "$WORK/evil-mirror"
 cat >"$WORK/evil-mirror/redistrib_11.8.0.json" <<'JSON'
