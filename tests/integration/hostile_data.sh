@@ -122,7 +122,7 @@ assert_contains "$OUT" '12.4.1   \x1b[2J2024' "the date is shown escaped"
 run_capture env CUDAENV_VERSION="${ESC}[31m" "$CUDAENV" shell
 no_raw_control "$OUT$ERR" "cudaenv shell showing an ESC CUDAENV_VERSION"
 assert_eq '\x1b[31m' "$OUT" "cudaenv shell shows it escaped"
-assert_eq '\x1b[31m' "$(CUDAENV_VERSION="${ESC}[31m" eval "$("$CUDAENV" shell --shell-code=bash)")" "and so does the shell function's echo"
+assert_eq '\x1b[31m' "$(export CUDAENV_VERSION="${ESC}[31m"; eval "$("$CUDAENV" shell --shell-code=bash)")" "and so does the shell function's echo"
 
 # A manifest whose component name holds ESC sequences and whose entry is damaged.
 mkdir -p "$WORK/evil-mirror"
