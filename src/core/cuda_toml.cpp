@@ -61,11 +61,65 @@ const char* type_name(toml::node_type type) {
   }
 }
 
+// Where `text` holds a byte past ASCII outside a string or comment, if it does. TOML allows them
+// only there, and toml++ 3.3.0 (Debian 12) must not see one elsewhere: its
+// is_non_ascii_horizontal_whitespace reaches __builtin_unreachable for most code points (found by
+// tests/fuzz/fuzz_toml under UBSan), so `version\u00e9 = 1` was undefined behaviour.
+std::optional<size_t> stray_non_ascii(std::string_view text) {
+  enum class In { code, comment, basic, literal, multiline_basic, multiline_literal } in = In::code;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    std::string_view rest = text.substr(i);
+    switch (in) {
+      case In::code:
+        if (static_cast<unsigned char>(c) >= 0x80) return i;
+        if (c == '#') in = In::comment;
+        else if (starts_with(rest, "\"\"\"")) in = In::multiline_basic, i += 2;
+        else if (starts_with(rest, "'''")) in = In::multiline_literal, i += 2;
+        else if (c == '"') in = In::basic;
+        else if (c == '\'') in = In::literal;
+        break;
+      case In::comment:
+        if (c == '\n') in = In::code;
+        break;
+      case In::basic:
+        if (c == '\\') ++i;
+        else if (c == '"' || c == '\n') in = In::code;
+        break;
+      case In::literal:
+        if (c == '\'' || c == '\n') in = In::code;
+        break;
+      case In::multiline_basic:
+        if (c == '\\') ++i;
+        else if (starts_with(rest, "\"\"\"")) in = In::code, i += 2;
+        break;
+      case In::multiline_literal:
+        if (starts_with(rest, "'''")) in = In::code, i += 2;
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+Status check_ascii_outside_strings(const fs::path& path, std::string_view text) {
+  auto at = stray_non_ascii(text);
+  if (!at) return ok_status();
+  std::string_view before = text.substr(0, *at);
+  size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  size_t column = 1 + std::count_if(text.begin() + line_start, text.begin() + *at,
+                                    [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; });
+  toml::source_position position{static_cast<toml::source_index>(1 + std::count(before.begin(), before.end(), '\n')),
+                                 static_cast<toml::source_index>(column)};
+  return make_error(toml_position(path, position) + ": a character beyond ASCII outside a quoted string or a comment",
+                    "TOML allows those only in quoted strings and comments; fix the TOML syntax at that position");
+}
+
 class Parser {
  public:
   Parser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
 
   Result<CudaToml> run() {
+    CUDAENV_TRY(check_ascii_outside_strings(path_, text_));
     toml::parse_result parsed = toml::parse(text_, path_.string());
     if (!parsed) {
       const toml::parse_error& err = parsed.error();
@@ -237,6 +291,7 @@ std::string new_cuda_toml(std::string_view version) {
 }
 
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
+  CUDAENV_TRY(check_ascii_outside_strings(path, text));
   toml::parse_result parsed = toml::parse(text, path.string());
   if (!parsed) {
     return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
