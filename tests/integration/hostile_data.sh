@@ -74,6 +74,12 @@ run_capture env PATH="$WORK/gccs:$PATH" "$CUDAENV" doctor
 assert_not_contains "$ERR" "internal error" "doctor with gcc-99999999999999 on PATH"
 assert_contains "$OUT" "checks passed" "doctor with gcc-99999999999999 on PATH prints its report"
 
+# A probe timeout no milliseconds count holds.
+for timeout in inf 1e300 nan; do
+  run_capture "$CUDAENV" doctor --timeout "$timeout"
+  assert_eq 2 "$STATUS" "doctor --timeout $timeout is a usage error"
+done
+
 # ESC sequences from a cuda.toml, a folder name and a manifest: shown escaped.
 setup_projects
 mkdir -p "$WORK/esc-version"
