@@ -17,17 +17,20 @@ class Writer {
  public:
   explicit Writer(bool colour) : colour_(colour) {}
 
-  void section(const std::string& title) { out_ += (out_.empty() ? "" : "\n") + paint("1", title) + "\n"; }
-  void line(const std::string& label, const std::string& value) { out_ += "  " + label + ": " + value + "\n"; }
+  // What probes and checks report quotes drivers, paths and a Python's answers: shown escaped.
+  void section(const std::string& title) { out_ += (out_.empty() ? "" : "\n") + paint("1", terminal_safe(title)) + "\n"; }
+  void line(const std::string& label, const std::string& value) {
+    out_ += "  " + terminal_safe(label) + ": " + terminal_safe(value) + "\n";
+  }
 
   void finding(const Finding& finding) {
     static const char* const kMarks[] = {"✓", "⚠", "✗"};
     static const char* const kColours[] = {"32", "33", "31"};
     int index = static_cast<int>(finding.severity);
-    out_ += "  " + paint(kColours[index], kMarks[index]) + " " + finding.title + "\n";
-    if (!finding.explanation.empty()) out_ += "      " + finding.explanation + "\n";
+    out_ += "  " + paint(kColours[index], kMarks[index]) + " " + terminal_safe(finding.title) + "\n";
+    if (!finding.explanation.empty()) out_ += "      " + terminal_safe(finding.explanation) + "\n";
     for (size_t i = 0; i < finding.fixes.size(); ++i) {
-      out_ += std::string("      ") + (i ? "or:  " : "fix: ") + paint("36", finding.fixes[i]) + "\n";
+      out_ += std::string("      ") + (i ? "or:  " : "fix: ") + paint("36", terminal_safe(finding.fixes[i])) + "\n";
     }
   }
 
