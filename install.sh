@@ -8,8 +8,7 @@ cd "$(dirname "$0")"
 PREFIX=${PREFIX:-$HOME/.local}
 BUILD_DIR=${BUILD_DIR:-build-release}
 
-scripts/ensure-apt-packages.sh g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev \
-  libcurl4-openssl-dev libarchive-dev liblzma-dev nlohmann-json3-dev libssl-dev
+scripts/ensure-apt-packages.sh build
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX" >/dev/null
 cmake --build "$BUILD_DIR"
 cmake --install "$BUILD_DIR" >/dev/null

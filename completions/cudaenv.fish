@@ -77,4 +77,4 @@ complete -c cudaenv -n '__fish_seen_subcommand_from mirror module' -l to -x -a '
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l format -x -a 'lmod tcl'
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l all
 complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l python -r -F
-complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l timeout -x -d 'Seconds the Python probe may take'
+complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l timeout -x -d 'Seconds the driver and Python probes may each take'

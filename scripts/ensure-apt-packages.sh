@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
-# ensure-apt-packages.sh PACKAGE...: installs the Debian packages that are missing
+# ensure-apt-packages.sh SET...: installs the Debian packages of each SET that are missing
 # (apt-get update only when something is), as root or through sudo.
+#   build  what building cudaenv needs (install.sh)
+#   test   what the test suites need on top (test.sh): Catch2, the shells, pseudo-terminals,
+#          the loopback servers and tools the integration scripts drive
 set -euo pipefail
+packages=()
+for set in "$@"; do
+  case "$set" in
+    build) packages+=(g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev
+                      libcurl4-openssl-dev libarchive-dev liblzma-dev nlohmann-json3-dev libssl-dev) ;;
+    test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx) ;;
+    *) echo "cudaenv: error: unknown package set '$set'" >&2
+       echo "  use: $0 build|test..." >&2
+       exit 2 ;;
+  esac
+done
 missing=()
-for package in "$@"; do
+for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -1,5 +1,5 @@
 #pragma once
-// cuda.toml: the project file (DESIGN.md "cuda.toml"). Parsing is strict about types
+// cuda.toml: the project file (docs/design.md "cuda.toml"). Parsing is strict about types
 // and positions; editing touches only the text of [cuda] version.
 
 #include <filesystem>

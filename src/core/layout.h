@@ -1,5 +1,5 @@
 #pragma once
-// Where cudaenv keeps its state (DESIGN.md "CUDAENV_ROOT").
+// Where cudaenv keeps its state (docs/design.md "CUDAENV_ROOT").
 
 #include <filesystem>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Which toolkit is active here, and why (DESIGN.md "Version selection"):
+// Which toolkit is active here, and why (docs/design.md "Which toolkit is active"):
 // CUDAENV_VERSION -> nearest cuda.toml upwards -> $CUDAENV_ROOT/version -> system.
 
 #include <filesystem>

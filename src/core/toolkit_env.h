@@ -1,5 +1,5 @@
 #pragma once
-// The environment a selected toolkit gets (DESIGN.md "Environment a selected toolkit
+// The environment a selected toolkit gets (docs/design.md "The environment of a selected toolkit
 // gets"), as a change that can be applied to, or rendered against, an environment.
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// NVIDIA's redistrib_<label>.json (../shared/reference/nvidia-redist.md §1): parsed without I/O.
+// NVIDIA's redistrib_<label>.json (format: docs/sources.md): parsed without I/O.
 
 #include <cstdint>
 #include <map>

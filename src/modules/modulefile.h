@@ -1,6 +1,6 @@
 #pragma once
 // Modulefiles for clusters: Lmod (Lua) or Environment Modules (Tcl), setting exactly the
-// environment of a selected toolkit (DESIGN.md), named cuda/<version> like site modules.
+// environment of a selected toolkit (docs/design.md), named cuda/<version> like site modules.
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Owning what the hook changes: applying an EnvChange records each list entry added and
 // each variable overridden, so reverting removes exactly those and leaves the user's
-// own edits in place (anchors §2.2, §8.6: mise's per-entry ownership, not direnv's
+// own edits in place (mise's per-entry ownership, docs/sources.md, not direnv's
 // wholesale restore).
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Which cuda.toml files may set [env] (anchors §3.3, §8.7). A trust record is the file
+// Which cuda.toml files may set [env] (as direnv allow; docs/sources.md). A trust record is the file
 // CUDAENV_ROOT/trust/<sha256(real path + "\n" + contents)>, holding the path: editing
 // or moving the file changes the hash, so it is untrusted again until re-trusted.
 

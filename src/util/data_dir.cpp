@@ -11,14 +11,14 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 Result<fs::path> running_program() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return make_error("cannot find the running cudaenv program: " + ec.message());
   return self;
 }
+
+namespace {
 
 // PREFIX for PREFIX/bin/cudaenv and for PREFIX/libexec/cudaenv/cudaenv-fetch alike.
 fs::path install_prefix(const fs::path& self) {

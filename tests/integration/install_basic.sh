@@ -54,7 +54,7 @@ check "refused install leaves no versions entry" test ! -e "$CUDAENV_ROOT/versio
 
 # NVIDIA's real 12.1.1 manifest matches its pin; its archives are then fetched (and here missing).
 mkdir -p "$WORK/real-mirror"
-cp "$SRC/../shared/fixtures/redist/cuda/redistrib_12.1.1.json" "$WORK/real-mirror/"
+cp "$SRC/tests/fixtures/redist/cuda/redistrib_12.1.1.json" "$WORK/real-mirror/"
 run_capture "$CUDAENV" install 12.1.1 --force --mirror "file://$WORK/real-mirror" --platform linux-x86_64
 assert_not_contains "$ERR" "pins" "the real manifest passes its pin"
 assert_contains "$ERR" "cuda_nvcc: cannot download file://$WORK/real-mirror/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.1.105-archive.tar.xz" \

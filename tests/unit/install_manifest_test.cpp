@@ -19,7 +19,7 @@ std::string read_text(const std::string& path) {
 }
 
 std::string fixture(const std::string& label) {
-  return read_text(std::string(CUDAENV_SHARED_DIR) + "/fixtures/redist/cuda/redistrib_" + label + ".json");
+  return read_text(std::string(CUDAENV_SOURCE_DIR) + "/tests/fixtures/redist/cuda/redistrib_" + label + ".json");
 }
 
 ProfileCatalog shipped_profiles() {

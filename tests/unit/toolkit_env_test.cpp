@@ -11,7 +11,7 @@ static Toolkit installed(const char* home) {
   return toolkit;
 }
 
-TEST_CASE("toolkit env: every variable DESIGN.md names, pointing at the toolkit") {
+TEST_CASE("toolkit env: every variable docs/design.md names, pointing at the toolkit") {
   EnvMap env{{"PATH", "/usr/bin:/bin"}, {"HOME", "/home/u"}};
   apply_env_change(toolkit_env_change(installed("/t/12.1.1"), {}), env);
   CHECK(env["PATH"] == "/t/12.1.1/bin:/usr/bin:/bin");

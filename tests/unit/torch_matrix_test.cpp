@@ -1,4 +1,4 @@
-// manifests/pytorch.toml against the reference (shared/reference/pytorch-cuda-matrix.md),
+// manifests/pytorch.toml against its sources (docs/sources.md "PyTorch builds"),
 // and the parser's errors for a broken file.
 #include <catch2/catch.hpp>
 
@@ -29,7 +29,7 @@ const char* kMinimal = "index_url = \"https://x/whl\"\n";
 
 }  // namespace
 
-// Releases after 2.14.0 may be added to the file; these tests pin what the reference says.
+// Releases after 2.14.0 may be added to the file; these tests pin what the sources (docs/sources.md) say.
 TEST_CASE("the shipped matrix lists every torch release from 1.12.0 to 2.14.0") {
   const TorchMatrix& matrix = shipped_matrix();
   std::vector<std::string> expected{"1.12.0", "1.12.1", "1.13.0", "1.13.1", "2.0.0",  "2.0.1", "2.1.0", "2.1.1",
@@ -44,8 +44,8 @@ TEST_CASE("the shipped matrix lists every torch release from 1.12.0 to 2.14.0") 
   CHECK(matrix.index_url == "https://download.pytorch.org/whl");
 }
 
-TEST_CASE("the shipped CUDA variants and PyPI defaults are the reference's") {
-  // torch major.minor -> (variants, PyPI default), copied from the reference's section 1.
+TEST_CASE("the shipped CUDA variants and PyPI defaults are the published ones") {
+  // torch major.minor -> (variants, PyPI default), as RELEASE.md and pytorch.org list them.
   const std::map<std::string, std::pair<std::string, std::string>> reference{
       {"1.12", {"cu102,cu113,cu116", "cu102"}}, {"1.13", {"cu116,cu117", "cu117"}},
       {"2.0", {"cu117,cu118", "cu117"}},        {"2.1", {"cu118,cu121", "cu121"}},
