@@ -347,6 +347,7 @@ std::vector<std::string> installed_components(const fs::path& home) {
 Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
                                       const ProfileCatalog& profiles, const InstallRequest& request,
                                       ProgressReporter& progress) {
+  CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   fs::path versions = layout.versions_dir();
   fs::path target = versions / request.label;

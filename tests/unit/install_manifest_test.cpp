@@ -209,3 +209,13 @@ TEST_CASE("redist platform from the machine name") {
   CHECK(redist_platform_for("aarch64") == "linux-sbsa");
   CHECK(!redist_platform_for("ppc64le"));
 }
+
+TEST_CASE("plan: a release label is a version, never a path") {
+  CHECK(check_release_label("12.4.1"));
+  for (const char* label : {"../../etc", "12.4.1/../../x", "", "12..1", "/abs", "12.4.1\n"}) {
+    INFO(label);
+    auto checked = check_release_label(label);
+    REQUIRE_FALSE(checked);
+    CHECK(checked.error().message.find("is not a CUDA release label") != std::string::npos);
+  }
+}
