@@ -145,6 +145,7 @@ class Parser {
     if (!parsed) return parsed.take_error();
     toml::table& root = *parsed;
     out_.path = path_;
+    out_.text = std::string(text_);
     for (auto&& [key, node] : root) {
       std::string name(key.str());
       if (name == "cuda") CUDAENV_TRY(read_cuda(key, node));

@@ -19,6 +19,7 @@ inline constexpr const char* kProjectFileName = "cuda.toml";
 
 struct CudaToml {
   fs::path path;
+  std::string text;     // the bytes parsed: trust is checked on these, never on a second read
   std::string version;  // required
   std::optional<std::string> profile;
   std::vector<std::string> components;

@@ -35,7 +35,7 @@ std::optional<Version> shipped_version(const FileSystemView& fs, const fs::path&
   if (auto json = fs.read_file(home / "version.json")) {
     if (auto version = version_from_version_json(*json)) return version;
   }
-  if (auto header = fs.read_file(home / "include" / "cuda.h")) return version_from_cuda_h(*header);
+  if (auto header = fs.read_file(home / "include" / "cuda.h", kLargeFileLimit)) return version_from_cuda_h(*header);
   return std::nullopt;
 }
 

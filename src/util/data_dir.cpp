@@ -46,8 +46,8 @@ Result<DataFile> read_manifest(const std::string& name) {
   auto dir = manifests_dir();
   if (!dir) return dir.take_error();
   fs::path path = *dir / name;
-  auto text = RealFileSystem().read_file(path);
-  if (!text) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
+  auto text = RealFileSystem().read_file(path, kLargeFileLimit);
+  if (!text) return make_error(text.error().message, "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
   return DataFile{path, std::move(*text)};
 }
 

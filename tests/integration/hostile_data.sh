@@ -22,7 +22,9 @@ clean_error() {  # clean_error WHAT NEEDLE: the last run_capture failed with one
 mkdir -p "$WORK/mirror"
 printf '{"releases":[{"label":12}]}' >"$WORK/mirror/cudaenv-mirror.json"
 run_capture "$CUDAENV" list-remote --mirror "file://$WORK/mirror/"
-clean_error "list-remote on an index with a numeric label" "cudaenv-mirror.json: releases[0].label must be a string"
+assert_contains "$ERR" "cudaenv-mirror.json: releases[0].label must be a string" \
+  "list-remote on an index with a numeric label says what is wrong with it"
+assert_not_contains "$ERR" "internal error" "list-remote on an index with a numeric label"
 run_capture "$CUDAENV" mirror verify "$WORK/mirror"
 clean_error "mirror verify on that index" "releases[0].label must be a string"
 
