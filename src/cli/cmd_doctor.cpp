@@ -29,6 +29,11 @@ Result<int> run_doctor(const DoctorOptions& options) {
     print_driver_probe(RealFileSystem());
     return 0;
   }
+  // Written so that NaN fails too; inf or 1e300 would overflow the milliseconds below.
+  if (!(options.timeout_s > 0 && options.timeout_s <= 86400)) {
+    return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
+                      "e.g. --timeout 120", 2);
+  }
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto facts = load_cuda_facts();

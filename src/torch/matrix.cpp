@@ -118,7 +118,7 @@ class MatrixParser {
     auto* tolerated = table ? table->get_as<toml::table>("minor_mismatch_ok") : nullptr;
     if (!tolerated || table->size() != 1) return fail(key.source().begin, "[deepspeed] holds only a minor_mismatch_ok table");
     for (auto&& [major, list] : *tolerated) {
-      int major_number = std::atoi(std::string(major.str()).c_str());
+      int major_number = static_cast<int>(parse_decimal(major.str(), 999).value_or(0));
       if (major_number <= 0) return fail(major.source().begin, "'" + std::string(major.str()) + "' is not a CUDA major");
       auto versions = cuda_list(major.str(), list);
       if (!versions) return versions.take_error();

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/edit_distance.h"
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -168,7 +169,7 @@ std::string render_json(const TorchReport& report) {
       {"notes", choice.notes},
   };
   for (const std::string& note : report.install.notes) json["notes"].push_back(note);
-  return json.dump(2) + "\n";
+  return json_text(json);
 }
 
 }  // namespace cudaenv

@@ -237,6 +237,15 @@ TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only
   CHECK(with_id(run_checks(p, facts()), "gpu-torch")[2].severity == Severity::ok);
 }
 
+TEST_CASE("doctor: arch names from a hostile python are no GPU, never an exception") {
+  Probes p = consistent();
+  p.python.arch_list = {"sm_99999999999999999999", "sm_", "sm_8", "compute_", "sm_9x0", "sm_\x1b[31m", "sm_80"};
+  p.driver.gpus = {Gpu{"A100", v("8.0")}};
+  auto found = with_id(run_checks(p, facts()), "gpu-torch");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::ok);
+}
+
 TEST_CASE("doctor: gcc newer than nvcc accepts") {
   Probes p = consistent();
   p.compiler.version = v("14.1.0");
