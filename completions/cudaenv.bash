@@ -30,7 +30,7 @@ _cudaenv() {
     --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
     --to) files=dirs ;;
     --python) files=files ;;
-    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages) return ;;
+    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages | --arch) return ;;
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
@@ -49,7 +49,7 @@ _cudaenv() {
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;
-      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages" ;;
+      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages --arch --offline --refresh" ;;
       mirror)
         if ((COMP_CWORD == 2)); then
           words="sync verify"

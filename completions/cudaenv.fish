@@ -67,6 +67,9 @@ complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l cpu
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l installer -x -a 'pip uv'
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l format -x -a 'command requirements pyproject'
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l packages -x -a 'torch,torchvision,torchaudio torch'
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l arch -x
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l offline
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l refresh
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror; and not __fish_seen_subcommand_from sync verify' -x -a 'sync verify'
 complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(command cudaenv list-remote --bare 2>/dev/null)'
 complete -c cudaenv -n '__fish_seen_subcommand_from verify' -x -a '(__fish_complete_directories)'

@@ -21,8 +21,9 @@ namespace cudaenv {
 namespace {
 
 int fail(const Error& error) {
-  std::fprintf(stderr, "cudaenv: error: %s\n", error.message.c_str());
-  if (!error.hint.empty()) std::fprintf(stderr, "  %s\n", error.hint.c_str());
+  std::fprintf(stderr, "cudaenv: error: %s\n", terminal_safe(error.message).c_str());
+  if (error.hint.empty()) return error.exit_code;
+  for (const std::string& line : split(error.hint, '\n')) std::fprintf(stderr, "  %s\n", terminal_safe(line).c_str());
   return error.exit_code;
 }
 

@@ -29,10 +29,16 @@ Result<int> run_doctor(const DoctorOptions& options) {
     print_driver_probe(RealFileSystem());
     return 0;
   }
+  // Written so that NaN fails too; inf or 1e300 would overflow the milliseconds below.
+  if (!(options.timeout_s > 0 && options.timeout_s <= 86400)) {
+    return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
+                      "e.g. --timeout 120", 2);
+  }
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto facts = load_cuda_facts();
   if (!facts) return facts.take_error();
+  CUDAENV_TRY(use_index_base(facts->torch_matrix, env_get(session->env, kTorchIndexVariable)));
   auto selection = select_toolkit(session->fs, session->env, session->cwd, session->layout);
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;

@@ -135,7 +135,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
 }
 
 bool confirmed(const std::string& question) {
-  std::fprintf(stderr, "%s [y/N] ", question.c_str());
+  std::fprintf(stderr, "%s [y/N] ", terminal_safe(question).c_str());
   std::fflush(stderr);
   std::string answer;
   if (!std::getline(std::cin, answer)) return false;
@@ -227,7 +227,7 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
     } else {
       char row[96];
       std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
-                    release.date.value_or("").c_str(), installed(release.label) ? "installed" : "");
+                    terminal_safe(release.date.value_or("")).c_str(), installed(release.label) ? "installed" : "");
       std::string line = row;
       line.erase(line.find_last_not_of(' ') + 1);
       std::printf("%s\n", line.c_str());

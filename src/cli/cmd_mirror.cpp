@@ -35,6 +35,15 @@ std::uint64_t total_size(const MirrorRelease& release) {
   return bytes;
 }
 
+// fs::absolute throws on an empty path; a folder argument is checked first.
+Result<fs::path> mirror_folder(const std::string& folder, const char* what) {
+  if (folder.empty()) return make_error(std::string(what) + " is empty", "give the mirror folder, e.g. /srv/cuda-redist", 2);
+  std::error_code ec;
+  fs::path dir = fs::absolute(folder, ec);
+  if (ec) return make_error("cannot use " + folder + " as the mirror folder: " + ec.message());
+  return dir;
+}
+
 Result<int> run_sync(SyncOptions options) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
@@ -52,7 +61,9 @@ Result<int> run_sync(SyncOptions options) {
     if (!platform) return platform.take_error();
     options.platforms.push_back(*platform);
   }
-  fs::path dir = fs::absolute(options.to);
+  auto absolute = mirror_folder(options.to, "--to");
+  if (!absolute) return absolute.take_error();
+  fs::path dir = *absolute;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "pass a writable folder to --to");
@@ -85,7 +96,9 @@ Result<int> run_sync(SyncOptions options) {
 }
 
 Result<int> run_verify(const std::string& folder) {
-  fs::path dir = fs::absolute(folder);
+  auto absolute = mirror_folder(folder, "FOLDER");
+  if (!absolute) return absolute.take_error();
+  fs::path dir = *absolute;
   std::error_code ec;
   if (!fs::exists(dir / kMirrorIndexName, ec)) {
     return make_error(dir.string() + " has no " + kMirrorIndexName + ", so it is not a mirror cudaenv made",

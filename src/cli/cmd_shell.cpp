@@ -44,7 +44,7 @@ Result<int> run_hook_env(const std::string& shell) {
                       [&](const CudaToml& project) { return trust.is_trusted(project); }};
   ShellDialect dialect = dialect_of(*parse_shell_kind(shell));
   HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects, dialect);
-  for (const std::string& line : result.messages) std::fprintf(stderr, "%s\n", line.c_str());
+  for (const std::string& message : result.messages) print_note(message);
   std::fputs((result.code + render_fast_path(result.fast_path, dialect)).c_str(), stdout);
   return 0;
 }
@@ -71,7 +71,8 @@ Result<int> run_shell(const ShellOptions& options) {
   if (options.version.empty() && !options.unset) {
     auto current = env_get(session->env, "CUDAENV_VERSION");
     if (!current) return make_error("no shell version set", "set one with `cudaenv shell 12.4`");
-    std::printf("%s\n", (options.shell_code.empty() ? *current : "echo " + (fish ? fish_quote(*current) : posix_quote(*current)) + ";").c_str());
+    std::string shown = terminal_safe(*current);
+    std::printf("%s\n", (options.shell_code.empty() ? shown : "echo " + (fish ? fish_quote(shown) : posix_quote(shown)) + ";").c_str());
     return 0;
   }
   if (options.shell_code.empty()) return needs_integration(session->env);

@@ -31,9 +31,10 @@ Result<int> run_current(bool json) {
   if (json) {
     std::printf("{%s, %s}\n", toolkit_json(selection->toolkit).c_str(), request_json(selection->request).c_str());
   } else if (selection->toolkit.source == ToolkitSource::system) {
-    std::printf("system (%s; %s)\n", selection->toolkit.home.c_str(), selection->request.origin().c_str());
+    std::printf("system (%s; %s)\n", terminal_safe(selection->toolkit.home.string()).c_str(),
+                terminal_safe(selection->request.origin()).c_str());
   } else {
-    std::printf("%s (%s)\n", selection->toolkit.name.c_str(), selection->request.origin().c_str());
+    std::printf("%s (%s)\n", terminal_safe(selection->toolkit.name).c_str(), terminal_safe(selection->request.origin()).c_str());
   }
   return 0;
 }
@@ -80,8 +81,8 @@ Result<int> run_versions(const VersionsOptions& options) {
   }
   for (const Toolkit& toolkit : toolkits) {
     std::string line = toolkit.source == ToolkitSource::system ? "system (" + toolkit.home.string() + ")" : describe(toolkit);
-    if (is_active(toolkit)) std::printf("* %s (%s)\n", line.c_str(), selection->request.origin().c_str());
-    else std::printf("  %s\n", line.c_str());
+    if (is_active(toolkit)) std::printf("* %s (%s)\n", terminal_safe(line).c_str(), terminal_safe(selection->request.origin()).c_str());
+    else std::printf("  %s\n", terminal_safe(line).c_str());
   }
   if (toolkits.empty()) print_note("no toolkits yet: `cudaenv install 12.4` or `cudaenv add --scan`");
   return 0;

@@ -1,14 +1,19 @@
 // `cudaenv torch`: the torch build, wheel index and install command for the active toolkit.
 // Only the answer goes to stdout, so `$(cudaenv torch)` runs; everything else is stderr.
 #include <cstdio>
+#include <ctime>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
+#include "torch/discovery.h"
 #include "torch/render.h"
+#include "util/data_dir.h"
+#include "util/process.h"
 #include "util/nvidia_driver.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -23,6 +28,9 @@ struct TorchOptions {
   std::string format = "command";
   bool json = false;
   std::string packages;
+  std::string archs;
+  bool offline = false;
+  bool refresh = false;
 };
 
 Error no_toolkit_error(const Error& selection_error) {
@@ -89,6 +97,62 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
   return ok_status();
 }
 
+// --arch 7.0,8.6: the GPUs the build must have kernels for.
+Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
+  if (options.archs.empty()) return ok_status();
+  for (const std::string& item : split(options.archs, ',')) {
+    auto arch = parse_version(std::string(trim(item)));
+    if (!arch || arch->parts.size() != 2) {
+      return make_error("--arch '" + std::string(trim(item)) + "' is not a compute capability",
+                        "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --arch 7.0 or --arch 7.0,8.6", 2);
+    }
+    query.archs.push_back(*arch);
+  }
+  query.archs_origin = "--arch";
+  return ok_status();
+}
+
+std::optional<TorchIndexSnapshot> cached_snapshot(const Session& session, const fs::path& cache, const std::string& base) {
+  auto text = session.fs.read_file(cache);
+  auto snapshot = text ? parse_snapshot(*text) : std::nullopt;
+  if (!snapshot || snapshot->base != base) return std::nullopt;
+  return snapshot;
+}
+
+// cudaenv-fetch reads the index (cudaenv itself links no libcurl); it writes the cache.
+void run_refresh(const Session& session) {
+  auto helper = locate_program("cudaenv-fetch");
+  if (!helper) return;
+  (void)run_capture({helper->string(), "torch-index-refresh"}, std::chrono::minutes(5), &session.env);
+}
+
+// The shipped table brought up to date with the index: from the cache while it is fresh (a day),
+// else read again. Where the index cannot be read, the last snapshot or the shipped table, said once.
+TorchMatrix discovered_matrix(const Session& session, const TorchOptions& options, const TorchMatrix& shipped) {
+  if (options.offline || env_get(session.env, "CUDAENV_TORCH_OFFLINE").value_or("").size()) return shipped;
+  fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
+  auto snapshot = cached_snapshot(session, cache, shipped.index_url);
+  auto now = static_cast<std::int64_t>(std::time(nullptr));
+  auto fresh = [&](const std::optional<TorchIndexSnapshot>& s) {
+    return s && s->fetched_at > 0 && s->fetched_at > s->failed_at && now - s->fetched_at < kTorchIndexTtlSeconds;
+  };
+  if (!options.refresh && fresh(snapshot)) return merge_index(shipped, *snapshot, "cache");
+  bool failed_lately = snapshot && snapshot->failed_at > snapshot->fetched_at && now - snapshot->failed_at < kTorchIndexRetrySeconds;
+  if (options.refresh || !failed_lately) {
+    run_refresh(session);
+    auto refreshed = cached_snapshot(session, cache, shipped.index_url);
+    if (fresh(refreshed)) return merge_index(shipped, *refreshed, "index");
+    if (refreshed) snapshot = refreshed;
+  }
+  std::string why = snapshot && !snapshot->failure.empty() ? snapshot->failure : "cudaenv-fetch could not run";
+  if (snapshot && snapshot->fetched_at > 0) {
+    print_note("cannot read the PyTorch index (" + why + "); using what it listed on its last read (" + cache.string() + ")");
+    return merge_index(shipped, *snapshot, "cache");
+  }
+  print_note("cannot read the PyTorch index (" + why + "); using the shipped table " + shipped.path.string());
+  return shipped;
+}
+
 std::string summary(const TorchQuery& query, const TorchChoice& choice) {
   std::string text = "torch " + choice.release.torch.str() + " (" + query.torch_origin + "), ";
   if (!choice.variant) return text + "CPU build";
@@ -121,8 +185,11 @@ Result<int> run_torch(const TorchOptions& options) {
     query.torch_origin = "the newest that fits";
   }
   CUDAENV_TRY(resolve_driver(*session, options, query));
-  auto matrix = load_torch_matrix();
-  if (!matrix) return matrix.take_error();
+  CUDAENV_TRY(resolve_archs(options, query));
+  auto shipped = load_torch_matrix();
+  if (!shipped) return shipped.take_error();
+  CUDAENV_TRY(use_index_base(*shipped, env_get(session->env, kTorchIndexVariable)));
+  std::optional<TorchMatrix> matrix = discovered_matrix(*session, options, *shipped);
   auto choice = choose_torch(*matrix, query);
   if (!choice) return choice.take_error();
   auto install = plan_torch_install(*matrix, *choice, packages, !options.packages.empty());
@@ -153,6 +220,9 @@ CommandHandler configure_torch(CLI::App& command) {
   command.add_option("--format", options->format, "command (default), requirements or pyproject")
       ->check(CLI::IsMember({"command", "requirements", "pyproject"}));
   command.add_flag("--json", options->json, "Every field of the choice as JSON");
+  command.add_option("--arch", options->archs, "GPU compute capabilities the build must have kernels for: 7.0 or 7.0,8.6");
+  command.add_flag("--offline", options->offline, "Use the shipped table only, never the index (also CUDAENV_TORCH_OFFLINE=1)");
+  command.add_flag("--refresh", options->refresh, "Read the index again now, whatever the cache's age");
   command.add_option("--packages", options->packages, "Which of torch,torchvision,torchaudio (default: all three)");
   return [options] { return run_torch(*options); };
 }

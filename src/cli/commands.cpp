@@ -26,6 +26,7 @@ const std::vector<Command>& command_table() {
       {"mirror", "Sync releases into an offline mirror folder (sync), or re-check one (verify)", configure_mirror},
       {"module", "Write Lmod or Tcl modulefiles for installed toolkits", configure_module},
       {"torch", "Print the matching PyTorch wheel index and install command", configure_torch},
+      {"torch-index-refresh", "", configure_torch_index_refresh},  // hidden: run by `cudaenv torch`
       {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", configure_doctor},
   };
   return table;

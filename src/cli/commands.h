@@ -27,6 +27,7 @@ CommandHandler configure_shell(CLI::App& command);
 CommandHandler configure_trust(CLI::App& command);
 CommandHandler configure_untrust(CLI::App& command);
 CommandHandler configure_mirror(CLI::App& command);
+CommandHandler configure_torch_index_refresh(CLI::App& command);  // cmd_torch_index.cpp / fetch_delegate.cpp
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);

@@ -14,19 +14,25 @@ bool stderr_wants_colour() {
   return ::isatty(2) && !(no_colour && *no_colour);
 }
 
+// Messages quote names, paths and server text: each line is escaped (terminal_safe), and a
+// message is one line whatever it quotes.
 static void print_tagged(const char* tag, const char* colour, const std::string& message) {
-  if (stderr_wants_colour()) std::fprintf(stderr, "cudaenv: %s%s:\033[0m %s\n", colour, tag, message.c_str());
-  else std::fprintf(stderr, "cudaenv: %s: %s\n", tag, message.c_str());
+  std::string safe = terminal_safe(message);
+  if (stderr_wants_colour()) std::fprintf(stderr, "cudaenv: %s%s:\033[0m %s\n", colour, tag, safe.c_str());
+  else std::fprintf(stderr, "cudaenv: %s: %s\n", tag, safe.c_str());
+}
+
+static void print_lines(const char* indent, const std::string& text) {
+  for (const std::string& line : split(text, '\n')) std::fprintf(stderr, "%s%s\n", indent, terminal_safe(line).c_str());
 }
 
 void print_error(const Error& error) {
   print_tagged("error", "\033[1;31m", error.message);
-  if (error.hint.empty()) return;
-  for (const std::string& line : split(error.hint, '\n')) std::fprintf(stderr, "  %s\n", line.c_str());
+  if (!error.hint.empty()) print_lines("  ", error.hint);
 }
 
 void print_warning(const std::string& message) { print_tagged("warning", "\033[1;33m", message); }
 
-void print_note(const std::string& message) { std::fprintf(stderr, "%s\n", message.c_str()); }
+void print_note(const std::string& message) { print_lines("", message); }
 
 }  // namespace cudaenv

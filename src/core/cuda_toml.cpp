@@ -61,18 +61,89 @@ const char* type_name(toml::node_type type) {
   }
 }
 
+// Where `text` holds a byte past ASCII outside a string or a comment, the only places TOML
+// allows one, if it does.
+std::optional<size_t> stray_non_ascii(std::string_view text) {
+  enum class In { code, comment, basic, literal, multiline_basic, multiline_literal } in = In::code;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    std::string_view rest = text.substr(i);
+    switch (in) {
+      case In::code:
+        if (static_cast<unsigned char>(c) >= 0x80) return i;
+        if (c == '#') in = In::comment;
+        else if (starts_with(rest, "\"\"\"")) in = In::multiline_basic, i += 2;
+        else if (starts_with(rest, "'''")) in = In::multiline_literal, i += 2;
+        else if (c == '"') in = In::basic;
+        else if (c == '\'') in = In::literal;
+        break;
+      case In::comment:
+        if (c == '\n') in = In::code;
+        break;
+      case In::basic:
+        if (c == '\\') ++i;
+        else if (c == '"' || c == '\n') in = In::code;
+        break;
+      case In::literal:
+        if (c == '\'' || c == '\n') in = In::code;
+        break;
+      case In::multiline_basic:
+        if (c == '\\') ++i;
+        else if (starts_with(rest, "\"\"\"")) in = In::code, i += 2;
+        break;
+      case In::multiline_literal:
+        if (starts_with(rest, "'''")) in = In::code, i += 2;
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+toml::source_position position_of(std::string_view text, size_t offset) {
+  std::string_view before = text.substr(0, offset);
+  size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  size_t column = 1 + std::count_if(text.begin() + line_start, text.begin() + offset,
+                                    [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; });
+  return {static_cast<toml::source_index>(1 + std::count(before.begin(), before.end(), '\n')),
+          static_cast<toml::source_index>(column)};
+}
+
+Result<toml::table> parsed_or_error(toml::parse_result parsed, const fs::path& path, const std::string& hint) {
+  if (parsed) return std::move(parsed.table());
+  return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
+                    hint);
+}
+
+// toml++ 3.3.0 (Debian 12) must only ever see ASCII where a file is not valid TOML: its
+// is_non_ascii_horizontal_whitespace reaches __builtin_unreachable for most code points past
+// U+00A0 (found by tests/fuzz/fuzz_toml under UBSan), and its error paths ask it about characters
+// even inside what looks like a string (`version = 1x"\u00e9"`). So it first parses an ASCII
+// copy, each byte past ASCII as 'x' (same byte offsets; its columns then count bytes, which
+// `ascii` callers rely on). Only a copy that is valid, from a file whose other bytes all stand in
+// strings or comments, lets the text as written be parsed for its values.
+Result<toml::table> parse_toml(const fs::path& path, std::string_view text, const std::string& hint, bool ascii) {
+  if (auto stray = stray_non_ascii(text)) {
+    return make_error(toml_position(path, position_of(text, *stray)) +
+                          ": a character beyond ASCII outside a quoted string or a comment",
+                      "TOML allows those only in quoted strings and comments; " + hint);
+  }
+  bool plain = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (plain) return parsed_or_error(toml::parse(text, path.string()), path, hint);
+  std::string copy(text);
+  std::replace_if(copy.begin(), copy.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }, 'x');
+  auto checked = parsed_or_error(toml::parse(copy, path.string()), path, hint);
+  if (!checked || ascii) return checked;
+  return parsed_or_error(toml::parse(text, path.string()), path, hint);
+}
+
 class Parser {
  public:
   Parser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
 
   Result<CudaToml> run() {
-    toml::parse_result parsed = toml::parse(text_, path_.string());
-    if (!parsed) {
-      const toml::parse_error& err = parsed.error();
-      return make_error(toml_position(path_, err.source().begin) + ": " + std::string(err.description()),
-                        "fix the TOML syntax at that position");
-    }
-    toml::table& root = parsed.table();
+    auto parsed = parse_toml(path_, text_, "fix the TOML syntax at that position", false);
+    if (!parsed) return parsed.take_error();
+    toml::table& root = *parsed;
     out_.path = path_;
     out_.text = std::string(text_);
     for (auto&& [key, node] : root) {
@@ -238,14 +309,12 @@ std::string new_cuda_toml(std::string_view version) {
 }
 
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
-  toml::parse_result parsed = toml::parse(text, path.string());
-  if (!parsed) {
-    return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
-                      "fix the TOML syntax first; the file was left as it was");
-  }
+  // Parsed as the ASCII copy: its columns are the byte offsets the edit needs.
+  auto parsed = parse_toml(path, text, "fix the TOML syntax first; the file was left as it was", true);
+  if (!parsed) return parsed.take_error();
   std::string edited(text);
   std::string value = quoted_toml_string(version);
-  toml::node* cuda = parsed.table().get("cuda");
+  toml::node* cuda = parsed->get("cuda");
   if (!cuda) {
     if (!edited.empty() && edited.back() != '\n') edited += '\n';
     if (!edited.empty()) edited += '\n';

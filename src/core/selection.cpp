@@ -49,10 +49,14 @@ static Result<std::optional<std::string>> read_global_version(const FileSystemVi
   return std::optional<std::string>{};
 }
 
-static Result<Request> validated(Request request) {
-  if (is_valid_version_request(request.value)) return request;
+static Error not_a_version_error(const Request& request) {
   return make_error("'" + request.value + "' (" + request.origin() + ") is not a version",
                     "use a version such as 12.1 or 12.1.1, 'system', or a name given to `cudaenv add --as`");
+}
+
+static Result<Request> validated(Request request) {
+  if (is_valid_version_request(request.value)) return request;
+  return not_a_version_error(request);
 }
 
 Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
@@ -82,6 +86,7 @@ std::optional<Toolkit> match_toolkit(const std::string& request, const ToolkitIn
 }
 
 Error not_installed_error(const Request& request, const std::vector<Toolkit>& toolkits) {
+  if (!is_valid_version_request(request.value)) return not_a_version_error(request);
   std::vector<std::string> names;
   std::vector<Version> versions;
   std::vector<std::string> version_names;

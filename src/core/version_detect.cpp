@@ -1,39 +1,68 @@
 #include "core/version_detect.h"
 
-#include <nlohmann/json.hpp>
-#include <regex>
+#include <algorithm>
 #include <string>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 std::optional<Version> version_from_version_json(std::string_view text) {
-  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) return std::nullopt;
-  auto cuda = json.find("cuda");
-  if (cuda == json.end() || !cuda->is_object()) return std::nullopt;
-  auto version = cuda->find("version");
-  if (version == cuda->end() || !version->is_string()) return std::nullopt;
-  return parse_version(version->get<std::string>());
+  auto root = JsonValue::parse(text, "version.json");
+  if (!root) return std::nullopt;
+  auto cuda = root->at("cuda");
+  if (!cuda) return std::nullopt;
+  auto version = cuda->string_at("version");
+  if (!version) return std::nullopt;
+  return parse_version(*version);
 }
 
+// Scanned by hand rather than with std::regex, whose matcher recurses once per character
+// matched: a cuda.h or an nvcc printing a few MB of digits would overflow the stack.
+namespace {
+
+std::string_view leading_digits(std::string_view text) {
+  return text.substr(0, std::min(text.size(), text.find_first_not_of("0123456789")));
+}
+
+// `text` after `word` and at least one space or tab; nullopt when they are not there.
+std::optional<std::string_view> after_word(std::string_view text, std::string_view word) {
+  if (!starts_with(text, word)) return std::nullopt;
+  text.remove_prefix(word.size());
+  size_t next = text.find_first_not_of(" \t");
+  if (next == 0 || next == std::string_view::npos) return std::nullopt;
+  return text.substr(next);
+}
+
+}  // namespace
+
 std::optional<Version> version_from_cuda_h(std::string_view text) {
-  static const std::regex pattern(R"(#define\s+CUDA_VERSION\s+(\d+))");
-  std::match_results<std::string_view::const_iterator> match;
-  if (!std::regex_search(text.begin(), text.end(), match, pattern)) return std::nullopt;
-  // CUDA_VERSION is major * 1000 + minor * 10 (12040 for 12.4); anything past major 999 is no CUDA.
-  auto number = parse_decimal(match[1].str(), 999999);
-  if (!number || *number < 1000) return std::nullopt;
-  int value = static_cast<int>(*number);
-  return Version{{value / 1000, (value % 1000) / 10}};
+  for (size_t at = text.find("#define"); at != std::string_view::npos; at = text.find("#define", at + 1)) {
+    auto name = after_word(text.substr(at), "#define");
+    auto value = name ? after_word(*name, "CUDA_VERSION") : std::nullopt;
+    std::string_view digits = value ? leading_digits(*value) : std::string_view();
+    if (digits.empty()) continue;
+    // CUDA_VERSION is major * 1000 + minor * 10 (12040 for 12.4); anything past major 999 is no CUDA.
+    auto number = parse_decimal(digits, 999999);
+    if (!number || *number < 1000) return std::nullopt;
+    int version = static_cast<int>(*number);
+    return Version{{version / 1000, (version % 1000) / 10}};
+  }
+  return std::nullopt;
 }
 
 std::optional<Version> version_from_nvcc_banner(std::string_view text) {
-  static const std::regex pattern(R"(release (\d+\.\d+))");
-  std::match_results<std::string_view::const_iterator> match;
-  if (!std::regex_search(text.begin(), text.end(), match, pattern)) return std::nullopt;
-  return parse_version(match[1].str());
+  static constexpr std::string_view kRelease = "release ";
+  for (size_t at = text.find(kRelease); at != std::string_view::npos; at = text.find(kRelease, at + 1)) {
+    std::string_view rest = text.substr(at + kRelease.size());
+    std::string_view major = leading_digits(rest);
+    if (major.empty() || major.size() == rest.size() || rest[major.size()] != '.') continue;
+    std::string_view minor = leading_digits(rest.substr(major.size() + 1));
+    if (minor.empty()) continue;
+    return parse_version(rest.substr(0, major.size() + 1 + minor.size()));
+  }
+  return std::nullopt;
 }
 
 }  // namespace cudaenv

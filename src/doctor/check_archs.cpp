@@ -33,10 +33,10 @@ std::optional<TorchArch> parse_torch_arch(std::string_view text) {
     arch.specific = true;
     text.remove_suffix(1);
   }
-  if (text.size() < 2 || !std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    return std::nullopt;
-  }
-  arch.capability = Version{{std::stoi(std::string(text.substr(0, text.size() - 1))), text.back() - '0'}};
+  // The last digit is the minor: sm_120 is 12.0. A major past 999 is no GPU (and no int).
+  auto major = text.size() < 2 ? std::nullopt : parse_decimal(text.substr(0, text.size() - 1), 999);
+  if (!major || !std::isdigit(static_cast<unsigned char>(text.back()))) return std::nullopt;
+  arch.capability = Version{{static_cast<int>(*major), text.back() - '0'}};
   return arch;
 }
 
@@ -152,7 +152,7 @@ std::vector<Finding> check_gpus_torch(const Probes& probes, const CudaFacts& fac
       continue;
     }
     std::vector<std::string> fixes;
-    if (auto cuda = facts.torch_cuda_for(gpu.capability)) fixes.push_back(torch_fix(*cuda, probes, false));
+    if (auto cuda = facts.torch_cuda_for(gpu.capability)) fixes.push_back(torch_fix(*cuda, probes, facts, false));
     findings.push_back(finding(
         "gpu-torch", Severity::error, torch + " has no kernels for " + gpu_label(gpu),
         "Its arch list is " + join(python.arch_list, " ") + ", so every CUDA call fails with \"no kernel image is "

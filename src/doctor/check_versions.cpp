@@ -92,7 +92,7 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
   std::vector<std::string> fixes;
   if (driver.cuda) {
     if (const CudaRelease* fits = facts.newest_within(*driver.cuda)) {
-      fixes.push_back(id == "driver-torch" ? torch_fix(fits->version, probes, false)
+      fixes.push_back(id == "driver-torch" ? torch_fix(fits->version, probes, facts, false)
                                            : use_toolkit_fix(fits->version, probes));
     }
   }
@@ -100,14 +100,14 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
   return finding(id, *shortfall, title, why, fixes);
 }
 
-std::optional<Finding> check_toolkit_torch(const Probes& probes) {
+std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts& facts) {
   BuildToolkit build = build_toolkit(probes);
   const PythonProbe& python = probes.python;
   if (!build.version || !python.torch_cuda) return std::nullopt;
   Version nvcc = major_minor(*build.version), torch = major_minor(*python.torch_cuda);
   std::string pair = build.label + " vs torch " + python.torch_version + " (CUDA " + torch.str() + ")";
   if (nvcc == torch) return finding("toolkit-torch", Severity::ok, pair + ": same CUDA");
-  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes)};
+  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes, facts)};
   if (nvcc.major() != torch.major()) {
     // torch/utils/cpp_extension.py: _check_cuda_version runs only from BuildExtension.
     std::string why = "torch's BuildExtension (setup.py and pip builds of CUDA extensions) raises RuntimeError \"The "
@@ -165,7 +165,7 @@ std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& fa
   std::string why = "DeepSpeed's op builder raises CUDAMismatchException unless the versions are equal or both are in "
                     "its list of tolerated minors; " + deepspeed_list_text(facts, release, nvcc.major()) + ".";
   if (!release) why += " (Its version does not read, so the newest DeepSpeed's list is assumed.)";
-  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes)};
+  std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes, facts)};
   if (auto first = facts.deepspeed_first_tolerating(nvcc, torch); first && release && *first > *release) {
     why += " DeepSpeed " + first->str() + " and later tolerate this pair.";
     if (python.interpreter) {
@@ -211,13 +211,13 @@ std::optional<Finding> check_deepspeed_skip(const Probes& probes, const CudaFact
                  "majors; a mismatched build fails later, when it compiles or loads.");
 }
 
-std::optional<Finding> check_torch_build(const Probes& probes) {
+std::optional<Finding> check_torch_build(const Probes& probes, const CudaFacts& facts) {
   const PythonProbe& python = probes.python;
   if (!python.has_torch || python.torch_cuda || probes.driver.gpus.empty()) return std::nullopt;
   BuildToolkit build = build_toolkit(probes);
   std::optional<Version> cuda = build.version ? build.version : probes.driver.cuda;
   std::vector<std::string> fixes;
-  if (cuda) fixes.push_back(torch_fix(*cuda, probes));
+  if (cuda) fixes.push_back(torch_fix(*cuda, probes, facts));
   return finding("torch-cpu", Severity::warning, "torch " + python.torch_version + " is a CPU-only build",
                  "This machine has a GPU, but this torch cannot use it (torch.version.cuda is None).", fixes);
 }

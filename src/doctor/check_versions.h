@@ -12,12 +12,12 @@ Finding check_selection(const Probes& probes);
 Finding check_driver_present(const Probes& probes);
 std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& facts, const std::string& id,
                                          const std::string& what, const std::optional<Version>& needed);
-std::optional<Finding> check_toolkit_torch(const Probes& probes);
+std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts& facts);
 std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& facts);
 // The toolkit builds use has no row in cuda-facts.toml: say which checks that skips.
 std::optional<Finding> check_facts(const Probes& probes, const CudaFacts& facts);
 std::optional<Finding> check_deepspeed_skip(const Probes& probes, const CudaFacts& facts);
-std::optional<Finding> check_torch_build(const Probes& probes);
+std::optional<Finding> check_torch_build(const Probes& probes, const CudaFacts& facts);
 
 // check_archs.cpp
 std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& facts);

@@ -40,10 +40,10 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   add(check_cuda_home(probes));
   add(check_library_path(probes));
   add(check_python(probes));
-  add(check_toolkit_torch(probes));
+  add(check_toolkit_torch(probes, facts));
   add(check_deepspeed(probes, facts));
   add(check_deepspeed_skip(probes, facts));
-  add(check_torch_build(probes));
+  add(check_torch_build(probes, facts));
   add_all(check_gpus_toolkit(probes, facts));
   add_all(check_gpus_torch(probes, facts));
   add(check_arch_list(probes, facts));

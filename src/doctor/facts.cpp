@@ -323,6 +323,7 @@ Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
   }
   if (facts.deepspeed_lists.empty()) return make_error("cuda-facts.toml has no [deepspeed] lists");
   facts.deepspeed_lists.back().minor_ok = matrix.deepspeed_minor_ok;
+  facts.torch_matrix = matrix;
   return ok_status();
 }
 

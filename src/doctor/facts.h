@@ -52,6 +52,7 @@ struct CudaFacts {
   std::vector<TorchGccBounds> torch_gcc;  // oldest first
   std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
   std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
+  TorchMatrix torch_matrix;  // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
 
   // The release of `version`'s major.minor, if known.
   const CudaRelease* release(const Version& version) const;

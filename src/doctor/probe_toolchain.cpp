@@ -135,9 +135,9 @@ std::vector<int> other_gcc_majors(const ProbeContext& context) {
     if (dir.empty()) continue;
     for (const std::string& name : context.fs.list_dir(dir)) {
       if (!starts_with(name, "gcc-") || name.size() == 4) continue;
-      std::string digits = name.substr(4);
-      if (!std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) continue;
-      int major = std::stoi(digits);
+      auto number = parse_decimal(name.substr(4), 999);
+      if (!number) continue;
+      int major = static_cast<int>(*number);
       if (context.fs.is_executable(fs::path(dir) / name) && std::find(majors.begin(), majors.end(), major) == majors.end()) {
         majors.push_back(major);
       }

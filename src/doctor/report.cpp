@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -16,17 +17,20 @@ class Writer {
  public:
   explicit Writer(bool colour) : colour_(colour) {}
 
-  void section(const std::string& title) { out_ += (out_.empty() ? "" : "\n") + paint("1", title) + "\n"; }
-  void line(const std::string& label, const std::string& value) { out_ += "  " + label + ": " + value + "\n"; }
+  // What probes and checks report quotes drivers, paths and a Python's answers: shown escaped.
+  void section(const std::string& title) { out_ += (out_.empty() ? "" : "\n") + paint("1", terminal_safe(title)) + "\n"; }
+  void line(const std::string& label, const std::string& value) {
+    out_ += "  " + terminal_safe(label) + ": " + terminal_safe(value) + "\n";
+  }
 
   void finding(const Finding& finding) {
     static const char* const kMarks[] = {"✓", "⚠", "✗", "ℹ"};  // in Severity's order
     static const char* const kColours[] = {"32", "33", "31", "34"};
     int index = static_cast<int>(finding.severity);
-    out_ += "  " + paint(kColours[index], kMarks[index]) + " " + finding.title + "\n";
-    if (!finding.explanation.empty()) out_ += "      " + finding.explanation + "\n";
+    out_ += "  " + paint(kColours[index], kMarks[index]) + " " + terminal_safe(finding.title) + "\n";
+    if (!finding.explanation.empty()) out_ += "      " + terminal_safe(finding.explanation) + "\n";
     for (size_t i = 0; i < finding.fixes.size(); ++i) {
-      out_ += std::string("      ") + (i ? "or:  " : "fix: ") + paint("36", finding.fixes[i]) + "\n";
+      out_ += std::string("      ") + (i ? "or:  " : "fix: ") + paint("36", terminal_safe(finding.fixes[i])) + "\n";
     }
   }
 
@@ -178,7 +182,7 @@ std::string render_json(const Probes& probes, const std::vector<Finding>& findin
                     {"explanation", f.explanation}, {"fixes", f.fixes}});
   }
   json document = {{"probes", probes_json(probes)}, {"findings", list}, {"ok", !has_error(findings)}};
-  return document.dump(2) + "\n";
+  return json_text(document);
 }
 
 }  // namespace cudaenv

@@ -438,9 +438,12 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
   return downloader.run();
 }
 
-Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options) {
+Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  std::string header = "Accept: " + accept;
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
+      accept.empty() ? nullptr : curl_slist_append(nullptr, header.c_str()), curl_slist_free_all);
   auto deadline = transfer_deadline(0);
   if (!deadline) return deadline.take_error();
   for (int attempt = 1;; ++attempt) {
@@ -448,6 +451,7 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     char curl_error[CURL_ERROR_SIZE] = {};
     curl_easy_reset(curl.get());
     set_common_options(curl.get(), url, options, *deadline);
+    if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
     curl_easy_setopt(curl.get(), CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(kMaxTextBytes));
     curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
     curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);

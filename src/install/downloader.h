@@ -50,7 +50,8 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
                     ProgressReporter& progress, const std::function<void(size_t)>& verified);
 
 // A small text file (a manifest), with the same retry rules.
-Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options);
+// `accept`, when given, is sent as the Accept header (an index that serves JSON or HTML by it).
+Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept = {});
 
 // The error for an interrupted run (exit 130, as a shell reports SIGINT).
 Error interrupted_error();

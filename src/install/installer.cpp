@@ -25,6 +25,7 @@
 #include "util/file_lock.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
+#include "util/json_reader.h"
 
 namespace cudaenv {
 
@@ -193,26 +194,30 @@ std::string utc_now() {
   return text;
 }
 
-std::optional<nlohmann::json> read_json(const fs::path& path) {
-  auto text = RealFileSystem().read_file(path);
-  if (!text) return std::nullopt;
-  auto json = nlohmann::json::parse(*text, nullptr, false);
-  if (json.is_discarded()) return std::nullopt;
-  return json;
-}
-
 struct InstalledState {
   std::string profile;
   std::vector<std::string> components;
 };
 
+// A receipt that is missing, unreadable or damaged (wrong JSON types included) counts as none.
 std::optional<InstalledState> read_receipt(const fs::path& home) {
-  auto json = read_json(home / kInstallReceiptName);
-  if (!json || !json->is_object()) return std::nullopt;
+  fs::path path = home / kInstallReceiptName;
+  auto text = RealFileSystem().read_file(path);
+  if (!text) return std::nullopt;
+  auto root = JsonValue::parse(*text, path.string());
+  if (!root) return std::nullopt;
   InstalledState state;
-  state.profile = json->value("profile", "");
-  for (const auto& component : json->value("components", nlohmann::json::array())) {
-    if (component.is_object() && component.contains("name")) state.components.push_back(component["name"].get<std::string>());
+  auto profile = root->optional_string("profile");
+  auto components = root->find("components");
+  if (!profile || !components) return std::nullopt;
+  state.profile = profile->value_or("");
+  if (!*components) return state;
+  auto entries = (*components)->elements();
+  if (!entries) return std::nullopt;
+  for (const JsonValue& entry : *entries) {
+    auto name = entry.string_at("name");
+    if (!name) return std::nullopt;
+    state.components.push_back(std::move(*name));
   }
   return state;
 }
@@ -280,8 +285,8 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
                                      {"sha256", archive.artifact.sha256},
                                      {"size", archive.artifact.size}});
   }
-  CUDAENV_TRY(write_file_atomically(root / "version.json", version.dump(2) + "\n"));
-  return write_file_atomically(root / kInstallReceiptName, receipt.dump(2) + "\n");
+  CUDAENV_TRY(write_file_atomically(root / "version.json", json_text(version)));
+  return write_file_atomically(root / kInstallReceiptName, json_text(receipt));
 }
 
 // staging -> versions/<label>, replacing an older install of the label only once the new one is whole.
@@ -355,6 +360,7 @@ std::vector<std::string> installed_components(const fs::path& home) {
 Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
                                       const ProfileCatalog& profiles, const InstallRequest& request,
                                       ProgressReporter& progress) {
+  CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   fs::path versions = layout.versions_dir();
   fs::path target = versions / request.label;

@@ -65,6 +65,11 @@ std::optional<RedistArtifact> artifact_for(const RedistComponent& component, con
   return it->second;
 }
 
+Status check_release_label(const std::string& label) {
+  if (parse_version(label)) return ok_status();
+  return make_error("'" + label + "' is not a CUDA release label", "a release label is a version such as 12.4.1");
+}
+
 Status check_profile(const ProfileCatalog& profiles, const std::string& label, const std::string& profile) {
   if (profile == "full") return ok_status();
   int major = major_of(label);

@@ -27,6 +27,9 @@ struct PlannedArchive {
 // Whether `profile` exists for the label's major version ("full" always does); checked before
 // anything is fetched.
 Status check_profile(const ProfileCatalog& profiles, const std::string& label, const std::string& profile);
+// A release label names folders and files (versions/<label>, redistrib_<label>.json): whichever
+// catalog, index or listing gave it, it must be a version, never a path.
+Status check_release_label(const std::string& label);
 
 // The components of `profile` for the label's major version, in the data file's order.
 Result<std::vector<std::string>> profile_components(const ProfileCatalog& profiles, const RedistManifest& manifest,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/strings.h"
+
 namespace cudaenv {
 
 namespace {
@@ -124,11 +126,11 @@ void ProgressReporter::line(const std::string& text) {
     // Print above the bars, then draw them again below.
     std::fprintf(out_, "\033[%zuA\r\033[J", drawn_);
     drawn_ = 0;
-    std::fprintf(out_, "%s\n", text.c_str());
+    std::fprintf(out_, "%s\n", terminal_safe(text).c_str());
     redraw(true);
     return;
   }
-  std::fprintf(out_, "%s\n", text.c_str());
+  std::fprintf(out_, "%s\n", terminal_safe(text).c_str());
   std::fflush(out_);
 }
 
@@ -159,7 +161,7 @@ void ProgressReporter::redraw(bool force) {
   for (const Row& row : rows_) {
     double elapsed = row.state == "downloading" ? seconds_since(row.started) : 0;
     double rate = elapsed > 0.2 ? static_cast<double>(row.done - row.resumed_from) / elapsed : 0;
-    std::fprintf(out_, "\033[K%s\n", bar_line(row.component, row.done, row.size, rate, row.state).c_str());
+    std::fprintf(out_, "\033[K%s\n", bar_line(terminal_safe(row.component), row.done, row.size, rate, row.state).c_str());
     total_done += row.done;
     total_size += row.size;
     fresh += row.done - row.resumed_from;

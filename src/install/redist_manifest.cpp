@@ -1,24 +1,17 @@
 #include "install/redist_manifest.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "install/redist_listing.h"
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
-using nlohmann::json;
-
-std::optional<std::string> string_member(const json& object, const char* key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
-}
+constexpr const char* kManifestHint = "the manifest is damaged or not in NVIDIA's redist format; check the mirror";
 
 bool is_sha256(const std::string& text) {
   return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
@@ -27,35 +20,35 @@ bool is_sha256(const std::string& text) {
 }
 
 // Sizes are strings in every manifest seen; a plain number is accepted too.
-std::optional<std::uint64_t> size_member(const json& object) {
-  auto it = object.find("size");
-  if (it == object.end()) return std::nullopt;
-  if (it->is_number_unsigned()) return it->get<std::uint64_t>();
-  if (!it->is_string()) return std::nullopt;
-  const std::string& text = it->get_ref<const std::string&>();
-  std::uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
+Result<std::uint64_t> size_of(const JsonValue& artifact) {
+  auto size = artifact.at("size");
+  if (!size) return size.take_error();
+  if (!size->is_string()) return size->unsigned_integer();
+  auto text = size->string();
+  if (!text) return text.take_error();
+  if (auto bytes = parse_decimal(*text)) return *bytes;
+  return size->error("\"" + *text + "\" is not a size in bytes");
 }
 
-Result<RedistArtifact> parse_artifact(const json& object, const std::string& where) {
+Result<RedistArtifact> parse_artifact(const JsonValue& object) {
   RedistArtifact artifact;
-  artifact.relative_path = string_member(object, "relative_path").value_or("");
-  auto sha = string_member(object, "sha256");
-  auto size = size_member(object);
-  if (artifact.relative_path.empty() || !sha || !size) {
-    return make_error(where + ": an archive entry needs relative_path, sha256 and size",
-                      "the manifest is damaged or not in NVIDIA's redist format; check the mirror");
-  }
+  auto relative_path = object.string_at("relative_path");
+  if (!relative_path) return relative_path.take_error();
+  if (relative_path->empty()) return object.error("has an empty relative_path");
+  artifact.relative_path = *relative_path;
+  auto sha = object.string_at("sha256");
+  if (!sha) return sha.take_error();
   std::transform(sha->begin(), sha->end(), sha->begin(), [](unsigned char c) { return std::tolower(c); });
-  if (!is_sha256(*sha)) return make_error(where + ": sha256 \"" + *sha + "\" is not 64 hex digits");
+  if (!is_sha256(*sha)) return object.error("has sha256 \"" + *sha + "\", which is not 64 hex digits");
+  artifact.sha256 = *sha;
+  auto size = size_of(object);
+  if (!size) return size.take_error();
   if (*size > kMaxArchiveBytes) {
-    return make_error(where + ": declares an archive of " + std::to_string(*size) + " bytes, more than the " +
-                          std::to_string(kMaxArchiveBytes >> 30) + " GiB cudaenv accepts",
+    return make_error(object.error("declares an archive of " + std::to_string(*size) + " bytes, more than the " +
+                                   std::to_string(kMaxArchiveBytes >> 30) + " GiB cudaenv accepts")
+                          .message,
                       "the manifest is broken or hostile: do not install or mirror from it");
   }
-  artifact.sha256 = *sha;
   artifact.size = *size;
   return artifact;
 }
@@ -128,23 +121,32 @@ Status check_layout(const RedistManifest& manifest, const std::string& source) {
   return ok_status();
 }
 
-Result<RedistComponent> parse_component(const std::string& key, const json& object, const std::string& source) {
+Result<RedistComponent> parse_component(const std::string& key, const JsonValue& object) {
   RedistComponent component;
   component.key = key;
-  component.name = string_member(object, "name").value_or(key);
-  component.version = string_member(object, "version").value_or("");
-  for (const auto& [platform, value] : object.items()) {
+  auto name = object.optional_string("name");
+  if (!name) return name.take_error();
+  component.name = name->value_or(key);
+  auto version = object.optional_string("version");
+  if (!version) return version.take_error();
+  component.version = version->value_or("");
+  auto members = object.members();
+  if (!members) return members.take_error();
+  for (const auto& [platform, value] : *members) {
     if (!value.is_object()) continue;  // name, license, version, cuda_variant ...
-    std::string where = source + ": " + key + "." + platform;
-    if (value.contains("relative_path")) {
-      auto artifact = parse_artifact(value, where);
+    auto relative_path = value.find("relative_path");
+    if (!relative_path) return relative_path.take_error();
+    if (*relative_path) {
+      auto artifact = parse_artifact(value);
       if (!artifact) return artifact.take_error();
       component.platforms.emplace(platform, std::move(*artifact));
       continue;
     }
-    for (const auto& [variant, nested] : value.items()) {
+    auto variants = value.members();
+    if (!variants) return variants.take_error();
+    for (const auto& [variant, nested] : *variants) {
       if (!nested.is_object()) continue;
-      auto artifact = parse_artifact(nested, where + "." + variant);
+      auto artifact = parse_artifact(nested);
       if (!artifact) return artifact.take_error();
       component.variants[platform].emplace(variant, std::move(*artifact));
     }
@@ -162,19 +164,25 @@ const RedistComponent* RedistManifest::find(std::string_view key) const {
 }
 
 Result<RedistManifest> parse_redist_manifest(std::string_view text, const std::string& source) {
-  json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!root.is_object()) {
+  auto root = JsonValue::parse(text, source, kManifestHint);
+  if (!root) return root.take_error();
+  if (!root->is_object()) {
     return make_error(source + " is not a redist manifest (not a JSON object)",
                       "check that the mirror serves NVIDIA's redistrib_<label>.json files");
   }
   RedistManifest manifest;
-  manifest.release_date = string_member(root, "release_date");
-  manifest.release_label = string_member(root, "release_label");
-  manifest.release_product = string_member(root, "release_product");
-  for (const auto& [key, value] : root.items()) {
+  for (auto [key, field] : {std::pair{"release_date", &manifest.release_date},
+                            {"release_label", &manifest.release_label}, {"release_product", &manifest.release_product}}) {
+    auto value = root->optional_string(key);
+    if (!value) return value.take_error();
+    *field = *value;
+  }
+  auto members = root->members();
+  if (!members) return members.take_error();
+  for (const auto& [key, value] : *members) {
     // Release keys and anything else that is not an object are not components.
     if (!value.is_object()) continue;
-    auto component = parse_component(key, value, source);
+    auto component = parse_component(key, value);
     if (!component) return component.take_error();
     manifest.components.push_back(std::move(*component));
   }

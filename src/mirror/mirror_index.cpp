@@ -137,7 +137,7 @@ std::string render_mirror_index(const MirrorIndex& index) {
     for (const MirrorFile& file : release.files) entry["files"].push_back(file_json(file));
     root["releases"].push_back(std::move(entry));
   }
-  return root.dump(2) + "\n";
+  return json_text(root);
 }
 
 void merge_release(MirrorIndex& index, MirrorRelease release) {

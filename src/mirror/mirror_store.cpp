@@ -97,6 +97,7 @@ Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries) {
 
 Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles,
                                    const SyncRequest& request, const MirrorIndex& held, ProgressReporter& progress) {
+  CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   std::string source = manifest_url(request.base_url, request.label);
   auto text = fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin,

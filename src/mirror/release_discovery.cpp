@@ -53,20 +53,22 @@ Result<std::vector<std::string>> folder_listing(const std::string& base_url) {
 // The mirror's index first (it knows release dates), then the folder's listing. NVIDIA's own
 // folder has no index, so it costs one request.
 Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& base_url) {
+  std::string index_problem = "has no " + std::string(kMirrorIndexName);
   if (base_url != shipped.default_base) {
-    if (auto index = fetch_mirror_index(base_url, 1)) {
+    auto index = fetch_mirror_index(base_url, 1);
+    if (index) {
       Listing listing{"mirror index", {}};
       for (const MirrorRelease& release : index->releases) {
         listing.releases.push_back(ListedRelease{release.label, release.release_date});
       }
       return listing;
     }
+    // Missing or broken (releases[0].label must be a string): the reason is worth showing.
+    index_problem = "no usable " + std::string(kMirrorIndexName) + " (" + index.error().message + ")";
   }
   auto labels = folder_listing(base_url);
   if (!labels) return labels.take_error();
-  if (labels->empty()) {
-    return make_error(base_url + " lists no redistrib_<label>.json file and has no " + std::string(kMirrorIndexName));
-  }
+  if (labels->empty()) return make_error(base_url + " lists no redistrib_<label>.json file and has " + index_problem);
   return Listing{"listing", undated(*labels)};
 }
 

@@ -41,6 +41,12 @@ std::string variant_list(const std::vector<Version>& variants) {
   return join(tags, ", ");
 }
 
+std::string arch_list(const std::vector<Version>& archs) {
+  std::vector<std::string> texts;
+  for (const Version& arch : archs) texts.push_back(arch.str());
+  return join(texts, ", ");
+}
+
 // "1.12.0–1.13.1, 2.4.0–2.7.1": the runs of consecutive matrix releases that pass `test`.
 std::string release_runs(const TorchMatrix& matrix, const ReleaseTest& test) {
   std::vector<std::string> runs;
@@ -107,6 +113,7 @@ Error unknown_torch_error(const TorchMatrix& matrix, const TorchQuery& query, co
 Error no_major_error(const TorchMatrix& matrix, const TorchQuery& query, const std::vector<const TorchRelease*>& candidates) {
   const Version& cuda = *query.cuda;
   std::string cuda_text = "CUDA " + major_minor(cuda) + " (" + query.cuda_origin + ")";
+  if (!query.archs.empty()) cuda_text += " with kernels for compute capability " + arch_list(query.archs);
   std::string exact_runs = release_runs(matrix, [&](const TorchRelease& r) { return exact_variant(r, cuda).has_value(); });
   std::string major_runs = release_runs(matrix, [&](const TorchRelease& r) { return !variants_of_major(r, cuda.major()).empty(); });
   std::string hint;
@@ -203,6 +210,41 @@ Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchCho
                     hint);
 }
 
+bool has_kernels(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda, const std::vector<Version>& archs) {
+  auto oldest = oldest_kernel_arch(matrix, release, cuda);
+  return !oldest || std::all_of(archs.begin(), archs.end(), [&](const Version& arch) { return !(arch < *oldest); });
+}
+
+// The matrix without the builds that have no kernels for one of the GPUs (a build without them
+// installs and imports, then fails with "no kernel image is available for execution").
+Result<TorchMatrix> with_kernels_for(const TorchMatrix& matrix, const TorchQuery& query, std::vector<std::string>& notes) {
+  TorchMatrix usable = matrix;
+  usable.releases.clear();
+  std::string gpus = "compute capability " + arch_list(query.archs) + " (" + query.archs_origin + ")";
+  for (const TorchRelease& release : matrix.releases) {
+    TorchRelease kept = release;
+    std::vector<Version> dropped;
+    kept.cuda.clear();
+    for (const Version& cuda : release.cuda) (has_kernels(matrix, release, cuda, query.archs) ? kept.cuda : dropped).push_back(cuda);
+    if (&release == &matrix.releases.back() && !dropped.empty()) {
+      notes.push_back("torch " + release.torch.str() + "'s " + variant_list(dropped) + " builds have no kernels for " +
+                      gpus + ": cudaenv offers only builds that have them");
+    }
+    if (kept.cuda.empty()) continue;
+    if (std::find(kept.cuda.begin(), kept.cuda.end(), kept.pypi_default) == kept.cuda.end()) kept.pypi_default = kept.cuda.back();
+    usable.releases.push_back(std::move(kept));
+  }
+  if (usable.releases.empty()) {
+    return make_error("no torch build in " + matrix.path.string() + " has kernels for " + gpus,
+                      "check the compute capability (nvidia-smi --query-gpu=compute_cap --format=csv)");
+  }
+  return usable;
+}
+
+}  // namespace
+
+namespace {
+Result<TorchChoice> choose_among(const TorchMatrix& matrix, const TorchQuery& query);
 }  // namespace
 
 const char* match_label(TorchMatch match) {
@@ -214,7 +256,23 @@ const char* match_label(TorchMatch match) {
   return "?";
 }
 
-Result<TorchChoice> choose_torch(const TorchMatrix& matrix, const TorchQuery& query) {
+Result<TorchChoice> choose_torch(const TorchMatrix& shipped, const TorchQuery& query) {
+  std::vector<std::string> arch_notes;
+  TorchMatrix filtered;
+  if (!query.archs.empty() && !query.cpu) {
+    auto usable = with_kernels_for(shipped, query, arch_notes);
+    if (!usable) return usable.take_error();
+    filtered = std::move(*usable);
+  }
+  const TorchMatrix& matrix = filtered.releases.empty() ? shipped : filtered;
+  auto choice = choose_among(matrix, query);
+  if (choice) choice->notes.insert(choice->notes.begin(), arch_notes.begin(), arch_notes.end());
+  return choice;
+}
+
+namespace {
+
+Result<TorchChoice> choose_among(const TorchMatrix& matrix, const TorchQuery& query) {
   std::vector<const TorchRelease*> candidates;  // newest first
   if (query.torch) {
     auto wanted = parse_version(*query.torch);
@@ -251,5 +309,7 @@ Result<TorchChoice> choose_torch(const TorchMatrix& matrix, const TorchQuery& qu
   CUDAENV_TRY(check_driver(matrix, query, choice));
   return choice;
 }
+
+}  // namespace
 
 }  // namespace cudaenv

@@ -7,6 +7,7 @@
 
 #include "core/toml_position.h"
 #include "util/data_dir.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -27,6 +28,7 @@ class MatrixParser {
       if (key.str() == "index_url") status = read_index_url(node);
       else if (key.str() == "driver") status = each_table(key, node, [this](toml::table& t) { return read_driver(t); });
       else if (key.str() == "deepspeed") status = read_deepspeed(key, node);
+      else if (key.str() == "kernels") status = each_table(key, node, [this](toml::table& t) { return read_kernels(t); });
       else if (key.str() == "release") status = each_table(key, node, [this](toml::table& t) { return read_release(t); });
       else status = fail(key.source().begin, "unknown key '" + std::string(key.str()) + "'");
       if (!status) return status.take_error();
@@ -116,12 +118,25 @@ class MatrixParser {
     auto* tolerated = table ? table->get_as<toml::table>("minor_mismatch_ok") : nullptr;
     if (!tolerated || table->size() != 1) return fail(key.source().begin, "[deepspeed] holds only a minor_mismatch_ok table");
     for (auto&& [major, list] : *tolerated) {
-      int major_number = std::atoi(std::string(major.str()).c_str());
+      int major_number = static_cast<int>(parse_decimal(major.str(), 999).value_or(0));
       if (major_number <= 0) return fail(major.source().begin, "'" + std::string(major.str()) + "' is not a CUDA major");
       auto versions = cuda_list(major.str(), list);
       if (!versions) return versions.take_error();
       matrix_.deepspeed_minor_ok[major_number] = *versions;
     }
+    return ok_status();
+  }
+
+  Status read_kernels(toml::table& table) {
+    CUDAENV_TRY(check_keys(table, {"cuda", "torch_from", "min_arch"}));
+    KernelFloor floor;
+    auto cuda = version_at(table, "cuda", 2, 2);
+    if (!cuda) return cuda.take_error();
+    auto from = version_at(table, "torch_from", 3, 3);
+    if (!from) return from.take_error();
+    auto arch = version_at(table, "min_arch", 2, 2);
+    if (!arch) return arch.take_error();
+    matrix_.kernel_floors.push_back({*cuda, *from, *arch});
     return ok_status();
   }
 
@@ -182,6 +197,31 @@ Result<TorchMatrix> load_torch_matrix() {
   auto file = read_manifest(kTorchMatrixFileName);
   if (!file) return file.take_error();
   return parse_torch_matrix(file->path, file->text);
+}
+
+Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& base) {
+  if (!base || base->empty()) return ok_status();
+  std::string url = *base;
+  while (url.size() > 1 && url.back() == '/') url.pop_back();
+  bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
+  if (!web || url.find_first_of(" \t\n\"'") != std::string::npos) {
+    return make_error(std::string(kTorchIndexVariable) + " '" + *base + "' is not an http(s) or file:// URL",
+                      "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
+                      "(the folder holding cu126/, cu130/, cpu/), or unset it", 2);
+  }
+  matrix.index_url = url;
+  matrix.index_origin = kTorchIndexVariable;
+  return ok_status();
+}
+
+std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda) {
+  const KernelFloor* latest = nullptr;
+  for (const KernelFloor& floor : matrix.kernel_floors) {
+    if (floor.cuda != cuda || release.torch < floor.torch_from) continue;
+    if (!latest || latest->torch_from < floor.torch_from) latest = &floor;
+  }
+  if (!latest) return std::nullopt;
+  return latest->min_arch;
 }
 
 std::string cuda_variant_tag(const Version& cuda) {

@@ -60,4 +60,11 @@ class JsonValue {
   std::string where_;
 };
 
+// The other direction, for files and --json output: indented text, with bytes that are not
+// UTF-8 (a path, a driver's string) shown as U+FFFD where nlohmann::json would throw.
+template <class Json>
+std::string json_text(const Json& json) {
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace cudaenv

@@ -19,7 +19,8 @@ assert_contains "$(title_of toolkit-torch)" "CUDA major mismatch: nvcc 11.8" "se
 assert_contains "$(explanation_of toolkit-torch)" "Installed CUDA version 11.8 does not match the version torch was compiled with 12.1" "seed: the message people search for"
 assert_contains "$(explanation_of toolkit-torch)" "DeepSpeed" "seed: DeepSpeed refuses too"
 assert_eq "cudaenv install 12.1 && cudaenv use 12.1
-cudaenv torch --torch 2.1.2 --cuda 11.8" "$(fixes_of toolkit-torch)" "seed: the two classic fixes"
+$PYTHON -m pip install torch==2.1.2+cu118 torchvision==0.16.2+cu118 torchaudio==2.1.2+cu118 --index-url https://download.pytorch.org/whl/cu118" \
+  "$(fixes_of toolkit-torch)" "seed: the two classic fixes, the torch one runnable"
 assert_eq "" "$(severity_of deepspeed-cuda)" "seed: the major mismatch is reported once"
 assert_eq "ok ok" "$(severity_of driver-toolkit) $(severity_of driver-torch)" "seed: driver 12.4 runs both"
 assert_eq "ok" "$(severity_of gpu-torch)" "seed: cu121 wheels run on 8.9 through sm_86"
@@ -32,7 +33,7 @@ run_capture "$CUDAENV" doctor --python "$PYTHON"
 assert_eq 1 "$STATUS" "seed report: exit status"
 assert_contains "$OUT" "✗ CUDA major mismatch" "seed report: error mark"
 assert_contains "$OUT" "fix: cudaenv install 12.1 && cudaenv use 12.1" "seed report: first fix"
-assert_contains "$OUT" "or:  cudaenv torch --torch 2.1.2 --cuda 11.8" "seed report: second fix"
+assert_contains "$OUT" "or:  $PYTHON -m pip install torch==2.1.2+cu118 " "seed report: second fix"
 assert_not_contains "$OUT" $'\033[' "seed report: no colour when piped"
 # With 12.1 installed the fix is only to switch.
 install_toolkit 12.1.1
@@ -68,8 +69,8 @@ assert_eq warning "$(severity_of toolkit-torch)" "refused minor: torch only warn
 assert_eq error "$(severity_of deepspeed-cuda)" "refused minor: DeepSpeed refuses"
 assert_contains "$(title_of deepspeed-cuda)" "DeepSpeed 0.12.6 refuses nvcc 13.2 with torch's CUDA 13.0" "refused minor: title"
 assert_eq "cudaenv use 13.0
-cudaenv torch --torch 2.9.0 --cuda 13.2
-export DS_SKIP_CUDA_CHECK=1" "$(fixes_of deepspeed-cuda)" "refused minor: fixes"
+$PYTHON -m pip install torch==2.15.0+cu132 torchvision==0.29.2+cu132 torchaudio==2.11.1+cu132 --index-url https://download.pytorch.org/whl/cu132
+export DS_SKIP_CUDA_CHECK=1" "$(fixes_of deepspeed-cuda)" "refused minor: fixes (2.9.0 has no cu132: the newest that has)"
 DS_SKIP_CUDA_CHECK=1 doctor
 assert_eq 0 "$STATUS" "DS_SKIP_CUDA_CHECK: exit status"
 assert_eq warning "$(severity_of deepspeed-cuda)" "DS_SKIP_CUDA_CHECK: only a warning"
@@ -95,7 +96,8 @@ assert_eq error "$(severity_of driver-torch)" "old driver: torch"
 assert_contains "$(title_of driver-torch)" "torch's CUDA 12.4 needs a newer driver: this one runs CUDA up to 11.8" "old driver: title"
 assert_contains "$(explanation_of driver-toolkit)" "driver >= 550.54.14" "old driver: names the driver 12.4 wants"
 assert_eq "cudaenv use 11.8" "$(fixes_of driver-toolkit)" "old driver: toolkit fix (11.8 is installed)"
-assert_eq "cudaenv torch --cuda 11.8" "$(fixes_of driver-torch)" "old driver: torch fix"
+assert_eq "$PYTHON -m pip install torch==2.7.1+cu118 torchvision==0.22.1+cu118 torchaudio==2.7.1+cu118 --index-url https://download.pytorch.org/whl/cu118" \
+  "$(fixes_of driver-torch)" "old driver: torch fix"
 # Within the major the driver runs newer minors with limits: a warning.
 use_driver 12020 535.54.03 "$RTX4090"
 doctor

@@ -28,7 +28,8 @@ assert_eq error "$(severity_of gpu-toolkit)" "5090: toolkit verdict"
 assert_eq "cudaenv install 12.8 && cudaenv use 12.8" "$(fixes_of gpu-toolkit)" "5090: toolkit fix"
 assert_eq error "$(severity_of gpu-torch)" "5090: torch verdict"
 assert_contains "$(explanation_of gpu-torch)" "no kernel image is available" "5090: the runtime error named"
-assert_eq "cudaenv torch --cuda 12.8" "$(fixes_of gpu-torch)" "5090: torch fix"
+assert_eq "$PYTHON -m pip install torch==2.11.0+cu128 torchvision==0.26.0+cu128 torchaudio==2.11.0+cu128 --index-url https://download.pytorch.org/whl/cu128" \
+  "$(fixes_of gpu-torch)" "5090: torch fix"
 assert_eq ok "$(severity_of toolkit-torch)" "5090: toolkit and torch agree with each other"
 # A PTX entry in torch's arch list covers newer GPUs.
 fake_torch 2.4.0+cu124 12.4 "$CU124_ARCHS compute_90"
@@ -39,7 +40,8 @@ use_driver 12080 570.86.10 "Tesla P100-PCIE-16GB:6.0;NVIDIA GeForce RTX 5090:12.
 fake_torch 2.9.0+cu130 12.4 "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"
 doctor
 assert_eq "error ok" "$(severity_of gpu-torch)" "P100 + 5090: per GPU"
-assert_eq "cudaenv torch --cuda 12.6" "$(fixes_of gpu-torch)" "P100: wheels that still carry Pascal"
+assert_eq "$PYTHON -m pip install torch==2.14.1+cu126 torchvision==0.29.1+cu126 --index-url https://download.pytorch.org/whl/cu126" \
+  "$(fixes_of gpu-torch)" "P100: wheels that still carry Pascal"
 
 # TORCH_CUDA_ARCH_LIST naming archs 12.4 cannot build.
 no_python_packages

@@ -14,36 +14,36 @@ printf '[cuda]\nversion = "12.4"\n' >cuda.toml
 # The project's toolkit decides: 12.4 -> the newest torch with a cu124 build.
 run_capture "$CUDAENV" torch --driver 550.54.14
 assert_eq 0 "$STATUS" "torch for 12.4 succeeds"
-assert_eq "pip install torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "pip command for 12.4"
+assert_eq "pip install torch==2.6.0+cu124 torchvision==0.21.0+cu124 torchaudio==2.6.0+cu124 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "pip command for 12.4"
 assert_contains "$ERR" "cu124 build (exact match for CUDA 12.4.1: toolkit 12.4.1, set by $WORK/proj/cuda.toml)" "explanation on stderr"
-assert_contains "$ERR" "torch 2.14.0 is newer but has only cu126" "newer release mentioned"
+assert_contains "$ERR" "torch 2.15.0 is newer but has no CUDA 12 build" "newer release mentioned"
 
 # cuda.toml [torch] version is the default torch; --torch overrides it.
 printf '[cuda]\nversion = "12.4"\n\n[torch]\nversion = "2.5.1"\n' >cuda.toml
 run_capture "$CUDAENV" torch --driver 550.54.14 --installer uv
-assert_eq "uv pip install torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "uv command from cuda.toml [torch]"
+assert_eq "uv pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "uv command from cuda.toml [torch]"
 assert_contains "$ERR" "torch 2.5.1 ([torch] version in $WORK/proj/cuda.toml)" "torch origin named"
 run_capture "$CUDAENV" torch --driver 550.54.14 --torch 2.4 --packages torch,torchvision
-assert_eq "pip install torch==2.4.1 torchvision==0.19.1 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "--torch prefix and --packages"
+assert_eq "pip install torch==2.4.1+cu124 torchvision==0.19.1+cu124 --index-url https://download.pytorch.org/whl/cu124" "$OUT" "--torch prefix and --packages"
 
 # $(cudaenv torch) runs: only the command reaches stdout.
 mkdir -p "$WORK/fakebin"
 printf '#!/bin/sh\necho "$@" >"%s/pip-args"\n' "$WORK" >"$WORK/fakebin/pip"
 chmod +x "$WORK/fakebin/pip"
 PATH="$WORK/fakebin:$PATH" $("$CUDAENV" torch --driver 550.54.14 2>/dev/null)
-assert_eq "install torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu124" \
+assert_eq "install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url https://download.pytorch.org/whl/cu124" \
   "$(cat "$WORK/pip-args" 2>/dev/null)" "\$(cudaenv torch) runs pip with the pins"
 
 # A toolkit with no exact build: nearest minor of the same major, with a warning.
 run_capture env CUDAENV_VERSION=12.7.0 "$CUDAENV" torch --driver 550.54.14 --torch 2.9.1
 assert_eq 0 "$STATUS" "nearest minor succeeds"
-assert_eq "pip install torch==2.9.1 torchvision==0.24.1 torchaudio==2.9.1 --index-url https://download.pytorch.org/whl/cu128" "$OUT" "12.7 -> cu128"
+assert_eq "pip install torch==2.9.1+cu128 torchvision==0.24.1+cu128 torchaudio==2.9.1+cu128 --index-url https://download.pytorch.org/whl/cu128" "$OUT" "12.7 -> cu128"
 assert_contains "$ERR" "warning: torch 2.9.1 has no build for CUDA 12.7; using cu128" "nearest-minor warning"
 assert_contains "$ERR" "DeepSpeed raises CUDAMismatchException" "DeepSpeed verdict"
 
 # Never another major.
 run_capture env CUDAENV_VERSION=11.8.0 "$CUDAENV" torch --driver 550.54.14
-assert_eq "pip install torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu118" "$OUT" "CUDAENV_VERSION 11.8 with cuda.toml's torch 2.5.1"
+assert_eq "pip install torch==2.5.1+cu118 torchvision==0.20.1+cu118 torchaudio==2.5.1+cu118 --index-url https://download.pytorch.org/whl/cu118" "$OUT" "CUDAENV_VERSION 11.8 with cuda.toml's torch 2.5.1"
 run_capture env CUDAENV_VERSION=11.8.0 "$CUDAENV" torch --torch 2.14.0
 assert_eq 1 "$STATUS" "no CUDA 11 build of 2.14.0 fails"
 assert_eq "" "$OUT" "nothing on stdout on error"
@@ -79,9 +79,9 @@ assert_eq 1 "$STATUS" "missing toolkit fails"
 assert_contains "$ERR" "no CUDA toolkit to match torch to: CUDA 12.9 is not installed" "missing toolkit error"
 assert_contains "$ERR" "cudaenv torch --cuda 12.4" "fix: --cuda"
 run_capture "$CUDAENV" torch --cuda 12.8 --torch 2.8.0 --driver 570.86.10
-assert_eq "pip install torch==2.8.0 torchvision==0.23.0 torchaudio==2.8.0 --index-url https://download.pytorch.org/whl/cu128" "$OUT" "--cuda needs no toolkit"
+assert_eq "pip install torch==2.8.0+cu128 torchvision==0.23.0+cu128 torchaudio==2.8.0+cu128 --index-url https://download.pytorch.org/whl/cu128" "$OUT" "--cuda needs no toolkit"
 run_capture "$CUDAENV" torch --cpu --torch 2.3.1
-assert_eq "pip install torch==2.3.1 torchvision==0.18.1 torchaudio==2.3.1 --index-url https://download.pytorch.org/whl/cpu" "$OUT" "--cpu"
+assert_eq "pip install torch==2.3.1+cpu torchvision==0.18.1+cpu torchaudio==2.3.1+cpu --index-url https://download.pytorch.org/whl/cpu" "$OUT" "--cpu"
 if [ ! -e /usr/local/cuda ]; then
   rm cuda.toml
   run_capture env PATH=/usr/bin:/bin "$CUDAENV" torch
@@ -111,7 +111,10 @@ index = doc["tool"]["uv"]["index"][0]
 assert index == {"name": "pytorch-cu126", "url": "https://download.pytorch.org/whl/cu126", "explicit": True}, index
 for name in ("torch", "torchvision", "torchaudio"):
     assert doc["tool"]["uv"]["sources"][name][0]["index"] == "pytorch-cu126", name
-assert doc["project"]["dependencies"] == ["torch==2.7.1", "torchvision==0.22.1", "torchaudio==2.7.1"], doc["project"]
+linux, mac = "; sys_platform == \x27linux\x27 or sys_platform == \x27win32\x27", "; sys_platform == \x27darwin\x27"
+assert doc["project"]["dependencies"] == [
+    "torch==2.7.1+cu126" + linux, "torch==2.7.1" + mac, "torchvision==0.22.1+cu126" + linux, "torchvision==0.22.1" + mac,
+    "torchaudio==2.7.1+cu126" + linux, "torchaudio==2.7.1" + mac], doc["project"]
 ' "$WORK/pyproject.toml"
 
 "$CUDAENV" torch --cuda 12.6 --torch 2.7.1 --driver 560.35.03 --json 2>/dev/null >"$WORK/torch.json"
@@ -133,7 +136,7 @@ try:
 except ImportError:
     from pip._vendor.packaging.requirements import Requirement
 pins = [str(Requirement(r.requirement)) for r in parse_requirements(sys.argv[1], session=PipSession())]
-assert pins == ["torch==2.7.1", "torchvision==0.22.1", "torchaudio==2.7.1"], pins
+assert pins == ["torch==2.7.1+cu126", "torchvision==0.22.1+cu126", "torchaudio==2.7.1+cu126"], pins
 assert open(sys.argv[1]).readline() == "--index-url https://download.pytorch.org/whl/cu126\n"
 ' "$WORK/requirements.txt"
 else

@@ -119,3 +119,36 @@ TEST_CASE("version requests never name a path") {
     CHECK_FALSE(is_valid_version_request(bad));
   }
 }
+
+TEST_CASE("cuda.toml: non-ASCII outside strings and comments is refused before toml++ sees it") {
+  const fs::path path = "/p/cuda.toml";
+  CHECK(parse_cuda_toml(path, "[cuda]\nversion = \"12.1\" # caf\xc3\xa9\n"));
+  CHECK(parse_cuda_toml(path, "[cuda]\nversion = \"12.1\"\n[env]\nA = \"caf\xc3\xa9\"\nB = 'caf\xc3\xa9'\n"
+                              "C = \"\"\"\ncaf\xc3\xa9 \\\"\"\"\"\nD = '''caf\xc3\xa9\n'''\n"));
+  auto key = parse_cuda_toml(path, "[cuda]\nversion\xc3\xa9 = \"12.1\"\n");
+  REQUIRE_FALSE(key);
+  CHECK(key.error().message == "/p/cuda.toml:2:8: a character beyond ASCII outside a quoted string or a comment");
+  auto after_string = parse_cuda_toml(path, "[cuda]\nversion = \"\xc3\xa9\"\xc3\xa9\n");
+  REQUIRE_FALSE(after_string);
+  CHECK(after_string.error().message.rfind("/p/cuda.toml:2:14: ", 0) == 0);
+  // What tests/fuzz/fuzz_toml found: U+FEFD after a key, undefined behaviour inside toml++.
+  std::string found = "[cuda]\nveff\xef\xbb\xbd" + std::string(40, 'f') + "[cuda]\nvrso\x01";
+  CHECK_FALSE(parse_cuda_toml(path, found));
+  CHECK_FALSE(set_cuda_toml_version(path, found, "12.4"));
+  // And its second find: toml++'s error path scanning on into what looks like a string.
+  auto bare_value = parse_cuda_toml(path, "[cuda]\nversion = 1x\"\xc3\xa9\"\n");
+  REQUIRE_FALSE(bare_value);
+  CHECK(bare_value.error().message.rfind("/p/cuda.toml:2:", 0) == 0);
+  CHECK_FALSE(set_cuda_toml_version(path, "[cuda]\nversion = 1x\"\xc3\xa9\"\n", "12.4"));
+}
+
+TEST_CASE("cuda.toml: `use` edits the right bytes after non-ASCII text on the line") {
+  const fs::path path = "/p/cuda.toml";
+  std::string text = "cuda = { note = \"caf\xc3\xa9 \xe6\x97\xa5\", version = \"12.1\" }  # \xc3\xa9\n";
+  auto edited = set_cuda_toml_version(path, text, "12.4");
+  REQUIRE(edited);
+  CHECK(*edited == "cuda = { note = \"caf\xc3\xa9 \xe6\x97\xa5\", version = \"12.4\" }  # \xc3\xa9\n");
+  auto parsed = parse_cuda_toml(path, *edited);
+  REQUIRE(parsed);
+  CHECK(parsed->version == "12.4");
+}

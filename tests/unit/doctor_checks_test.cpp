@@ -89,8 +89,21 @@ TEST_CASE("doctor: toolkit 11.8 with torch cu121 is the classic major mismatch")
   p.python.torch_cuda = v("12.1");
   Finding f = only(p, "toolkit-torch");
   CHECK(f.severity == Severity::error);
+  // The torch-side fix is `cudaenv torch`'s command, for the probed interpreter.
   CHECK(f.fixes == std::vector<std::string>{"cudaenv install 12.1 && cudaenv use 12.1",
-                                            "cudaenv torch --torch 2.1.2 --cuda 11.8"});
+                                            "/usr/bin/python3 -m pip install torch==2.1.2+cu118 torchvision==0.16.2+cu118 "
+                                            "torchaudio==2.1.2+cu118 --index-url https://download.pytorch.org/whl/cu118"});
+  p.python.interpreter = "/home/a b/venv/bin/python";
+  CHECK(only(p, "toolkit-torch").fixes[1].rfind("'/home/a b/venv/bin/python' -m pip install torch==2.1.2+cu118 ", 0) == 0);
+  // torch 2.14.0 has no CUDA 11 build: the newest release that has one for exactly 11.8.
+  p.python.torch_version = "2.14.0+cu126";
+  p.python.torch_cuda = v("12.6");
+  CHECK(only(p, "toolkit-torch").fixes[1].find("-m pip install torch==2.7.1+cu118 ") != std::string::npos);
+  // No build to offer (no cu13x build has kernels for a Volta GPU): the `cudaenv torch` line that says why.
+  p.toolkit.version = p.nvcc.version = v("13.0");
+  p.nvcc.resolved = "/r/versions/13.0/bin/nvcc";
+  p.driver.gpus = {Gpu{"Tesla V100", v("7.0")}};
+  CHECK(only(p, "toolkit-torch").fixes[1] == "cudaenv torch --torch 2.14.0 --cuda 13.0");
 }
 
 TEST_CASE("doctor: DeepSpeed's tolerated minors depend on the DeepSpeed release") {
@@ -218,9 +231,19 @@ TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only
   CHECK(found[0].severity == Severity::ok);
   CHECK(found[1].severity == Severity::ok);
   CHECK(found[2].severity == Severity::error);
-  CHECK(found[2].fixes == std::vector<std::string>{"cudaenv torch --cuda 12.8"});
+  CHECK(found[2].fixes == std::vector<std::string>{"/usr/bin/python3 -m pip install torch==2.11.0+cu128 torchvision==0.26.0+cu128 "
+                                                   "torchaudio==2.11.0+cu128 --index-url https://download.pytorch.org/whl/cu128"});
   p.python.arch_list.push_back("compute_90");
   CHECK(with_id(run_checks(p, facts()), "gpu-torch")[2].severity == Severity::ok);
+}
+
+TEST_CASE("doctor: arch names from a hostile python are no GPU, never an exception") {
+  Probes p = consistent();
+  p.python.arch_list = {"sm_99999999999999999999", "sm_", "sm_8", "compute_", "sm_9x0", "sm_\x1b[31m", "sm_80"};
+  p.driver.gpus = {Gpu{"A100", v("8.0")}};
+  auto found = with_id(run_checks(p, facts()), "gpu-torch");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::ok);
 }
 
 TEST_CASE("doctor: gcc newer than nvcc accepts") {
@@ -291,6 +314,10 @@ TEST_CASE("doctor: a CPU torch on a GPU machine, and a requested toolkit that is
   Probes p = consistent();
   p.python.torch_version = "2.4.0+cpu";
   p.python.torch_cuda.reset();
+  CHECK(only(p, "torch-cpu").fixes == std::vector<std::string>{"/usr/bin/python3 -m pip install torch==2.4.0+cu124 "
+                                                                "torchvision==0.19.0+cu124 torchaudio==2.4.0+cu124 "
+                                                                "--index-url https://download.pytorch.org/whl/cu124"});
+  p.python.interpreter.reset();
   CHECK(only(p, "torch-cpu").fixes == std::vector<std::string>{"cudaenv torch --torch 2.4.0 --cuda 12.4"});
   p.toolkit = {};
   p.toolkit.request = "12.6";

@@ -127,6 +127,30 @@ TEST_CASE("malformed manifests are refused naming the entry") {
   CHECK(!bad_sha.ok());
 }
 
+TEST_CASE("manifests with wrong JSON types are errors naming the file and the JSON path") {
+  std::string sha = std::string(64, 'a');
+  auto entry = [&](const std::string& fields) { return R"({"a": {"linux-x86_64": {)" + fields + "}}}"; };
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"release_label": 12})", "m.json: release_label must be a string (it is number)"},
+      {R"({"a": {"name": ["x"]}})", "m.json: a.name must be a string (it is array)"},
+      {R"({"a": {"version": {}}})", "m.json: a.version must be a string (it is object)"},
+      {entry(R"("relative_path": 1, "sha256": ")" + sha + R"(", "size": "1")"),
+       "m.json: a.linux-x86_64.relative_path must be a string (it is number)"},
+      {entry(R"("relative_path": "a", "sha256": 7, "size": "1")"), "m.json: a.linux-x86_64.sha256 must be a string (it is number)"},
+      {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(", "size": -1)"), "m.json: a.linux-x86_64.size must not be negative"},
+      {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(", "size": "99999999999999999999")"),
+       "m.json: a.linux-x86_64.size \"99999999999999999999\" is not a size in bytes"},
+      {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(")"), "m.json: a.linux-x86_64 has no \"size\""},
+      {R"({"a": {"linux-sbsa": {"cuda12": {"relative_path": "a", "sha256": ")" + sha + R"(", "size": true}}}})",
+       "m.json: a.linux-sbsa.cuda12.size must be a whole number (it is boolean)"},
+  };
+  for (const auto& [text, message] : cases) {
+    auto parsed = parse_redist_manifest(text, "m.json");
+    REQUIRE_FALSE(parsed);
+    CHECK(parsed.error().message == message);
+  }
+}
+
 TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver and nsight items") {
   ProfileCatalog profiles = shipped_profiles();
   auto manifest = parse_redist_manifest(fixture("13.0.0"), "13.0.0");
@@ -187,4 +211,14 @@ TEST_CASE("redist platform from the machine name") {
   CHECK(redist_platform_for("x86_64") == "linux-x86_64");
   CHECK(redist_platform_for("aarch64") == "linux-sbsa");
   CHECK(!redist_platform_for("ppc64le"));
+}
+
+TEST_CASE("plan: a release label is a version, never a path") {
+  CHECK(check_release_label("12.4.1"));
+  for (const char* label : {"../../etc", "12.4.1/../../x", "", "12..1", "/abs", "12.4.1\n"}) {
+    INFO(label);
+    auto checked = check_release_label(label);
+    REQUIRE_FALSE(checked);
+    CHECK(checked.error().message.find("is not a CUDA release label") != std::string::npos);
+  }
 }

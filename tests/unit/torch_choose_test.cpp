@@ -89,9 +89,9 @@ TEST_CASE("without --torch, each CUDA gets the newest release that has its exact
   }
   TorchChoice on_124 = choose(query("12.4.1"));
   CHECK(on_124.release.torch.str() == "2.6.0");
-  CHECK(all_text(on_124.notes).find("torch 2.14.0 is newer but has only cu126 for CUDA 12") != std::string::npos);
+  CHECK(all_text(on_124.notes).find("torch 2.15.0 is newer but has no CUDA 12 build") != std::string::npos);
   CHECK_THAT(all_text(choose(query("11.8")).notes),
-             Catch::Contains("torch 2.14.0 is newer but has no CUDA 11 build; it needs another toolkit (`cudaenv install 12.6`)"));
+             Catch::Contains("torch 2.15.0 is newer but has no CUDA 11 build; it needs another toolkit (`cudaenv install 13.2`)"));
 }
 
 TEST_CASE("a torch prefix picks its newest patch release") {
@@ -122,7 +122,7 @@ TEST_CASE("no exact build: the nearest minor of the same major, with a warning f
 
   // Without --torch: the newest release with any build of that major.
   choice = choose(query("12.7"));
-  CHECK(choice.release.torch.str() == "2.14.0");
+  CHECK(choice.release.torch.str() == "2.14.1");
   CHECK(choice.variant->str() == "12.6");
   CHECK(choose(query("11.5")).variant->str() == "11.8");
   CHECK(choose(query("10.1")).release.torch.str() == "1.12.1");
@@ -147,10 +147,10 @@ TEST_CASE("never a different CUDA major: an error listing releases that fit and 
 
   error = refuse(query("12.4", "1.13.1"));
   CHECK_THAT(error.hint, Catch::Contains("CUDA 12.4 build: 2.4.0–2.6.0"));
-  CHECK_THAT(error.hint, Catch::Contains("`cudaenv install 11.7"));
+  CHECK_THAT(error.hint, Catch::Contains("`cudaenv install 11.6"));  // the stable build; 11.7 was experimental
 
   error = refuse(query("14.0"));
-  CHECK_THAT(error.message, Catch::Contains("no torch release from 1.12.0 to 2.14.0 has a build for CUDA 14.0"));
+  CHECK_THAT(error.message, Catch::Contains("no torch release from 1.12.0 to 2.15.0 has a build for CUDA 14.0"));
   CHECK_THAT(error.hint, Catch::Contains("`cudaenv install 13.2 && cudaenv use 13.2`"));
   CHECK_THAT(error.hint, Catch::Contains("--cpu"));
   CHECK_THAT(refuse(query("9.2")).message, Catch::Contains("CUDA 9.2"));
@@ -181,7 +181,7 @@ TEST_CASE("cpu: the CPU build needs no CUDA or driver") {
   TorchChoice choice = choose(q);
   CHECK(choice.match == TorchMatch::cpu);
   CHECK_FALSE(choice.variant);
-  CHECK(choice.release.torch.str() == "2.14.0");
+  CHECK(choice.release.torch.str() == "2.15.0");
   q.torch = "1.13";
   CHECK(choose(q).release.torch.str() == "1.13.1");
 }
@@ -189,9 +189,9 @@ TEST_CASE("cpu: the CPU build needs no CUDA or driver") {
 TEST_CASE("an unknown torch version is an error naming the nearest known ones") {
   Error error = refuse(query("12.4", "2.4.3"));
   CHECK_THAT(error.message, Catch::Contains("torch 2.4.3 (--torch) is not a release cudaenv knows"));
-  CHECK_THAT(error.message, Catch::Contains("lists 1.12.0 to 2.14.0"));
+  CHECK_THAT(error.message, Catch::Contains("lists 1.12.0 to 2.15.0"));
   CHECK_THAT(error.hint, Catch::StartsWith("nearest known: 2.4.1, 2.5.0"));
-  CHECK_THAT(refuse(query("12.4", "2.15")).hint, Catch::StartsWith("nearest known: 2.14.0\n"));
+  CHECK_THAT(refuse(query("12.4", "2.16")).hint, Catch::StartsWith("nearest known: 2.15.0\n"));
   CHECK_THAT(refuse(query("12.4", "1.11.0")).hint, Catch::StartsWith("nearest known: 1.12.0\n"));
 }
 
@@ -203,4 +203,29 @@ TEST_CASE("a malformed torch version is a usage error") {
     CHECK_THAT(error.message, Catch::Contains("is not a version"));
   }
   CHECK_THAT(refuse(query("12.4", "2.5.1+cu124")).hint, Catch::Contains("+cuXY build tag"));
+}
+
+TEST_CASE("arch: never a build without kernels for the GPU (Volta from torch 2.11 on: cu126 only)") {
+  TorchQuery q = query("12.8");
+  q.archs = {*parse_version("7.0")};
+  q.archs_origin = "--arch";
+  TorchChoice choice = choose(q);
+  CHECK(choice.release.torch.str() == "2.10.0");  // the newest cu128 that keeps sm_70
+  CHECK(choice.variant->str() == "12.8");
+  CHECK_THAT(all_text(choice.notes), Catch::Contains("torch 2.15.0's cu130, cu132 builds have no kernels for compute capability 7.0 (--arch)"));
+
+  q.torch = "2.11.0";
+  choice = choose(q);
+  CHECK(choice.variant->str() == "12.6");
+  CHECK(choice.match == TorchMatch::nearest_minor);
+
+  q = query("13.0");
+  q.archs = {*parse_version("8.6"), *parse_version("7.0")};
+  q.archs_origin = "--arch";
+  Error error = refuse(q);
+  CHECK_THAT(error.message, Catch::Contains("has a build for CUDA 13.0 (--cuda) with kernels for compute capability 8.6, 7.0"));
+  CHECK_THAT(error.hint, Catch::Contains("`cudaenv install 12.6"));
+
+  q.archs = {*parse_version("8.6")};
+  CHECK(choose(q).release.torch.str() == "2.15.0");
 }

@@ -63,9 +63,44 @@ TEST_CASE("the shipped CUDA variants and PyPI defaults are the published ones") 
     REQUIRE(reference.count(minor));
     CHECK(tags(release.cuda) == reference.at(minor).first);
     CHECK(cuda_variant_tag(release.pypi_default) == reference.at(minor).second);
-    bool experimental_132 = minor == "2.12" || minor == "2.13";
-    CHECK(tags(release.experimental) == (experimental_132 ? "cu132" : ""));
+    // RELEASE.md's Experimental CUDA column (docs/sources.md).
+    const std::map<std::string, std::string> experimental{
+        {"1.12", "cu116"}, {"1.13", "cu117"}, {"2.0", "cu118"}, {"2.1", "cu121"},  {"2.2", "cu121"},
+        {"2.3", "cu121"},  {"2.4", "cu124"},  {"2.6", "cu126"}, {"2.7", "cu128"},  {"2.8", "cu129"},
+        {"2.9", "cu130"},  {"2.10", "cu130"}, {"2.12", "cu132"}, {"2.13", "cu132"}};
+    CHECK(tags(release.experimental) == (experimental.count(minor) ? experimental.at(minor) : ""));
   }
+}
+
+TEST_CASE("kernel floors: Volta loses cu128 from torch 2.11 and every cu13x build") {
+  const TorchMatrix& matrix = shipped_matrix();
+  auto release = [&](const char* torch) {
+    for (const TorchRelease& r : matrix.releases) {
+      if (r.torch.str() == torch) return r;
+    }
+    FAIL("no torch " << torch);
+    return TorchRelease{};
+  };
+  auto oldest = [&](const char* torch, const char* cuda) {
+    auto arch = oldest_kernel_arch(matrix, release(torch), *parse_version(cuda));
+    return arch ? arch->str() : std::string("-");
+  };
+  CHECK(oldest("2.10.0", "12.8") == "7.0");
+  CHECK(oldest("2.11.0", "12.8") == "7.5");
+  CHECK(oldest("2.8.0", "12.9") == "7.0");
+  CHECK(oldest("2.11.0", "12.6") == "-");
+  CHECK(oldest("2.9.0", "13.0") == "7.5");
+  CHECK(oldest("2.14.1", "13.2") == "7.5");
+  CHECK(oldest("2.7.1", "12.8") == "-");
+}
+
+TEST_CASE("[[kernels]] entries are strict like the rest") {
+  CHECK_THAT(parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\ntorch_from = \"2.11\"\nmin_arch = \"7.5\"\n").message,
+             Catch::Contains("'2.11' is not a version of 3 numbers"));
+  CHECK_THAT(parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\nmin_arch = \"7.5\"\n").message,
+             Catch::Contains("missing key 'torch_from'"));
+  CHECK_THAT(parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\ntorch_from = \"2.11.0\"\nmin_arch = \"7.5\"\nmax = 1\n").message,
+             Catch::Contains("unknown key 'max'"));
 }
 
 TEST_CASE("torchvision and torchaudio follow the pairing rules for every release") {
@@ -83,6 +118,12 @@ TEST_CASE("torchvision and torchaudio follow the pairing rules for every release
     // torch 2.0.y pairs with torchvision 0.15.(y+1) on pip (conda pairs 2.0.0 with 0.15.0).
     if (release.torch.major() == 2 && minor == 0) vision = "0.15." + std::to_string(patch + 1);
     if (minor == 0 && release.torch.major() == 2) audio = "2.0." + std::to_string(patch + 1);
+    // From 2.15 torchvision and torchaudio are built on the stable ABI: 0.29.2 and 2.11.1 serve 2.15.0.
+    if (release.torch.str() == "2.15.0") {
+      CHECK(release.torchvision == "0.29.2");
+      CHECK(release.torchaudio == std::optional<std::string>("2.11.1"));
+      continue;
+    }
     CHECK(release.torchvision == vision);
     if (release.torch.major() == 2 && minor >= 12) {
       CHECK_FALSE(release.torchaudio);  // no torchaudio release after 2.11

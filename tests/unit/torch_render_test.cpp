@@ -47,11 +47,11 @@ bool valid_requirement_line(const std::string& line) {
 TEST_CASE("the pip and uv commands pin all three packages against the cuXY index") {
   Case c = make_case("12.4", "2.5.1");
   CHECK(render_command(Installer::pip, c.install) ==
-        "pip install torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu124");
+        "pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url https://download.pytorch.org/whl/cu124");
   CHECK(render_command(Installer::uv, c.install) ==
-        "uv pip install torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu124");
+        "uv pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url https://download.pytorch.org/whl/cu124");
   CHECK(render_command(Installer::pip, make_case("cpu", "2.0.0").install) ==
-        "pip install torch==2.0.0 torchvision==0.15.1 torchaudio==2.0.1 --index-url https://download.pytorch.org/whl/cpu");
+        "pip install torch==2.0.0+cpu torchvision==0.15.1+cpu torchaudio==2.0.1+cpu --index-url https://download.pytorch.org/whl/cpu");
 }
 
 TEST_CASE("packages: any of the three, in a fixed order") {
@@ -63,13 +63,13 @@ TEST_CASE("packages: any of the three, in a fixed order") {
   CHECK(typo.error().exit_code == 2);
   CHECK_THAT(typo.error().hint, Catch::Contains("did you mean torchvision?"));
   CHECK(render_command(Installer::pip, make_case("11.8", "2.7.1", {"torch"}).install) ==
-        "pip install torch==2.7.1 --index-url https://download.pytorch.org/whl/cu118");
+        "pip install torch==2.7.1+cu118 --index-url https://download.pytorch.org/whl/cu118");
 }
 
 TEST_CASE("torchaudio after 2.11: left out with a note by default, an error when asked for") {
   Case c = make_case("13.0", "2.14.0");
   CHECK(render_command(Installer::pip, c.install) ==
-        "pip install torch==2.14.0 torchvision==0.29.0 --index-url https://download.pytorch.org/whl/cu130");
+        "pip install torch==2.14.0+cu130 torchvision==0.29.0+cu130 --index-url https://download.pytorch.org/whl/cu130");
   REQUIRE(c.install.notes.size() == 1);
   CHECK_THAT(c.install.notes[0], Catch::Contains("torchaudio has no release for torch 2.14.0"));
   auto named = plan_torch_install(matrix(), c.choice, {"torch", "torchaudio"}, true);
@@ -102,9 +102,11 @@ TEST_CASE("pyproject output loads as TOML with an explicit uv index and a source
   toml::table& root = parsed.table();
   auto* dependencies = root.at_path("project.dependencies").as_array();
   REQUIRE(dependencies);
-  CHECK(dependencies->size() == 3);
-  CHECK(dependencies->at(0).value_or(std::string()) == "torch==2.8.0");
-  CHECK(dependencies->at(1).value_or(std::string()) == "torchvision==0.23.0");
+  // The local pin where the index's wheels carry it; the public release on macOS, where they do not.
+  CHECK(dependencies->size() == 6);
+  CHECK(dependencies->at(0).value_or(std::string()) == "torch==2.8.0+cu128; sys_platform == 'linux' or sys_platform == 'win32'");
+  CHECK(dependencies->at(1).value_or(std::string()) == "torch==2.8.0; sys_platform == 'darwin'");
+  CHECK(dependencies->at(2).value_or(std::string()) == "torchvision==0.23.0+cu128; sys_platform == 'linux' or sys_platform == 'win32'");
   auto* index = root.at_path("tool.uv.index[0]").as_table();
   REQUIRE(index);
   CHECK(index->at("name").value_or(std::string()) == "pytorch-cu128");
@@ -131,12 +133,15 @@ TEST_CASE("JSON output carries every field of the choice") {
   CHECK(json["torch"] == "2.14.0");
   CHECK(json["torchvision"] == "0.29.0");
   CHECK(json["torchaudio"].is_null());
-  CHECK(json["packages"] == nlohmann::json({{"torch", "2.14.0"}, {"torchvision", "0.29.0"}}));
+  CHECK(json["packages"] == nlohmann::json({{"torch", "2.14.0+cu126"}, {"torchvision", "0.29.0+cu126"}}));
   CHECK(json["match"] == "nearest_minor");
   CHECK(json["variant"] == "cu126");
   CHECK(json["variant_cuda"] == "12.6");
   CHECK(json["release_variants"] == nlohmann::json({"cu126", "cu130", "cu132"}));
   CHECK(json["pypi_default"] == "cu130");
+  CHECK(json["release_python_tags"].empty());  // the shipped table knows no wheels
+  CHECK(json["origins"]["release"] == "shipped table");
+  CHECK(json["origins"]["index_url"] == "shipped table");
   CHECK(json["variant_is_pypi_default"] == false);
   CHECK(json["cuda"] == "12.5");
   CHECK(json["cuda_origin"] == "--cuda");
@@ -148,8 +153,8 @@ TEST_CASE("JSON output carries every field of the choice") {
   CHECK(json["index_name"] == "pytorch-cu126");
   CHECK(json["index_url"] == "https://download.pytorch.org/whl/cu126");
   CHECK(json["installer"] == "uv");
-  CHECK(json["command"] == "uv pip install torch==2.14.0 torchvision==0.29.0 --index-url https://download.pytorch.org/whl/cu126");
-  CHECK(json["requirements"] == nlohmann::json({"--index-url https://download.pytorch.org/whl/cu126", "torch==2.14.0", "torchvision==0.29.0"}));
+  CHECK(json["command"] == "uv pip install torch==2.14.0+cu126 torchvision==0.29.0+cu126 --index-url https://download.pytorch.org/whl/cu126");
+  CHECK(json["requirements"] == nlohmann::json({"--index-url https://download.pytorch.org/whl/cu126", "torch==2.14.0+cu126", "torchvision==0.29.0+cu126"}));
   CHECK(json["warnings"].size() == 1);
   CHECK(json["notes"].size() == 1);  // torchaudio left out
 

@@ -25,4 +25,13 @@ TEST_CASE("version detection: a cuda.h with a huge or odd CUDA_VERSION gives no 
   CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION 1000000"));
   CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION 999"));
   CHECK(version_from_cuda_h("#define CUDA_VERSION 999990")->str() == "999.99");
+  CHECK(version_from_cuda_h("#define CUDA_VERSION_MINOR 5\n#define\tCUDA_VERSION  \t12040 // 12.4")->str() == "12.4");
+  CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION\n12040"));
+  CHECK_FALSE(version_from_cuda_h("#defineCUDA_VERSION 12040"));
+  CHECK_FALSE(version_from_cuda_h("#define"));
+  // Millions of digits once overflowed std::regex's recursive matcher.
+  CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION " + std::string(3'000'000, '1')));
+  CHECK_FALSE(version_from_nvcc_banner("release " + std::string(3'000'000, '1')));
+  CHECK_FALSE(version_from_nvcc_banner("release 12."));
+  CHECK(version_from_nvcc_banner("release x, release 12.4, V12.4.131")->str() == "12.4");
 }

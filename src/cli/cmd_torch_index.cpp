@@ -1,0 +1,104 @@
+// `cudaenv-fetch torch-index-refresh` (hidden): reads CUDAENV_TORCH_INDEX's torch, torchvision
+// and torchaudio pages, and the core metadata of the torchvision/torchaudio releases the shipped
+// table does not pair, and writes the snapshot to CUDAENV_ROOT/cache/torch-index.json. `cudaenv
+// torch` runs it when the cache is stale, so that `cudaenv` itself never links libcurl.
+#include <ctime>
+
+#include "cli/commands.h"
+#include "cli/session.h"
+#include "install/downloader.h"
+#include "torch/discovery.h"
+#include "util/atomic_file.h"
+
+namespace cudaenv {
+
+namespace {
+
+// PEP 691: JSON where the index serves it, else the PEP 503 HTML page.
+constexpr const char* kIndexAccept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1";
+constexpr size_t kMetadataReadsPerPackage = 16;  // the newest unpaired releases; a cold refresh stays small
+
+DownloadOptions index_options() {
+  DownloadOptions options;
+  options.tries = 2;
+  options.low_speed_seconds = 20;
+  return options;
+}
+
+// For each release in `versions` the table does not pair, newest first, the torch its metadata requires.
+std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, const std::string& page_url,
+                                                 const std::vector<IndexFile>& files, const std::set<std::string>& versions,
+                                                 bool torchaudio) {
+  std::map<std::string, std::string> pairs;  // torch -> the package's release
+  std::vector<std::string> wanted = unpaired(shipped, versions, torchaudio);
+  std::sort(wanted.begin(), wanted.end(), [](const std::string& a, const std::string& b) { return *parse_version(b) < *parse_version(a); });
+  if (wanted.size() > kMetadataReadsPerPackage) wanted.resize(kMetadataReadsPerPackage);
+  for (const std::string& version : wanted) {
+    for (const IndexFile& file : files) {
+      auto wheel = parse_wheel_name(file.filename);
+      if (!file.has_metadata || !wheel || wheel->version != version) continue;
+      auto metadata = fetch_text(resolve_url(page_url, file.url) + ".metadata", index_options());
+      auto torch = metadata ? required_torch(*metadata) : std::nullopt;
+      if (torch && !pairs.count(*torch)) pairs[*torch] = version;
+      break;  // one wheel's metadata speaks for the release
+    }
+  }
+  return pairs;
+}
+
+Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
+  for (const char* package : {"torch", "torchvision", "torchaudio"}) {
+    std::string url = snapshot.base + "/" + package + "/";
+    auto page = fetch_text(url, index_options(), kIndexAccept);  // at most kMaxTextBytes, within a deadline
+    if (!page && std::string(package) == "torch") return page.take_error();
+    if (!page) continue;  // a proxy without torchaudio still serves torch
+    std::vector<IndexFile> files = parse_project_page(*page);
+    std::vector<IndexRelease> releases = releases_on_page(files, package);
+    if (std::string(package) == "torch") {
+      if (releases.empty()) return make_error(url + " lists no torch wheels");
+      snapshot.torch = std::move(releases);
+      continue;
+    }
+    bool audio = std::string(package) == "torchaudio";
+    std::set<std::string>& versions = audio ? snapshot.torchaudio : snapshot.torchvision;
+    for (const IndexRelease& release : releases) versions.insert(release.version.str());
+    (audio ? snapshot.torchaudio_for : snapshot.torchvision_for) = read_pairings(shipped, url, files, versions, audio);
+  }
+  return ok_status();
+}
+
+Result<int> refresh_torch_index() {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  auto shipped = load_torch_matrix();
+  if (!shipped) return shipped.take_error();
+  CUDAENV_TRY(use_index_base(*shipped, env_get(session->env, kTorchIndexVariable)));
+  fs::path cache = session->layout.cache_dir() / kTorchIndexCacheName;
+  TorchIndexSnapshot snapshot;
+  snapshot.base = shipped->index_url;
+  snapshot.fetched_at = static_cast<std::int64_t>(std::time(nullptr));
+  Status read = read_index(*shipped, snapshot);
+  if (!read) {
+    // Keep what an earlier refresh learned; record the failure so that the next runs wait a while.
+    auto old = session->fs.read_file(cache);
+    auto previous = old ? parse_snapshot(*old) : std::nullopt;
+    snapshot = previous && previous->base == shipped->index_url ? *previous : TorchIndexSnapshot{};
+    snapshot.base = shipped->index_url;
+    snapshot.failed_at = static_cast<std::int64_t>(std::time(nullptr));
+    snapshot.failure = read.error().message;
+  }
+  std::error_code ignored;
+  fs::create_directories(cache.parent_path(), ignored);
+  CUDAENV_TRY(write_file_atomically(cache, render_snapshot(snapshot)));
+  if (!read) return read.take_error();
+  return 0;
+}
+
+}  // namespace
+
+CommandHandler configure_torch_index_refresh(CLI::App& command) {
+  command.group("");  // internal: run by `cudaenv torch`
+  return [] { return refresh_torch_index(); };
+}
+
+}  // namespace cudaenv

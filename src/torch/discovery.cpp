@@ -1,0 +1,216 @@
+#include "torch/discovery.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "util/json_reader.h"
+
+namespace cudaenv {
+
+namespace {
+
+constexpr int kSnapshotFormat = 1;
+
+nlohmann::json strings_json(const std::set<std::string>& values) { return nlohmann::json(std::vector<std::string>(values.begin(), values.end())); }
+
+Result<std::set<std::string>> strings_at(const JsonValue& object, std::string_view key) {
+  std::set<std::string> values;
+  auto member = object.find(key);
+  if (!member) return member.take_error();
+  if (!*member) return values;
+  auto elements = (*member)->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& element : *elements) {
+    auto text = element.string();
+    if (!text) return text.take_error();
+    values.insert(*text);
+  }
+  return values;
+}
+
+Result<std::map<std::string, std::string>> pairs_at(const JsonValue& object, std::string_view key) {
+  std::map<std::string, std::string> pairs;
+  auto member = object.find(key);
+  if (!member) return member.take_error();
+  if (!*member) return pairs;
+  auto members = (*member)->members();
+  if (!members) return members.take_error();
+  for (const auto& [name, value] : *members) {
+    auto text = value.string();
+    if (!text) return text.take_error();
+    pairs[name] = *text;
+  }
+  return pairs;
+}
+
+Result<IndexRelease> release_of(const JsonValue& entry) {
+  IndexRelease release;
+  auto text = entry.string_at("version");
+  if (!text) return text.take_error();
+  auto version = parse_version(*text);
+  if (!version || version->parts.size() != 3) return entry.error("version is not x.y.z");
+  release.version = *version;
+  auto cuda = strings_at(entry, "cuda");
+  if (!cuda) return cuda.take_error();
+  for (const std::string& item : *cuda) {
+    auto parsed = parse_version(item);
+    if (!parsed || parsed->parts.size() != 2) return entry.error("cuda holds a non-CUDA version");
+    release.cuda.push_back(*parsed);
+  }
+  std::sort(release.cuda.begin(), release.cuda.end());
+  auto cpu = entry.optional_boolean("cpu");
+  if (!cpu) return cpu.take_error();
+  release.cpu = cpu->value_or(false);
+  auto python = strings_at(entry, "python");
+  if (!python) return python.take_error();
+  release.python_tags = *python;
+  auto platforms = strings_at(entry, "platforms");
+  if (!platforms) return platforms.take_error();
+  release.platforms = *platforms;
+  return release;
+}
+
+Result<TorchIndexSnapshot> read_snapshot(std::string_view text) {
+  auto document = JsonValue::parse(text, kTorchIndexCacheName);
+  if (!document) return document.take_error();
+  TorchIndexSnapshot snapshot;
+  auto format = document->at("format");
+  if (!format) return format.take_error();
+  auto number = format->integer();
+  if (!number || *number != kSnapshotFormat) return document->error("unknown format");
+  auto base = document->string_at("base");
+  if (!base) return base.take_error();
+  snapshot.base = *base;
+  for (auto [key, field] : {std::pair{"fetched_at", &snapshot.fetched_at}, std::pair{"failed_at", &snapshot.failed_at}}) {
+    auto member = document->find(key);
+    if (!member) return member.take_error();
+    if (!*member) continue;
+    auto value = (*member)->integer();
+    if (!value) return value.take_error();
+    *field = *value;
+  }
+  auto failure = document->optional_string("failure");
+  if (!failure) return failure.take_error();
+  snapshot.failure = failure->value_or("");
+  auto torch = document->find("torch");
+  if (!torch) return torch.take_error();
+  if (*torch) {
+    auto entries = (*torch)->elements();
+    if (!entries) return entries.take_error();
+    for (const JsonValue& entry : *entries) {
+      auto release = release_of(entry);
+      if (!release) return release.take_error();
+      snapshot.torch.push_back(std::move(*release));
+    }
+  }
+  auto vision = strings_at(*document, "torchvision");
+  auto audio = strings_at(*document, "torchaudio");
+  auto vision_for = pairs_at(*document, "torchvision_for");
+  auto audio_for = pairs_at(*document, "torchaudio_for");
+  if (!vision || !audio || !vision_for || !audio_for) return document->error("malformed pairing lists");
+  snapshot.torchvision = *vision;
+  snapshot.torchaudio = *audio;
+  snapshot.torchvision_for = *vision_for;
+  snapshot.torchaudio_for = *audio_for;
+  return snapshot;
+}
+
+const TorchRelease* shipped_release(const TorchMatrix& shipped, const Version& torch) {
+  for (const TorchRelease& release : shipped.releases) {
+    if (release.torch == torch) return &release;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> found(const std::map<std::string, std::string>& pairs, const std::string& torch) {
+  auto it = pairs.find(torch);
+  if (it == pairs.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+std::string render_snapshot(const TorchIndexSnapshot& snapshot) {
+  nlohmann::json torch = nlohmann::json::array();
+  for (const IndexRelease& release : snapshot.torch) {
+    std::vector<std::string> cuda;
+    for (const Version& version : release.cuda) cuda.push_back(version.str());
+    torch.push_back({{"version", release.version.str()},
+                     {"cuda", cuda},
+                     {"cpu", release.cpu},
+                     {"python", strings_json(release.python_tags)},
+                     {"platforms", strings_json(release.platforms)}});
+  }
+  nlohmann::json json = {{"format", kSnapshotFormat},
+                         {"base", snapshot.base},
+                         {"fetched_at", snapshot.fetched_at},
+                         {"torch", torch},
+                         {"torchvision", strings_json(snapshot.torchvision)},
+                         {"torchaudio", strings_json(snapshot.torchaudio)},
+                         {"torchvision_for", snapshot.torchvision_for},
+                         {"torchaudio_for", snapshot.torchaudio_for}};
+  if (snapshot.failed_at) {
+    json["failed_at"] = snapshot.failed_at;
+    json["failure"] = snapshot.failure;
+  }
+  return json.dump(1) + "\n";
+}
+
+std::optional<TorchIndexSnapshot> parse_snapshot(std::string_view text) {
+  auto snapshot = read_snapshot(text);
+  if (!snapshot) return std::nullopt;
+  return std::move(*snapshot);
+}
+
+std::vector<std::string> unpaired(const TorchMatrix& shipped, const std::set<std::string>& versions, bool torchaudio) {
+  std::vector<std::string> missing;
+  for (const std::string& version : versions) {
+    bool paired = std::any_of(shipped.releases.begin(), shipped.releases.end(), [&](const TorchRelease& release) {
+      return torchaudio ? release.torchaudio == version : release.torchvision == version;
+    });
+    if (!paired) missing.push_back(version);
+  }
+  return missing;
+}
+
+TorchMatrix merge_index(const TorchMatrix& shipped, const TorchIndexSnapshot& snapshot, const std::string& origin) {
+  if (std::none_of(snapshot.torch.begin(), snapshot.torch.end(), [](const IndexRelease& r) { return !r.cuda.empty(); })) {
+    return shipped;  // nothing learned: an empty or CPU-only proxy says nothing about CUDA builds
+  }
+  TorchMatrix merged = shipped;
+  merged.releases.clear();
+  for (const IndexRelease& listed : snapshot.torch) {
+    if (listed.cuda.empty()) continue;
+    std::string torch = listed.version.str();
+    TorchRelease release;
+    if (const TorchRelease* known = shipped_release(shipped, listed.version)) {
+      release = *known;
+    } else {
+      release.torch = listed.version;
+      release.pairing_origin = origin + " (no wheel metadata requires it)";
+    }
+    release.cuda = listed.cuda;
+    release.origin = origin;
+    release.python_tags.assign(listed.python_tags.begin(), listed.python_tags.end());
+    release.platforms.assign(listed.platforms.begin(), listed.platforms.end());
+    std::vector<Version> experimental;
+    for (const Version& cuda : release.experimental) {
+      if (std::find(release.cuda.begin(), release.cuda.end(), cuda) != release.cuda.end()) experimental.push_back(cuda);
+    }
+    release.experimental = experimental;
+    if (std::find(release.cuda.begin(), release.cuda.end(), release.pypi_default) == release.cuda.end()) {
+      release.pypi_default = release.cuda.back();  // unknown for a new release: the newest build stands in
+    }
+    auto vision = found(snapshot.torchvision_for, torch);
+    auto audio = found(snapshot.torchaudio_for, torch);
+    bool vision_known = !release.torchvision.empty() && (snapshot.torchvision.empty() || snapshot.torchvision.count(release.torchvision));
+    if (!vision_known) release.torchvision = vision.value_or("");
+    bool audio_known = release.torchaudio && (snapshot.torchaudio.empty() || snapshot.torchaudio.count(*release.torchaudio));
+    if (!audio_known) release.torchaudio = audio;
+    if ((!vision_known && vision) || (!audio_known && audio)) release.pairing_origin = origin + " (wheel metadata)";
+    merged.releases.push_back(std::move(release));
+  }
+  return merged;
+}
+
+}  // namespace cudaenv
