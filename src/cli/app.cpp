@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cli/output.h"
 #include "util/edit_distance.h"
+#include "util/strings.h"
 
 #ifndef CUDAENV_VERSION_STRING
 #define CUDAENV_VERSION_STRING "0.0.0"
@@ -25,10 +26,30 @@ std::optional<Error> unknown_command_error(int argc, char** argv) {
   return make_error(std::string("unknown command '") + argv[1] + "'", hint, 2);
 }
 
-int run_parsed(CLI::App& app, int argc, char** argv,
+// CLI11 reorders the words after a command's own options and keeps or drops a `--` as it
+// sees fit; a command that runs a program gets `--` where its own options end (unless the
+// user wrote one there), so everything after it is the program's argv, byte for byte.
+std::vector<std::string> with_end_of_options(const CLI::App& command, std::vector<std::string> args) {
+  std::size_t next = 2;  // past "cudaenv COMMAND"
+  while (next < args.size() && args[next] != "--") {
+    const std::string& word = args[next];
+    const CLI::Option* option =
+        word.size() > 1 && word[0] == '-' ? command.get_option_no_throw(word.substr(0, word.find('='))) : nullptr;
+    if (!option) {
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(next), "--");
+      break;
+    }
+    bool value_follows = option->get_items_expected_max() > 0 && word.find('=') == std::string::npos;
+    next += value_follows ? 2 : 1;
+  }
+  return args;
+}
+
+int run_parsed(CLI::App& app, std::vector<std::string> words,
                const std::vector<std::pair<CLI::App*, CommandHandler>>& handlers) {
+  std::vector<char*> argv = c_string_array(words);
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(words.size()), argv.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     std::string where = "cudaenv";
@@ -58,12 +79,16 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", "cudaenv " CUDAENV_VERSION_STRING);
   app.require_subcommand(0, 1);
   std::vector<std::pair<CLI::App*, CommandHandler>> handlers;
+  std::vector<std::string> words(argv, argv + argc);
   for (const Command& command : command_table()) {
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
     handlers.emplace_back(sub, command.configure(*sub));
+    if (command.passes_command_line && words.size() > 1 && words[1] == command.name) {
+      words = with_end_of_options(*sub, std::move(words));
+    }
   }
   try {
-    return run_parsed(app, argc, argv, handlers);
+    return run_parsed(app, std::move(words), handlers);
   } catch (const std::exception& e) {
     print_error(make_error(std::string("internal error: ") + e.what(),
                            "please report this with the command you ran"));

@@ -123,18 +123,19 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
 }
 
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout) {
+                                 const Layout& layout, const std::optional<std::string>& given) {
   Selection selection;
   auto project = load_project(fs, cwd);
   if (project) {
     selection.project = std::move(project.value());
-  } else if (!env_get(env, "CUDAENV_VERSION")) {
+  } else if (!given && !env_get(env, "CUDAENV_VERSION")) {
     return project.take_error();
   } else {
-    // CUDAENV_VERSION decides the version, so a broken cuda.toml only costs its arch list.
+    // The version is decided elsewhere, so a broken cuda.toml only costs its arch list.
     selection.warnings.push_back(project.error().message);
   }
-  auto request = select_request(fs, env, layout, selection.project);
+  auto request = given ? validated(Request{*given, OriginKind::argument, {}})
+                       : select_request(fs, env, layout, selection.project);
   if (!request) return request.take_error();
   selection.request = std::move(request.value());
   auto toolkit = resolve_request(fs, env, layout, selection.request, list_toolkits(fs, layout));

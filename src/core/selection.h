@@ -52,8 +52,9 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
 Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
                                 const Request& request, const std::vector<Toolkit>& toolkits);
 
-// The whole selection: the request, its toolkit and the governing project file.
+// The whole selection: the request (`given`, as an argument, before all others), its toolkit
+// and the governing project file.
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout);
+                                 const Layout& layout, const std::optional<std::string>& given = std::nullopt);
 
 }  // namespace cudaenv

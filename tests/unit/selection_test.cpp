@@ -57,6 +57,22 @@ TEST_CASE("selection: CUDAENV_VERSION beats cuda.toml beats the global file beat
   CHECK(by_fallback->request.kind == OriginKind::fallback);
 }
 
+TEST_CASE("selection: a version given as an argument (exec --cuda) beats everything") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = 11.8\n");  // broken: a number
+
+  auto given = select_toolkit(fs, {{"CUDAENV_VERSION", "12.1"}}, "/home/u/proj", kLayout, "12.4");
+  REQUIRE(given.ok());
+  CHECK(given->toolkit.name == "12.4.1");
+  CHECK(given->request.origin() == "given as an argument");
+  REQUIRE(given->warnings.size() == 1);
+  CHECK_THAT(given->warnings[0], Catch::Contains("cuda.toml"));
+
+  auto bad = select_toolkit(fs, {}, "/home/u", kLayout, "twelve!");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message, Catch::Contains("given as an argument"));
+}
+
 TEST_CASE("selection: an empty CUDAENV_VERSION counts as unset") {
   MemoryFileSystem fs = machine();
   fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"11.8\"\n");
