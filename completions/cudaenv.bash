@@ -30,7 +30,8 @@ _cudaenv() {
     --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
     --to) files=dirs ;;
     --python) files=files ;;
-    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages) return ;;
+    --cuda) [[ $command == exec ]] && words=$(_cudaenv_words installed) || return ;;
+    --component | --mirror | --jobs | --platform | --as | --torch | --driver | --packages) return ;;
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
@@ -44,7 +45,20 @@ _cudaenv() {
       current) flags="--json" ;;
       add) flags="--as --scan"; files=dirs ;;
       which) words=$(_cudaenv_words programs) ;;
-      exec) [[ $COMP_CWORD == 2 && $cur != -* ]] && { COMPREPLY=($(compgen -c -- "$cur")); return; }; files=files ;;
+      exec)
+        # The program's name comes after exec's options and an optional --.
+        local at=2
+        [[ ${COMP_WORDS[at]} == --cuda ]] && at=4
+        [[ ${COMP_WORDS[at]} == -- ]] && ((at++))
+        if ((COMP_CWORD < at)) || [[ $COMP_CWORD == "$at" && $cur == -* ]]; then
+          flags="--cuda"
+        elif ((COMP_CWORD == at)); then
+          COMPREPLY=($(compgen -c -- "$cur"))
+          return
+        else
+          files=files
+        fi
+        ;;
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;

@@ -54,6 +54,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from add' -l scan -d 'Register ev
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -F -a '(__fish_complete_directories)'
 complete -c cudaenv -n '__fish_seen_subcommand_from which' -a '(__cudaenv_programs)'
 complete -c cudaenv -n '__fish_seen_subcommand_from exec' -x -a '(__fish_complete_subcommand --fcs-skip=2)'
+complete -c cudaenv -n '__fish_seen_subcommand_from exec' -l cuda -x -d 'Run with this CUDA version' -a '(command cudaenv versions --bare 2>/dev/null)'
 complete -c cudaenv -n '__fish_seen_subcommand_from env' -l shell -x -a 'bash zsh fish json'
 complete -c cudaenv -n '__fish_seen_subcommand_from init' -x -a 'bash zsh fish'
 complete -c cudaenv -n '__fish_seen_subcommand_from trust untrust' -F

@@ -20,6 +20,12 @@ setup_projects() {
   : >"$RESULTS"
 }
 
+# interactive SHELL ARGS...: runs an interactive shell in a session of its own, with no
+# controlling terminal. Under a terminal (a developer's, tmux) job control would make the
+# shell that terminal's foreground process group, stopping ctest and the suite around it;
+# this way it runs as it does under CI, with or without a terminal.
+interactive() { setsid -w "$@"; }
+
 result() {  # result KEY: the last value the shell recorded under KEY
   grep "^$1=" "$RESULTS" | tail -n 1 | cut -d= -f2-
 }

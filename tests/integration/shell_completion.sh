@@ -61,12 +61,16 @@ assert_eq "12.6.3 12.8.1 " "$(complete_bash "cudaenv install ")" "bash: remote v
 assert_eq "nvcc ptxas " "$(complete_bash "cudaenv which ")" "bash: programs of the active toolkit"
 assert_eq "bash fish json zsh " "$(complete_bash "cudaenv env --shell ")" "bash: env --shell"
 assert_eq "lmod tcl " "$(complete_bash "cudaenv module --format ")" "bash: module --format"
+assert_eq "12.1.1 12.4.1 " "$(complete_bash "cudaenv exec --cuda ")" "bash: installed versions for exec --cuda"
+# (compgen -c names a program once per PATH folder that has it)
+assert_contains "$(complete_bash "cudaenv exec --cuda 12.4 -- cudaen")" "cudaenv " "bash: the program after exec's options"
 
 assert_eq "use " "$(complete_fish "cudaenv us")" "fish: cudaenv us"
 assert_eq "12.1.1 12.4.1 " "$(complete_fish "cudaenv uninstall ")" "fish: installed versions for uninstall"
 assert_eq "12.6.3 12.8.1 " "$(complete_fish "cudaenv install ")" "fish: remote versions for install"
 assert_eq "nvcc ptxas " "$(complete_fish "cudaenv which ")" "fish: programs of the active toolkit"
 assert_eq "bash fish zsh " "$(complete_fish "cudaenv init ")" "fish: init shells"
+assert_eq "12.1.1 12.4.1 " "$(complete_fish "cudaenv exec --cuda ")" "fish: installed versions for exec --cuda"
 
 if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
   assert_eq "use " "$(complete_zsh "cudaenv us")" "zsh: cudaenv us"
@@ -75,6 +79,7 @@ if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
   assert_eq "12.6.3 12.8.1 " "$(complete_zsh "cudaenv install ")" "zsh: remote versions for install"
   assert_eq "nvcc ptxas " "$(complete_zsh "cudaenv which ")" "zsh: programs of the active toolkit"
   assert_eq "bash fish json zsh " "$(complete_zsh "cudaenv env --shell ")" "zsh: env --shell"
+  assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv exec --cuda ")" "zsh: installed versions for exec --cuda"
   assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv use " init-first)" "zsh: init evaluated before compinit"
 fi
 
