@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "core/hook_state.h"
 #include "core/toolkit_env.h"
 #include "util/strings.h"
 #include "shell/hook.h"
@@ -35,7 +36,9 @@ Result<int> run_exec(const std::string& cuda, const std::vector<std::string>& co
   if (!cuda.empty()) given = cuda;
   auto selection = session->select(given);
   if (!selection) return selection.take_error();
-  EnvMap env = session->env;
+  // Built on the environment before the shell hook, so the project's toolkit the hook put
+  // first does not shadow the one selected here (or the system's).
+  EnvMap env = without_hook_changes(session->env);
   // Shims the command runs must pick the same toolkit.
   if (given) env["CUDAENV_VERSION"] = *given;
   apply_env_change(active_env_change(*session, *selection), env);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "core/hook_state.h"
 #include "core/selection.h"
 #include "support/memory_file_system.h"
 
@@ -139,6 +140,20 @@ TEST_CASE("selection: system skips the shims folder on PATH") {
   fs.file("/usr/lib/cuda/bin/nvcc", "", true);
   EnvMap env{{"PATH", "/home/u/.cudaenv/shims/:/usr/lib/cuda/bin:/usr/bin"}, {"CUDAENV_VERSION", "system"}};
   auto selection = select(fs, env, "/");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.home == "/usr/lib/cuda");
+}
+
+TEST_CASE("selection: system is not the toolkit the shell hook put first on PATH") {
+  MemoryFileSystem fs = machine();
+  fs.file("/usr/lib/cuda/bin/nvcc", "", true);
+  fs.file("/usr/lib/cuda/include/cuda.h", "");
+  HookState state;
+  state.entries = {{"PATH", "/home/u/.cudaenv/versions/12.4.1/bin"}};
+  EnvMap env{{"PATH", "/home/u/.cudaenv/versions/12.4.1/bin:/home/u/.cudaenv/shims:/usr/lib/cuda/bin:/usr/bin"},
+             {"CUDAENV_VERSION", "system"},
+             {kStateVariable, format_state(state)}};
+  auto selection = select(fs, env, "/home/u/proj");
   REQUIRE(selection.ok());
   CHECK(selection->toolkit.home == "/usr/lib/cuda");
 }
