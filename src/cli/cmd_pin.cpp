@@ -45,7 +45,9 @@ struct GlobalOptions {
 };
 
 Result<int> show_global(const Session& session) {
-  Request request = select_request(session.fs, {}, session.layout, std::nullopt).value();
+  auto selected = select_request(session.fs, {}, session.layout, std::nullopt);
+  if (!selected) return selected.take_error();
+  const Request& request = *selected;
   if (request.kind == OriginKind::fallback) {
     std::printf("system\n");
     print_note("(no default set; `cudaenv global VERSION` sets one)");

@@ -105,6 +105,8 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
 
 Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
                                 const Request& request, const std::vector<Toolkit>& toolkits) {
+  // Whatever its origin, a request is a name, never a path (`cudaenv prefix ../../etc`).
+  CUDAENV_TRY(validated(request));
   if (request.value == "system") {
     if (auto system = find_system_toolkit(fs, env, layout.shims_dir())) return *system;
     return make_error("no system CUDA toolkit: no nvcc on PATH and no /usr/local/cuda (" + request.origin() + ")",

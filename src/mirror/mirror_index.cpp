@@ -5,32 +5,72 @@
 #include <set>
 #include <tuple>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
-using nlohmann::json;
 using nlohmann::ordered_json;
 
-Error index_error(const std::string& source, const std::string& what) {
-  return make_error(source + ": " + what, "delete it and run `cudaenv mirror sync VERSION --to DIR` to rebuild it");
+auto file_key(const MirrorFile& file) { return std::tie(file.platform, file.component, file.relative_path); }
+
+void sort_files(std::vector<MirrorFile>& files) {
+  std::sort(files.begin(), files.end(), [](const MirrorFile& a, const MirrorFile& b) { return file_key(a) < file_key(b); });
 }
 
-std::optional<MirrorFile> file_from(const json& object) {
-  if (!object.is_object()) return std::nullopt;
+constexpr const char* kRebuildHint = "delete it and run `cudaenv mirror sync VERSION --to DIR` to rebuild it";
+
+Result<MirrorFile> file_from(const JsonValue& object) {
   MirrorFile file;
-  file.component = object.value("component", "");
-  file.version = object.value("version", "");
-  file.platform = object.value("platform", "");
-  file.relative_path = object.value("relative_path", "");
-  file.sha256 = object.value("sha256", "");
-  auto size = object.find("size");
-  if (size == object.end() || !size->is_number_unsigned()) return std::nullopt;
-  file.size = size->get<std::uint64_t>();
-  if (file.relative_path.empty() || file.sha256.size() != 64 || !is_contained_path(file.relative_path)) return std::nullopt;
+  for (auto [key, field] : {std::pair{"component", &file.component}, {"version", &file.version}, {"platform", &file.platform}}) {
+    auto value = object.optional_string(key);
+    if (!value) return value.take_error();
+    *field = value->value_or("");
+  }
+  auto relative_path = object.string_at("relative_path");
+  if (!relative_path) return relative_path.take_error();
+  if (!is_contained_path(*relative_path)) return object.error("has relative_path \"" + *relative_path + "\", which leaves the mirror folder");
+  file.relative_path = *relative_path;
+  auto sha256 = object.string_at("sha256");
+  if (!sha256) return sha256.take_error();
+  if (sha256->size() != 64) return object.error("has a sha256 that is not 64 hex digits");
+  file.sha256 = *sha256;
+  auto size = object.at("size");
+  if (!size) return size.take_error();
+  auto bytes = size->unsigned_integer();
+  if (!bytes) return bytes.take_error();
+  file.size = *bytes;
   return file;
+}
+
+Result<MirrorRelease> release_from(const JsonValue& entry) {
+  MirrorRelease release;
+  auto label = entry.string_at("label");
+  if (!label) return label.take_error();
+  if (!parse_version(*label)) return entry.error("has label \"" + *label + "\", which is not a version such as \"12.1.1\"");
+  release.label = *label;
+  auto date = entry.optional_string("release_date");
+  if (!date) return date.take_error();
+  release.release_date = *date;
+  auto manifest = entry.at("manifest");
+  if (!manifest) return manifest.take_error();
+  auto manifest_file = file_from(*manifest);
+  if (!manifest_file) return manifest_file.take_error();
+  release.manifest = *manifest_file;
+  auto files = entry.find("files");
+  if (!files) return files.take_error();
+  if (!*files) return release;
+  auto items = (*files)->elements();
+  if (!items) return items.take_error();
+  for (const JsonValue& item : *items) {
+    auto file = file_from(item);
+    if (!file) return file.take_error();
+    release.files.push_back(std::move(*file));
+  }
+  sort_files(release.files);
+  return release;
 }
 
 ordered_json file_json(const MirrorFile& file) {
@@ -42,12 +82,6 @@ ordered_json file_json(const MirrorFile& file) {
   out["sha256"] = file.sha256;
   out["size"] = file.size;
   return out;
-}
-
-auto file_key(const MirrorFile& file) { return std::tie(file.platform, file.component, file.relative_path); }
-
-void sort_files(std::vector<MirrorFile>& files) {
-  std::sort(files.begin(), files.end(), [](const MirrorFile& a, const MirrorFile& b) { return file_key(a) < file_key(b); });
 }
 
 void sort_releases(std::vector<MirrorRelease>& releases) {
@@ -72,27 +106,17 @@ const MirrorRelease* MirrorIndex::find(std::string_view label) const {
 }
 
 Result<MirrorIndex> parse_mirror_index(std::string_view text, const std::string& source) {
-  json root = json::parse(text, nullptr, false);
-  if (root.is_discarded() || !root.is_object()) return index_error(source, "is not a JSON object");
-  auto releases = root.find("releases");
-  if (releases == root.end() || !releases->is_array()) return index_error(source, "has no \"releases\" array");
+  auto root = JsonValue::parse(text, source, kRebuildHint);
+  if (!root) return root.take_error();
+  auto releases = root->at("releases");
+  if (!releases) return releases.take_error();
+  auto entries = releases->elements();
+  if (!entries) return entries.take_error();
   MirrorIndex index;
-  for (const json& entry : *releases) {
-    MirrorRelease release;
-    release.label = entry.is_object() ? entry.value("label", "") : "";
-    if (!parse_version(release.label)) return index_error(source, "a release has no label such as \"12.1.1\"");
-    std::string where = "release " + release.label;
-    if (auto date = entry.find("release_date"); date != entry.end() && date->is_string()) release.release_date = date->get<std::string>();
-    auto manifest = file_from(entry.value("manifest", json::object()));
-    if (!manifest) return index_error(source, where + " has no valid \"manifest\" entry");
-    release.manifest = *manifest;
-    for (const json& item : entry.value("files", json::array())) {
-      auto file = file_from(item);
-      if (!file) return index_error(source, where + " has a file entry without a contained relative_path, sha256 and size");
-      release.files.push_back(*file);
-    }
-    sort_files(release.files);
-    index.releases.push_back(std::move(release));
+  for (const JsonValue& entry : *entries) {
+    auto release = release_from(entry);
+    if (!release) return release.take_error();
+    index.releases.push_back(std::move(*release));
   }
   sort_releases(index.releases);
   return index;

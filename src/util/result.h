@@ -2,6 +2,8 @@
 // Errors are values: fallible functions return Result<T>, and only the top of
 // the program turns an Error into the single "cudaenv: error: ..." line.
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <variant>
@@ -18,6 +20,14 @@ inline Error make_error(std::string message, std::string hint = {}, int exit_cod
   return Error{std::move(message), std::move(hint), exit_code};
 }
 
+// Taking the value of a failed Result (or the error of a good one) is a bug in cudaenv, never
+// a user's mistake: it aborts in every build, so any test that reaches it fails loudly
+// instead of passing through the "internal error" handler.
+[[noreturn]] inline void result_misused(const std::string& what) {
+  std::fprintf(stderr, "cudaenv: bug: %s (please report it)\n", what.c_str());
+  std::abort();
+}
+
 template <class T>
 class [[nodiscard]] Result {
  public:
@@ -27,18 +37,25 @@ class [[nodiscard]] Result {
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { return std::get<0>(state_); }
-  const T& value() const& { return std::get<0>(state_); }
-  T&& value() && { return std::get<0>(std::move(state_)); }
+  T& value() & { return checked(), std::get<0>(state_); }
+  const T& value() const& { return checked(), std::get<0>(state_); }
+  T&& value() && { return checked(), std::get<0>(std::move(state_)); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { return std::get<1>(state_); }
-  Error&& take_error() { return std::get<1>(std::move(state_)); }
+  const Error& error() const { return failed(), std::get<1>(state_); }
+  Error&& take_error() { return failed(), std::get<1>(std::move(state_)); }
 
  private:
+  void checked() const {
+    if (!ok()) result_misused("the value of a failed result was used: " + std::get<1>(state_).message);
+  }
+  void failed() const {
+    if (ok()) result_misused("the error of a successful result was used");
+  }
+
   std::variant<T, Error> state_;
 };
 

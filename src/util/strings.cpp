@@ -1,5 +1,6 @@
 #include "util/strings.h"
 
+#include <charconv>
 #include <cstdio>
 
 namespace cudaenv {
@@ -82,6 +83,64 @@ std::string json_quote(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+namespace {
+
+// The length of the UTF-8 sequence at the start of `text` (shortest form, no surrogates), or 0.
+size_t utf8_length(std::string_view text, char32_t& code_point) {
+  auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  unsigned char lead = byte(0);
+  size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
+  if (length == 0 || length > text.size()) return 0;
+  code_point = length == 1 ? lead : lead & (0x7f >> length);
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xc0) != 0x80) return 0;
+    code_point = (code_point << 6) | (byte(i) & 0x3f);
+  }
+  static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code_point < kSmallest[length] || code_point > 0x10ffff || (code_point >= 0xd800 && code_point <= 0xdfff)) return 0;
+  return length;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char buffer[16];
+  for (size_t i = 0; i < text.size();) {
+    char32_t code_point = 0;
+    size_t length = utf8_length(text.substr(i), code_point);
+    if (length == 0) {
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned char>(text[i]));
+      out += buffer;
+      ++i;
+      continue;
+    }
+    if (code_point == '\n') out += "\\n";
+    else if (code_point == '\t') out += "\\t";
+    else if (code_point == '\r') out += "\\r";
+    else if (code_point < 0x20 || code_point == 0x7f) {
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned>(code_point));
+      out += buffer;
+    } else if (code_point >= 0x80 && code_point < 0xa0) {
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(code_point));
+      out += buffer;
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
+  }
+  return out;
+}
+
+std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
+  if (text.empty() || text.front() < '0' || text.front() > '9') return std::nullopt;
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value > max) return std::nullopt;
+  return value;
 }
 
 }  // namespace cudaenv

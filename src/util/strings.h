@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +19,13 @@ std::string posix_quote(std::string_view text);
 std::string fish_quote(std::string_view text);
 // A JSON string literal.
 std::string json_quote(std::string_view text);
+// `text` as a terminal shows it safely: control characters (C0, DEL, C1) and bytes that are not
+// UTF-8 become visible escapes (\x1b, \n, \u009b), so a name or path read from a file, a server
+// or the file system cannot move the cursor, recolour or retitle the terminal.
+std::string terminal_safe(std::string_view text);
+// A whole decimal number no larger than `max`: digits only, no sign, spaces or overflow.
+std::optional<std::uint64_t> parse_decimal(std::string_view text,
+                                           std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 // argv/envp for exec: pointers into `strings`, ending with nullptr; `strings` must outlive it.
 std::vector<char*> c_string_array(std::vector<std::string>& strings);
 

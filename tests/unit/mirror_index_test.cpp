@@ -55,7 +55,28 @@ TEST_CASE("mirror index: damaged or escaping entries are refused with the file n
     "sha256": ")" + std::string(64, 'a') + R"(", "size": 3}]}]})";
   auto parsed = parse_mirror_index(escaping, "idx");
   REQUIRE_FALSE(parsed);
-  CHECK(parsed.error().message.find("release 12.1.1") != std::string::npos);
+  CHECK(parsed.error().message ==
+        "idx: releases[0].files[0] has relative_path \"../etc/passwd\", which leaves the mirror folder");
+}
+
+TEST_CASE("mirror index: wrong JSON types are errors naming the entry, never exceptions") {
+  auto number_label = parse_mirror_index(R"({"releases":[{"label":12}]})", "/m/cudaenv-mirror.json");
+  REQUIRE_FALSE(number_label);
+  CHECK(number_label.error().message == "/m/cudaenv-mirror.json: releases[0].label must be a string (it is number)");
+  CHECK(number_label.error().hint.find("mirror sync") != std::string::npos);
+  std::string sha = std::string(64, 'a');
+  for (std::string text : std::vector<std::string>{R"({"releases": {}})", R"({"releases": [7]})", R"({"releases": [{"label": "1.2", "manifest": 1}]})",
+                           R"({"releases": [{"label": "1.2", "release_date": 5, "manifest": {}}]})",
+                           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+                               R"(", "size": -1}}]})",
+                           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+                               R"(", "size": 1, "component": []}}]})",
+                           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+                               R"(", "size": 1}, "files": {}}]})"}) {
+    auto parsed = parse_mirror_index(text, "idx");
+    CHECK_FALSE(parsed);
+    if (!parsed) CHECK(parsed.error().message.rfind("idx: releases", 0) == 0);
+  }
 }
 
 TEST_CASE("mirror index: relative paths must stay inside the folder") {

@@ -18,3 +18,11 @@ TEST_CASE("version detection reads version.json, cuda.h and the nvcc banner") {
             ->str() == "12.4");
   CHECK_FALSE(version_from_nvcc_banner("gcc (Debian 12.2.0-14) 12.2.0"));
 }
+
+TEST_CASE("version detection: a cuda.h with a huge or odd CUDA_VERSION gives no version") {
+  CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION 99999999999999999999999"));
+  CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION 2147483648"));
+  CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION 1000000"));
+  CHECK_FALSE(version_from_cuda_h("#define CUDA_VERSION 999"));
+  CHECK(version_from_cuda_h("#define CUDA_VERSION 999990")->str() == "999.99");
+}
