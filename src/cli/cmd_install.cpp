@@ -116,8 +116,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
                         "only its administrator can remove it");
     }
   }
-  Request request{version, OriginKind::argument, {}};
-  return not_installed_error(request, mine);
+  return not_installed_error(Request{version, OriginKind::argument, {}, "uninstall"}, mine);
 }
 
 bool confirmed(const std::string& question) {

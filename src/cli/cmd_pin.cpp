@@ -11,8 +11,8 @@ namespace cudaenv {
 namespace {
 
 // Only a request that resolves to a toolkit may be written down.
-Result<Toolkit> check_installed(const Session& session, const std::string& version) {
-  Request request{version, OriginKind::argument, {}};
+Result<Toolkit> check_installed(const Session& session, const std::string& version, const char* command) {
+  Request request{version, OriginKind::argument, {}, command};
   if (!is_valid_version_request(version)) {
     return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
   }
@@ -22,7 +22,7 @@ Result<Toolkit> check_installed(const Session& session, const std::string& versi
 Result<int> run_use(const std::string& version) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto toolkit = check_installed(*session, version);
+  auto toolkit = check_installed(*session, version, "use");
   if (!toolkit) return toolkit.take_error();
   std::filesystem::path file = session->cwd / kProjectFileName;
   std::string content = new_cuda_toml(version);
@@ -68,7 +68,7 @@ Result<int> run_global(const GlobalOptions& options) {
     return 0;
   }
   if (options.version.empty()) return show_global(*session);
-  auto toolkit = check_installed(*session, options.version);
+  auto toolkit = check_installed(*session, options.version, "global");
   if (!toolkit) return toolkit.take_error();
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);

@@ -79,6 +79,18 @@ std::optional<Toolkit> match_toolkit(const std::string& request, const std::vect
   return *best;
 }
 
+// The command that asks for `version` where `request` asked for its own.
+static std::string suggestion_for(const Request& request, const std::string& version) {
+  switch (request.kind) {
+    case OriginKind::argument: return "cudaenv " + request.command + " " + version;
+    case OriginKind::environment: return "cudaenv shell " + version;
+    case OriginKind::global_file: return "cudaenv global " + version;
+    case OriginKind::project_file:
+    case OriginKind::fallback: break;
+  }
+  return "cudaenv use " + version;
+}
+
 Error not_installed_error(const Request& request, const std::vector<Toolkit>& toolkits) {
   std::vector<std::string> names;
   std::vector<Version> versions;
@@ -93,10 +105,17 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
   std::string hint = names.empty() ? "no toolkits are installed yet" : "installed: " + join(names, ", ");
   auto wanted = parse_version(request.value);
   if (wanted) {
-    if (auto nearest = nearest_version(*wanted, versions)) {
-      hint += "\nnearest match: " + version_names[*nearest] + " (`cudaenv use " + version_names[*nearest] + "`)";
+    // Removing another version than the one asked for is never the fix.
+    auto nearest = request.command == "uninstall" ? std::nullopt : nearest_version(*wanted, versions);
+    if (nearest) {
+      const std::string& name = version_names[*nearest];
+      // Code built with one CUDA major does not mix with another's libraries: say so.
+      int major = versions[*nearest].major();
+      std::string other_major = major == wanted->major() ? ""
+                                : ", but that is CUDA " + std::to_string(major) + ", not " + std::to_string(wanted->major());
+      hint += "\nnearest match: " + name + other_major + " (`" + suggestion_for(request, name) + "`)";
     }
-    hint += "\nto install it: cudaenv install " + request.value;
+    if (request.command != "uninstall") hint += "\nto install it: cudaenv install " + request.value;
   } else {
     hint += "\nto register a toolkit under that name: cudaenv add PATH --as " + request.value;
   }
@@ -136,7 +155,7 @@ Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, co
     // The version is decided elsewhere, so a broken cuda.toml only costs its arch list.
     selection.warnings.push_back(project.error().message);
   }
-  auto request = given ? validated(Request{*given, OriginKind::argument, {}})
+  auto request = given ? validated(Request{*given, OriginKind::argument, {}, "exec --cuda"})
                        : select_request(fs, env, layout, selection.project);
   if (!request) return request.take_error();
   selection.request = std::move(request.value());

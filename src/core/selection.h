@@ -22,6 +22,7 @@ struct Request {
   std::string value;  // "12.1", "system", a registered name
   OriginKind kind = OriginKind::fallback;
   fs::path file;      // the cuda.toml or global file it came from
+  std::string command = "use";  // an argument's command ("prefix", "exec --cuda"): what hints suggest
 
   // "set by /p/cuda.toml", "set by CUDAENV_VERSION", ...
   std::string origin() const;

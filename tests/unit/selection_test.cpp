@@ -122,6 +122,29 @@ TEST_CASE("selection: a version that is not installed lists the installed ones a
         "to install it: cudaenv install 12.3");
 }
 
+TEST_CASE("selection: the nearest match is suggested with the command that asked") {
+  MemoryFileSystem fs = machine();
+  std::vector<Toolkit> toolkits = list_toolkits(fs, kLayout);
+  auto hint = [&](Request request) { return not_installed_error(request, toolkits).hint; };
+  CHECK_THAT(hint({"12.3", OriginKind::argument, {}, "prefix"}), Catch::Contains("(`cudaenv prefix 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::argument, {}, "exec --cuda"}), Catch::Contains("(`cudaenv exec --cuda 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::environment, {}}), Catch::Contains("(`cudaenv shell 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::global_file, "/home/u/.cudaenv/version"}),
+             Catch::Contains("(`cudaenv global 12.4.1`)"));
+  std::string uninstall = hint({"12.3", OriginKind::argument, {}, "uninstall"});
+  CHECK_THAT(uninstall, Catch::StartsWith("installed: "));
+  CHECK_THAT(uninstall, !Catch::Contains("nearest") && !Catch::Contains("install 12.3"));
+}
+
+TEST_CASE("selection: a nearest match of another CUDA major says so") {
+  MemoryFileSystem fs;
+  for (const char* version : {"11.8.0", "13.0.0"}) {
+    fs.file(std::string("/home/u/.cudaenv/versions/") + version + "/bin/nvcc", "", true);
+  }
+  auto error = not_installed_error({"12.1", OriginKind::argument, {}, "use"}, list_toolkits(fs, kLayout));
+  CHECK_THAT(error.hint, Catch::Contains("nearest match: 13.0.0, but that is CUDA 13, not 12 (`cudaenv use 13.0.0`)"));
+}
+
 TEST_CASE("selection: a broken cuda.toml is an error unless CUDAENV_VERSION decides") {
   MemoryFileSystem fs = machine();
   fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = 12.1\n");
