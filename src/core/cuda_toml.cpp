@@ -3,8 +3,10 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/toml_position.h"
+#include "util/edit_distance.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -61,6 +63,80 @@ const char* type_name(toml::node_type type) {
   }
 }
 
+// The key a line sets ("version" in `version = 12.1.1`), or "" when it sets none.
+std::string key_of_line(std::string_view line) {
+  size_t equals = line.find('=');
+  if (equals == std::string_view::npos) return {};
+  std::string_view key = trim(line.substr(0, equals));
+  return std::all_of(key.begin(), key.end(), [](char c) { return is_alnum(c) || c == '_' || c == '-' || c == '.'; })
+             ? std::string(key)
+             : std::string();
+}
+
+// toml++ says what its parser expected ("Error while parsing floating-point: expected
+// decimal digit or exponent, saw '.'"); the user needs what is wrong in their file and
+// what to write instead.
+Error toml_syntax_error(const fs::path& path, std::string_view text, const toml::parse_error& error,
+                        const std::string& also) {
+  std::string_view raw = error.description();
+  auto says = [&](std::string_view part) { return raw.find(part) != std::string_view::npos; };
+  auto lines = split(text, '\n');
+  toml::source_index line_number = error.source().begin.line;
+  std::string line = line_number >= 1 && line_number <= lines.size() ? std::string(trim(lines[line_number - 1])) : "";
+  std::string key = key_of_line(line);
+  std::string value = key.empty() ? "" : std::string(trim(line.substr(line.find('=') + 1)));
+  std::string what;
+  std::string fix;
+  if (says("cannot redefine existing table")) {
+    what = "a table is defined twice";
+    fix = "keep one [" + (line.size() > 2 && line[0] == '[' ? line.substr(1, line.find(']') - 1) : "table") +
+          "] header and put all its keys under it";
+  } else if (says("cannot redefine existing")) {
+    what = (key.empty() ? "a key" : "'" + key + "'") + " is set twice in the same table";
+    fix = "keep one of the two lines";
+  } else if (says("table header")) {
+    what = "a table header is not closed";
+    fix = "write it as [cuda], [torch] or [env]";
+  } else if (says("unknown escape sequence")) {
+    what = "a string holds a backslash escape TOML does not have";
+    fix = "double the backslash (\\\\), or use single quotes for a literal string";
+  } else if (says("unescaped control characters") || (says("parsing string") && says("end-of-file"))) {
+    what = "a string is not closed on its line";
+    fix = "end it with the quote it started with, e.g. " + (key.empty() ? "version" : key) + " = \"12.1\"";
+  } else if (says("parsing array")) {
+    what = "an array is not closed";
+    fix = "close it on the same or a later line, e.g. arch = [\"8.9\", \"9.0\"]";
+  } else if (says("expected '='")) {
+    what = "a key is not followed by =";
+    fix = "write each setting as key = value, e.g. version = \"12.1\"";
+  } else if (says("expected value") || (says("key-value pair") && says("end-of-file"))) {
+    what = (key.empty() ? "a key" : "'" + key + "'") + " has no value";
+    fix = "give it one, e.g. " + (key.empty() ? "version" : key) + " = \"12.1\"";
+  } else if (says("expected a comment or whitespace")) {
+    what = "there is more on the line after the value";
+    fix = "one value per line; a comment starts with #";
+  } else if (!key.empty() && !value.empty() && value[0] != '"' && value[0] != '\'' && value[0] != '[') {
+    what = key + " = " + value + " is not a TOML value";
+    fix = "quote it: " + key + " = \"" + value + "\"";
+  } else {
+    what = std::string(raw);
+    fix = "fix the TOML syntax at that position";
+  }
+  return make_error(toml_position(path, error.source().begin) + ": " + what, fix + also);
+}
+
+// toml++ keeps a table's keys sorted; errors and warnings follow the file instead.
+std::vector<std::pair<const toml::key*, toml::node*>> in_file_order(toml::table& table) {
+  std::vector<std::pair<const toml::key*, toml::node*>> entries;
+  for (auto&& [key, node] : table) entries.emplace_back(&key, &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const toml::source_position& x = a.first->source().begin;
+    const toml::source_position& y = b.first->source().begin;
+    return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+  });
+  return entries;
+}
+
 class Parser {
  public:
   Parser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
@@ -68,18 +144,16 @@ class Parser {
   Result<CudaToml> run() {
     toml::parse_result parsed = toml::parse(text_, path_.string());
     if (!parsed) {
-      const toml::parse_error& err = parsed.error();
-      return make_error(toml_position(path_, err.source().begin) + ": " + std::string(err.description()),
-                        "fix the TOML syntax at that position");
+      return toml_syntax_error(path_, text_, parsed.error(), "");
     }
     toml::table& root = parsed.table();
     out_.path = path_;
-    for (auto&& [key, node] : root) {
-      std::string name(key.str());
-      if (name == "cuda") CUDAENV_TRY(read_cuda(key, node));
-      else if (name == "torch") CUDAENV_TRY(read_torch(key, node));
-      else if (name == "env") CUDAENV_TRY(read_env(key, node));
-      else warn_unknown(key, "");
+    for (auto [key, node] : in_file_order(root)) {
+      std::string name(key->str());
+      if (name == "cuda") CUDAENV_TRY(read_cuda(*key, *node));
+      else if (name == "torch") CUDAENV_TRY(read_torch(*key, *node));
+      else if (name == "env") CUDAENV_TRY(read_env(*key, *node));
+      else warn_unknown(*key, "", {"cuda", "torch", "env"});
     }
     if (!root.contains("cuda")) {
       return make_error(path_.string() + ": no [cuda] table",
@@ -93,7 +167,9 @@ class Parser {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
     bool has_version = false;
-    for (auto&& [k, v] : *table) {
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
       std::string name(k.str());
       if (name == "version") {
         auto value = expect_string(k, v, "[cuda] version", "\"12.1\"");
@@ -130,7 +206,7 @@ class Parser {
         }
         out_.arch = *value;
       } else {
-        warn_unknown(k, "cuda");
+        warn_unknown(k, "cuda", {"version", "profile", "components", "arch"});
       }
     }
     if (!has_version) {
@@ -143,13 +219,15 @@ class Parser {
   Status read_torch(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    for (auto&& [k, v] : *table) {
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
       if (k.str() == "version") {
         auto value = expect_string(k, v, "[torch] version", "\"2.1.2\"");
         if (!value) return value.take_error();
         out_.torch_version = *value;
       } else {
-        warn_unknown(k, "torch");
+        warn_unknown(k, "torch", {"version"});
       }
     }
     return ok_status();
@@ -158,7 +236,9 @@ class Parser {
   Status read_env(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    for (auto&& [k, v] : *table) {
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
       std::string name(k.str());
       if (!is_variable_name(name)) {
         return make_error(toml_position(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
@@ -209,9 +289,11 @@ class Parser {
     return values;
   }
 
-  void warn_unknown(const toml::key& key, std::string_view table) {
+  void warn_unknown(const toml::key& key, std::string_view table, const std::vector<std::string>& known) {
     std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
-    out_.warnings.push_back(toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
+    std::string warning = toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored";
+    if (auto guess = closest_word(key.str(), known)) warning += " (did you mean " + *guess + "?)";
+    out_.warnings.push_back(warning);
   }
 
   fs::path path_;
@@ -239,8 +321,7 @@ std::string new_cuda_toml(std::string_view version) {
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
   toml::parse_result parsed = toml::parse(text, path.string());
   if (!parsed) {
-    return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
-                      "fix the TOML syntax first; the file was left as it was");
+    return toml_syntax_error(path, text, parsed.error(), "\nthe file was left as it was");
   }
   std::string edited(text);
   std::string value = quoted_toml_string(version);
