@@ -37,7 +37,8 @@ _cudaenv() {
     case $command in
       install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin"; words=$(_cudaenv_words remote) ;;
       uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
-      use | prefix) words=$(_cudaenv_words installed) ;;
+      use) flags="--unset"; words=$(_cudaenv_words installed) ;;
+      prefix) words=$(_cudaenv_words installed) ;;
       global) flags="--unset"; words=$(_cudaenv_words installed) ;;
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
       list-remote) flags="--mirror --bare --json" ;;

@@ -41,6 +41,10 @@ Status apply_project(InstallOptions& options, const Session& session) {
                       "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
   }
   const CudaToml& toml = **project;
+  if (toml.version.empty()) {
+    return make_error(toml.path.string() + " pins no CUDA version",
+                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
+  }
   if (!parse_version(toml.version)) {
     return make_error(toml.path.string() + " asks for '" + toml.version + "', which cannot be installed",
                       "only CUDA versions such as 12.1 can be installed; `cudaenv add` registers other toolkits");

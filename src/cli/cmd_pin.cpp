@@ -39,6 +39,35 @@ Result<int> run_use(const std::string& version) {
   return 0;
 }
 
+// `use --unset`: ./cuda.toml loses its version (and goes when nothing else is in it).
+Result<int> run_use_unset() {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  std::filesystem::path file = session->cwd / kProjectFileName;
+  auto existing = session->fs.read_file(file);
+  if (!existing) {
+    auto nearest = find_project_file(session->fs, session->cwd);
+    return make_error("no cuda.toml in " + session->cwd.string(),
+                      nearest ? "the pin here comes from " + nearest->string() + ": run `cudaenv use --unset` in " +
+                                    nearest->parent_path().string()
+                              : "nothing pins a version here");
+  }
+  auto edited = unset_cuda_toml_version(file, *existing);
+  if (!edited) return edited.take_error();
+  if (!*edited) {
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    if (ec) return make_error("cannot remove " + file.string() + ": " + ec.message(), "check the folder's permissions");
+    print_note("removed " + file.string() + ": it held only the pin");
+  } else if (**edited == *existing) {
+    print_note(file.string() + " pins no version; nothing to unset");
+  } else {
+    CUDAENV_TRY(write_file_atomically(file, **edited));
+    print_note("unpinned " + file.string() + "; its other settings stay");
+  }
+  return 0;
+}
+
 struct GlobalOptions {
   std::string version;
   bool unset = false;
@@ -79,11 +108,24 @@ Result<int> run_global(const GlobalOptions& options) {
 
 }  // namespace
 
+struct UseOptions {
+  std::string version;
+  bool unset = false;
+};
+
 CommandHandler configure_use(CLI::App& command) {
-  auto version = std::make_shared<std::string>();
-  command.add_option("version", *version, "Version to pin: 12, 12.1, 12.1.1, a registered name, or system")
-      ->required();
-  return [version] { return run_use(*version); };
+  auto options = std::make_shared<UseOptions>();
+  auto* version = command.add_option("version", options->version,
+                                     "Version to pin: 12, 12.1, 12.1.1, a registered name, or system");
+  auto* unset = command.add_flag("--unset", options->unset, "Remove the pin from ./cuda.toml (the file goes if nothing else is in it)");
+  version->excludes(unset);
+  return [options]() -> Result<int> {
+    if (options->unset) return run_use_unset();
+    if (options->version.empty()) {
+      return make_error("version is required", "e.g. cudaenv use 12.1, or cudaenv use --unset to remove the pin", 2);
+    }
+    return run_use(options->version);
+  };
 }
 
 CommandHandler configure_global(CLI::App& command) {

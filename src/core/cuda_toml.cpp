@@ -155,10 +155,6 @@ class Parser {
       else if (name == "env") CUDAENV_TRY(read_env(*key, *node));
       else warn_unknown(*key, "", {"cuda", "torch", "env"});
     }
-    if (!root.contains("cuda")) {
-      return make_error(path_.string() + ": no [cuda] table",
-                        "add:\n[cuda]\nversion = \"12.1\"");
-    }
     return std::move(out_);
   }
 
@@ -166,7 +162,6 @@ class Parser {
   Status read_cuda(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    bool has_version = false;
     for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
       const toml::key& k = *key_in_table;
       toml::node& v = *node_in_table;
@@ -181,7 +176,6 @@ class Parser {
                             "`cudaenv add --as`");
         }
         out_.version = *value;
-        has_version = true;
       } else if (name == "profile") {
         auto value = expect_string(k, v, "[cuda] profile", "\"minimal\"");
         if (!value) return value.take_error();
@@ -208,10 +202,6 @@ class Parser {
       } else {
         warn_unknown(k, "cuda", {"version", "profile", "components", "arch"});
       }
-    }
-    if (!has_version) {
-      return make_error(toml_position(path_, key.source().begin) + ": [cuda] has no version",
-                        "add a line such as: version = \"12.1\"");
     }
     return ok_status();
   }
@@ -350,6 +340,42 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
   if (line_end == std::string::npos) edited += "\n" + line;
   else edited.insert(line_end + 1, line);
   return edited;
+}
+
+// `text` without its lines `first` to `last` (1-based, inclusive).
+std::string without_lines(std::string_view text, toml::source_index first, toml::source_index last) {
+  std::string out;
+  toml::source_index line = 1;
+  for (std::string_view rest = text; !rest.empty(); ++line) {
+    size_t end = rest.find('\n');
+    std::string_view current = rest.substr(0, end == std::string_view::npos ? rest.size() : end + 1);
+    if (line < first || line > last) out += current;
+    rest.remove_prefix(current.size());
+  }
+  return out;
+}
+
+Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text) {
+  toml::parse_result parsed = toml::parse(text, path.string());
+  if (!parsed) return toml_syntax_error(path, text, parsed.error(), "\nthe file was left as it was");
+  std::string edited(text);
+  toml::table* table = parsed.table().get("cuda") ? parsed.table().get("cuda")->as_table() : nullptr;
+  if (table) {
+    for (auto&& [key, node] : *table) {
+      if (key.str() != "version") continue;
+      if (table->is_inline()) {
+        return make_error(toml_position(path, table->source().begin) + ": [cuda] is an inline table",
+                          "remove version from it by hand; the file was left as it was");
+      }
+      edited = without_lines(text, key.source().begin.line, node.source().end.line);
+      // A [cuda] header with nothing under it goes too (it comes before the version line).
+      if (table->size() == 1) edited = without_lines(edited, table->source().begin.line, table->source().begin.line);
+      break;
+    }
+  }
+  auto rest = toml::parse(edited, path.string());
+  if (rest && rest.table().empty()) return std::optional<std::string>{};
+  return std::optional<std::string>(std::move(edited));
 }
 
 bool is_valid_version_request(std::string_view request) {

@@ -56,7 +56,7 @@ Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
   if (auto value = env_get(env, "CUDAENV_VERSION")) {
     return validated(Request{*value, OriginKind::environment, {}});
   }
-  if (project) return Request{project->version, OriginKind::project_file, project->path};
+  if (project && !project->version.empty()) return Request{project->version, OriginKind::project_file, project->path};
   fs::path global = layout.global_version_file();
   if (auto value = read_global_version(fs, global)) {
     return validated(Request{*value, OriginKind::global_file, global});

@@ -50,8 +50,6 @@ TEST_CASE("cuda.toml: missing pieces and wrong values are errors that say what w
     const char* message_start;
   };
   for (const Case& c : std::vector<Case>{
-           {"", "/p/cuda.toml: no [cuda] table"},
-           {"[cuda]\nprofile = \"full\"\n", "/p/cuda.toml:1:2: [cuda] has no version"},
            {"[cuda]\nversion = \"12.1\"\nprofile = \"tiny\"\n", "/p/cuda.toml:3:11: [cuda] profile \"tiny\" is unknown"},
            {"[cuda]\nversion = \"../../etc\"\n", "/p/cuda.toml:2:11: [cuda] version \"../../etc\" is not a version"},
            {"[cuda]\nversion = \"12.1\"\narch = [\"sm_89\"]\n", "/p/cuda.toml:3:8: [cuda] arch entry \"sm_89\""},
@@ -158,6 +156,50 @@ TEST_CASE("cuda.toml: set_cuda_toml_version adds what is missing and keeps the r
     REQUIRE_FALSE(edited.ok());
     CHECK_THAT(edited.error().message, Catch::StartsWith("/p/cuda.toml:1:"));
   }
+}
+
+TEST_CASE("cuda.toml: a file without a version pins nothing") {
+  for (const char* text : {"", "[torch]\nversion = \"2.1.2\"\n", "[cuda]\narch = [\"8.9\"]\n"}) {
+    INFO(text);
+    auto parsed = parse_cuda_toml(kFile, text);
+    REQUIRE(parsed.ok());
+    CHECK(parsed->version.empty());
+  }
+}
+
+TEST_CASE("cuda.toml: unset_cuda_toml_version removes the pin and keeps the rest") {
+  auto only_pin = unset_cuda_toml_version(kFile, "[cuda]\nversion = \"12.1\"\n");
+  REQUIRE(only_pin.ok());
+  CHECK_FALSE(only_pin->has_value());
+  auto with_comment = unset_cuda_toml_version(kFile, "# the project\n[cuda]\nversion = \"12.1\" # pin\n");
+  REQUIRE(with_comment.ok());
+  CHECK_FALSE(with_comment->has_value());
+
+  auto others = unset_cuda_toml_version(
+      kFile, "# mine\n[cuda]\nversion = \"12.1\"  # pin\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n");
+  REQUIRE(others.ok());
+  REQUIRE(others->has_value());
+  CHECK(**others == "# mine\n[cuda]\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n");
+
+  auto other_table = unset_cuda_toml_version(kFile, "[torch]\nversion = \"2.1.2\"\n\n[cuda]\nversion = \"12.1\"\n");
+  REQUIRE(other_table.ok());
+  REQUIRE(other_table->has_value());
+  CHECK(**other_table == "[torch]\nversion = \"2.1.2\"\n\n");
+  auto reparsed = parse_cuda_toml(kFile, **other_table);
+  REQUIRE(reparsed.ok());
+  CHECK(reparsed->version.empty());
+  CHECK(reparsed->torch_version == "2.1.2");
+
+  auto multiline = unset_cuda_toml_version(kFile, "[cuda]\nversion = \"\"\"\n12.1\"\"\"\nprofile = \"torch\"\n");
+  REQUIRE(multiline.ok());
+  CHECK(**multiline == "[cuda]\nprofile = \"torch\"\n");
+
+  auto nothing = unset_cuda_toml_version(kFile, "[torch]\nversion = \"2.1.2\"\n");
+  REQUIRE(nothing.ok());
+  CHECK(**nothing == "[torch]\nversion = \"2.1.2\"\n");
+
+  CHECK_FALSE(unset_cuda_toml_version(kFile, "cuda = { version = \"12.1\" }\n").ok());
+  CHECK_FALSE(unset_cuda_toml_version(kFile, "[cuda]\nversion = \n").ok());
 }
 
 TEST_CASE("version requests never name a path") {

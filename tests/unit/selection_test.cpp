@@ -74,6 +74,16 @@ TEST_CASE("selection: a version given as an argument (exec --cuda) beats everyth
   CHECK_THAT(bad.error().message, Catch::Contains("given as an argument"));
 }
 
+TEST_CASE("selection: a cuda.toml that pins no version leaves it to the global file") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\narch = [\"8.9\"]\n");
+  fs.file("/home/u/.cudaenv/version", "12.4\n");
+  auto selection = select(fs, {}, "/home/u/proj");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.name == "12.4.1");
+  CHECK(selection->request.kind == OriginKind::global_file);
+}
+
 TEST_CASE("selection: an empty CUDAENV_VERSION counts as unset") {
   MemoryFileSystem fs = machine();
   fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"11.8\"\n");
