@@ -29,10 +29,10 @@ assert_eq "$SYSTEM" "$(result system_prefix)" "CUDAENV_VERSION=system prefix is 
 assert_contains "$(result system_versions)" "system ($SYSTEM)" "versions names the system toolkit, not the project's"
 assert_contains "$(result cuda_system)" "release 13.0, V13.0.42 /user/lib " \
   "exec --cuda system: the environment from before the hook, and the shim finds the system's nvcc"
-assert_eq "$TK124/bin:$CUDAENV_ROOT/shims:$SYSTEM/bin:/usr/local/bin:/usr/bin:/bin|$TK124/lib64:/user/lib|none" \
+assert_eq "$TK124/bin:$CUDAENV_ROOT/shims:$SYSTEM/bin:/usr/local/bin:/usr/bin:/bin:$BUILD|$TK124/lib64:/user/lib|none" \
   "$(result other_exec)" "exec --cuda 12.4 in p1: no 12.1 entries, no hook state"
 assert_contains "$(result project_exec)" "release 12.1" "plain exec in p1 still runs the project's toolkit"
-assert_eq "$TK121/bin:$CUDAENV_ROOT/shims:$SYSTEM/bin:/usr/local/bin:/usr/bin:/bin" "$(result after_path)" \
+assert_eq "$TK121/bin:$CUDAENV_ROOT/shims:$SYSTEM/bin:/usr/local/bin:/usr/bin:/bin:$BUILD" "$(result after_path)" \
   "the shell's own PATH is untouched"
 assert_eq "" "$(grep '^cudaenv:' "$WORK/err" | grep -v '^cudaenv: CUDA ')" "cudaenv reported no error"
 finish
