@@ -11,13 +11,14 @@ function __cudaenv_programs
     end
 end
 
-set -l commands install uninstall list-remote versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor
+set -l commands install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor
 complete -c cudaenv -f
 complete -c cudaenv -l help -d 'Show help'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the cudaenv version'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a install -d 'Install CUDA toolkits'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a uninstall -d 'Remove an installed toolkit'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a list-remote -d 'Versions that can be installed'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a update -d 'Read the list of releases again'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a versions -d 'Installed and registered toolkits'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a add -d 'Register an existing toolkit'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a use -d 'Pin this project in ./cuda.toml'
@@ -51,6 +52,8 @@ complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(__cudaenv_ask versions --bare)'
 complete -c cudaenv -n '__fish_seen_subcommand_from use global shell' -l unset -d 'Remove the setting'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l mirror -x -d 'List what this mirror holds'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l refresh -d 'Read the list of releases again'
+complete -c cudaenv -n '__fish_seen_subcommand_from update' -l mirror -x -d 'The redist folder to read'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions' -l bare -d 'Only the names'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor' -l json -d 'Print JSON'
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -l as -x -d 'Name to register it under'
@@ -82,4 +85,4 @@ complete -c cudaenv -n '__fish_seen_subcommand_from mirror module' -l to -x -a '
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l format -x -a 'lmod tcl'
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l all
 complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l python -r -F
-complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l timeout -x -d 'Seconds the Python probe may take'
+complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l timeout -x -d 'Seconds the driver and Python probes may each take'

@@ -1,6 +1,7 @@
 // cudaenv-shim: every file in shims/ is this program under another name. It resolves
 // the active toolkit (no shell, no subprocess, no network), sets that toolkit's
 // environment and execs the real program in its place.
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -35,11 +36,28 @@ void default_root_from_location(EnvMap& env) {
   if (dir.filename() == "shims") env["CUDAENV_ROOT"] = dir.parent_path().string();
 }
 
-// Shims are hard links, so identity is the inode, not the path.
-bool is_this_program(const fs::path& candidate) {
+bool same_bytes(const char* a_path, const char* b_path) {
+  int a = ::open(a_path, O_RDONLY | O_CLOEXEC), b = ::open(b_path, O_RDONLY | O_CLOEXEC);
+  bool same = a >= 0 && b >= 0;
+  static char a_block[1 << 16], b_block[1 << 16];
+  while (same) {
+    ssize_t n = ::read(a, a_block, sizeof a_block);
+    same = n >= 0 && ::read(b, b_block, sizeof b_block) == n && std::memcmp(a_block, b_block, static_cast<size_t>(n)) == 0;
+    if (n <= 0) break;
+  }
+  if (a >= 0) ::close(a);
+  if (b >= 0) ::close(b);
+  return same;
+}
+
+// Whether `candidate` is this shim under another name: a hard link or a symlink to it (the
+// same inode), or a copy, as rehash makes across file systems (the same size and bytes; only
+// a file of exactly the shim's size is read). Running it would start the shim again.
+bool is_a_shim(const fs::path& candidate) {
   struct stat a {}, b {};
-  return ::stat(candidate.c_str(), &a) == 0 && ::stat("/proc/self/exe", &b) == 0 && a.st_dev == b.st_dev &&
-         a.st_ino == b.st_ino;
+  if (::stat(candidate.c_str(), &a) != 0 || ::stat("/proc/self/exe", &b) != 0) return false;
+  if (a.st_dev == b.st_dev && a.st_ino == b.st_ino) return true;
+  return a.st_size == b.st_size && same_bytes(candidate.c_str(), "/proc/self/exe");
 }
 
 Result<fs::path> real_program(const RealFileSystem& disk, const EnvMap& env, const Layout& layout,
@@ -47,12 +65,17 @@ Result<fs::path> real_program(const RealFileSystem& disk, const EnvMap& env, con
   std::optional<fs::path> path;
   if (selection.toolkit.source == ToolkitSource::system) {
     path = find_on_path(disk, env, program, layout.shims_dir());
-    if (path && is_this_program(*path)) {
+    if (path && is_a_shim(*path)) {
       return make_error(path->string() + " is a cudaenv shim outside " + layout.shims_dir().string(),
                         "remove it from PATH; the system toolkit must be a real one", 1);
     }
   } else if (disk.is_executable(selection.toolkit.bin_dir() / program)) {
     path = selection.toolkit.bin_dir() / program;
+    if (is_a_shim(*path)) {
+      return make_error(path->string() + " is a cudaenv shim (a link or copy of cudaenv-shim), not the real " + program +
+                            " of CUDA " + selection.toolkit.name,
+                        "the toolkit " + selection.toolkit.home.string() + " is damaged: reinstall or re-register it", 1);
+    }
   }
   if (path) return *path;
   std::string having = join(toolkits_with_program(disk, list_toolkits(disk, layout), program), ", ");

@@ -16,6 +16,7 @@ namespace {
 
 struct DoctorOptions {
   bool json = false;
+  bool driver_probe = false;  // be the child that loads the driver (probe_driver)
   std::string python;
   // Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
   double timeout_s = 60;
@@ -24,6 +25,10 @@ struct DoctorOptions {
 bool stdout_wants_colour(const EnvMap& env) { return ::isatty(1) && !env_get(env, "NO_COLOR"); }
 
 Result<int> run_doctor(const DoctorOptions& options) {
+  if (options.driver_probe) {
+    print_driver_probe(RealFileSystem());
+    return 0;
+  }
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto facts = load_cuda_facts();
@@ -47,8 +52,9 @@ CommandHandler configure_doctor(CLI::App& command) {
   auto options = std::make_shared<DoctorOptions>();
   command.add_flag("--json", options->json, "Print every probe and finding as JSON");
   command.add_option("--python", options->python, "Python interpreter to ask about torch (default: python3 on PATH)");
-  command.add_option("--timeout", options->timeout_s, "Seconds the Python probe may take (default: 60)")
+  command.add_option("--timeout", options->timeout_s, "Seconds the driver and the Python probe may each take (default: 60)")
       ->check(CLI::PositiveNumber);
+  command.add_flag("--driver-probe", options->driver_probe)->group("");  // hidden: doctor runs itself with it
   return [options] { return run_doctor(*options); };
 }
 

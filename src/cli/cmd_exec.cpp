@@ -23,7 +23,7 @@ namespace {
 EnvChange active_env_change(const Session& session, const Selection& selection) {
   TrustStore trust(session.layout.trust_dir());
   std::string notice;
-  EnvChange change = checked_env_change(selection, [&](const fs::path& file) { return trust.is_trusted(file); }, notice);
+  EnvChange change = checked_env_change(selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice);
   if (!notice.empty()) print_note(notice);
   return change;
 }

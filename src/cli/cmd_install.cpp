@@ -11,7 +11,6 @@
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "install/installer.h"
-#include "mirror/mirror_store.h"
 #include "store/rehash.h"
 #include "util/strings.h"
 
@@ -81,8 +80,9 @@ Result<int> run_install(InstallOptions options) {
   if (!platform) return platform.take_error();
   bool skip_pin = skip_manifest_pin(options.skip_manifest_pin, *session);
   ProgressReporter progress(stderr, stderr_wants_colour());
+  ReleaseSource source(*session, *releases, *base);
   for (const std::string& version : options.versions) {
-    auto label = resolve_release(version, *base, *releases);
+    auto label = source.resolve(version);
     if (!label) return label.take_error();
     InstallRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
                            options.components, *platform, *base, options.jobs, options.force,
@@ -113,7 +113,21 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
   for (const Toolkit& toolkit : session.toolkits()) {
     if (toolkit.source == ToolkitSource::user_root) mine.push_back(toolkit);
   }
-  if (auto found = match_toolkit(version, mine)) return *found;
+  // Exact names only: "12" must never remove 12.6.0, so a partial version lists what it
+  // matches and asks for one of them.
+  for (const Toolkit& toolkit : mine) {
+    if (toolkit.name == version) return toolkit;
+  }
+  std::vector<std::string> matching;
+  if (auto wanted = parse_version(version)) {
+    for (const Toolkit& toolkit : mine) {
+      if (toolkit.version && version_matches(*wanted, *toolkit.version)) matching.push_back(toolkit.name);
+    }
+  }
+  if (!matching.empty()) {
+    return make_error("uninstall takes a toolkit's full name, and '" + version + "' matches " + join(matching, ", "),
+                      "name the one to remove, e.g. cudaenv uninstall " + matching.front(), 2);
+  }
   for (const Toolkit& toolkit : session.toolkits()) {
     if (toolkit.name == version && toolkit.source == ToolkitSource::system_root) {
       return make_error("CUDA " + version + " lives in the shared root " + toolkit.home.parent_path().string(),
@@ -167,40 +181,43 @@ struct ListRemoteOptions {
   std::string mirror;
   bool bare = false;
   bool json = false;
+  bool refresh = false;
 };
 
-// What the mirror's index holds when --mirror or CUDAENV_MIRROR names one, else the shipped list.
-Result<ReleaseCatalog> listed_releases(const ListRemoteOptions& options, const Session& session) {
+// What list-remote and update read: the session, the shipped list and the folder's URL.
+struct RemoteFolder {
+  Session session;
+  ReleaseCatalog shipped;
+  std::string base;
+};
+
+Result<RemoteFolder> remote_folder(const std::string& mirror) {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
   auto shipped = load_release_catalog();
   if (!shipped) return shipped.take_error();
-  if (options.mirror.empty() && !env_get(session.env, "CUDAENV_MIRROR")) return shipped;
-  auto base = redist_base_url(options.mirror, session, *shipped);
+  auto base = redist_base_url(mirror, *session, *shipped);
   if (!base) return base.take_error();
-  auto index = fetch_mirror_index(*base);
-  if (!index) {
-    return make_error("cannot list the mirror " + *base + ": " + index.error().message,
-                      "a mirror lists its releases in " + std::string(kMirrorIndexName) +
-                          ", which `cudaenv mirror sync VERSION --to DIR` writes; without --mirror (and "
-                          "CUDAENV_MIRROR) list-remote shows the releases cudaenv knows");
-  }
-  return mirror_catalog(*index, *base, *shipped);
+  return RemoteFolder{std::move(*session), std::move(*shipped), std::move(*base)};
 }
 
 Result<int> run_list_remote(const ListRemoteOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto releases = listed_releases(options, *session);
-  if (!releases) return releases.take_error();
+  auto folder = remote_folder(options.mirror);
+  if (!folder) return folder.take_error();
+  const Session& session = folder->session;
+  ReleaseSource source(session, folder->shipped, folder->base);
+  const DiscoveredReleases& discovered =
+      source.discovered(options.refresh ? ListFreshness::refresh : ListFreshness::cache_ok);
   std::optional<Version> prefix;
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
-  std::vector<Toolkit> toolkits = session->toolkits();
+  std::vector<Toolkit> toolkits = session.toolkits();
   auto installed = [&](const std::string& label) {
     return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
   };
   std::vector<std::string> json_rows;
-  for (const Release& release : releases->releases) {
+  for (const Release& release : discovered.catalog.releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;
     if (options.bare) {
       std::printf("%s\n", release.label.c_str());
@@ -208,7 +225,8 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
       json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"release_date\": " +
                           (release.date ? json_quote(*release.date) : std::string("null")) +
                           ", \"installed\": " + (installed(release.label) ? "true" : "false") +
-                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") + "}");
+                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") +
+                          ", \"source\": " + json_quote(discovered.origin) + "}");
     } else {
       char row[96];
       std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
@@ -219,6 +237,37 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
     }
   }
   if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  return 0;
+}
+
+struct UpdateOptions {
+  std::string mirror;
+};
+
+// Reads the folder's list of releases again, whatever the cache holds.
+Result<int> run_update(const UpdateOptions& options) {
+  auto folder = remote_folder(options.mirror);
+  if (!folder) return folder.take_error();
+  const ReleaseCatalog& shipped = folder->shipped;
+  const std::string& base = folder->base;
+  DiscoveredReleases discovered =
+      discover_releases(shipped, base, folder->session.layout.cache_dir(), ListFreshness::refresh);
+  if (discovered.unreadable) {
+    return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,
+                      discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "
+                                                            "the releases it knows"
+                                                          : discovered.unreadable->hint);
+  }
+  const std::vector<Release>& found = discovered.catalog.releases;
+  std::vector<std::string> unknown;
+  for (const Release& release : found) {
+    if (!shipped.find(release.label)) unknown.push_back(release.label);
+  }
+  std::printf("%zu CUDA releases at %s (from its %s)%s\n", found.size(), base.c_str(), discovered.origin.c_str(),
+              found.empty() ? "" : ("; newest " + found.front().label).c_str());
+  if (!unknown.empty()) {
+    std::printf("not in this cudaenv's list (installed on their archive checksums): %s\n", join(unknown, ", ").c_str());
+  }
   return 0;
 }
 
@@ -252,7 +301,14 @@ CommandHandler configure_list_remote(CLI::App& command) {
   command.add_option("--mirror", options->mirror, "List what this mirror's index holds (http, https, file://); CUDAENV_MIRROR");
   command.add_flag("--bare", options->bare, "Only the versions, one per line (for completions)");
   command.add_flag("--json", options->json, "Machine-readable output");
+  command.add_flag("--refresh", options->refresh, "Read the folder's list of releases again (it is cached a day)");
   return [options] { return run_list_remote(*options); };
+}
+
+CommandHandler configure_update(CLI::App& command) {
+  auto options = std::make_shared<UpdateOptions>();
+  command.add_option("--mirror", options->mirror, "The redist folder to read (http, https, file://); CUDAENV_MIRROR");
+  return [options] { return run_update(*options); };
 }
 
 }  // namespace cudaenv

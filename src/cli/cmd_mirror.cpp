@@ -64,8 +64,9 @@ Result<int> run_sync(SyncOptions options) {
 
   ProgressReporter progress(stderr, stderr_wants_colour());
   std::vector<std::string> labels;
+  ReleaseSource source(*session, *releases, *base);
   for (const std::string& version : options.versions) {
-    auto label = resolve_release(version, *base, *releases);
+    auto label = source.resolve(version);
     if (!label) return label.take_error();
     SyncRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
                         options.components, options.platforms, *base, dir, options.jobs,

@@ -1,4 +1,6 @@
 // `use` and `global`: the two commands that record a version request in a file.
+#include <sys/stat.h>
+
 #include <memory>
 
 #include "cli/commands.h"
@@ -19,20 +21,40 @@ Result<Toolkit> check_installed(const Session& session, const std::string& versi
   return resolve_request(session.fs, session.env, session.layout, request, session.toolkits());
 }
 
+// The file `use` writes: cuda.toml itself, or the regular file named cuda.toml that a
+// symlinked one points to (a file shared in a monorepo, kept with its mode). A link to
+// anything else is refused, so a cloned repository cannot aim `use` at another file.
+Result<std::filesystem::path> pinned_file(const std::filesystem::path& file) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return file;
+  std::error_code ec;
+  std::filesystem::path target = std::filesystem::canonical(file, ec);
+  if (ec || target.filename() != kProjectFileName || !std::filesystem::is_regular_file(target, ec)) {
+    std::filesystem::path link = std::filesystem::read_symlink(file, ec);
+    return make_error(file.string() + " is a symlink to " + link.string() + ", which is not a regular file named " +
+                          kProjectFileName + "; nothing was written",
+                      "replace the link with a file of its own: rm " + file.string() + " && cudaenv use VERSION");
+  }
+  return target;
+}
+
 Result<int> run_use(const std::string& version) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto toolkit = check_installed(*session, version, "use");
   if (!toolkit) return toolkit.take_error();
-  std::filesystem::path file = session->cwd / kProjectFileName;
+  auto file = pinned_file(session->cwd / kProjectFileName);
+  if (!file) return file.take_error();
   std::string content = new_cuda_toml(version);
-  if (auto existing = session->fs.read_file(file)) {
-    auto edited = set_cuda_toml_version(file, *existing, version);
+  if (session->fs.kind(*file) != EntryKind::missing) {
+    auto existing = session->fs.read_file(*file);
+    if (!existing) return existing.take_error();
+    auto edited = set_cuda_toml_version(*file, *existing, version);
     if (!edited) return edited.take_error();
     content = std::move(edited.value());
   }
-  CUDAENV_TRY(write_file_atomically(file, content));
-  print_note("CUDA " + version + " (" + toolkit->name + ") pinned in " + file.string());
+  CUDAENV_TRY(write_file_atomically(*file, content));
+  print_note("CUDA " + version + " (" + toolkit->name + ") pinned in " + file->string());
   if (auto env_version = env_get(session->env, "CUDAENV_VERSION")) {
     print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
   }

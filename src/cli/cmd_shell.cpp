@@ -41,7 +41,7 @@ Result<int> run_hook_env(const std::string& shell) {
   TrustStore trust(session->layout.trust_dir());
   fs::path stamps = session->layout.cache_dir() / "stamps";
   HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
-                      [&](const fs::path& file) { return trust.is_trusted(file); }};
+                      [&](const CudaToml& project) { return trust.is_trusted(project); }};
   HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects,
                                dialect_of(*parse_shell_kind(shell)));
   for (const std::string& line : result.messages) std::fprintf(stderr, "%s\n", line.c_str());

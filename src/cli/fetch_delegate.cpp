@@ -1,5 +1,5 @@
 // In `cudaenv`, the commands that download or unpack archives (install, uninstall,
-// list-remote, mirror) are handed to cudaenv-fetch, the same CLI linked with libcurl and
+// list-remote, update, mirror) are handed to cudaenv-fetch, the same CLI linked with libcurl and
 // libarchive. Loading those libraries and their dependencies costs about 5 ms at every
 // start, which every other command, and the shell hook, would otherwise pay.
 #include <unistd.h>
@@ -40,5 +40,6 @@ CommandHandler configure_install(CLI::App& command) { return delegate(command); 
 CommandHandler configure_uninstall(CLI::App& command) { return delegate(command); }
 CommandHandler configure_list_remote(CLI::App& command) { return delegate(command); }
 CommandHandler configure_mirror(CLI::App& command) { return delegate(command); }
+CommandHandler configure_update(CLI::App& command) { return delegate(command); }
 
 }  // namespace cudaenv

@@ -3,7 +3,7 @@
 #include <sys/utsname.h>
 
 #include "install/plan.h"
-#include "mirror/mirror_store.h"
+#include "cli/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -32,21 +32,29 @@ bool skip_manifest_pin(bool option, const Session& session) {
   return option || env_get(session.env, "CUDAENV_SKIP_MANIFEST_PIN") == "1";
 }
 
-Result<std::string> resolve_release(const std::string& request, const std::string& base_url,
-                                    const ReleaseCatalog& releases) {
-  auto wanted = parse_version(request);
-  // A full label needs no list, and NVIDIA's folder has no index to ask.
-  if (!wanted || wanted->parts.size() >= 3 || base_url == releases.default_base) return releases.resolve(request);
-  auto index = fetch_mirror_index(base_url, 1);
-  if (!index) return releases.resolve(request);
-  auto label = mirror_catalog(*index, base_url, releases).resolve(request);
-  if (!label) {
-    Error error = label.take_error();
-    error.message += " in the mirror " + base_url;
-    error.hint = "`cudaenv list-remote --mirror " + base_url + "` lists what it holds";
-    return error;
+const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
+  if (discovered_ && freshness == ListFreshness::cache_ok) return *discovered_;
+  discovered_ = discover_releases(shipped_, base_url_, session_.layout.cache_dir(), freshness);
+  if (discovered_->unreadable) {
+    print_note("cannot read the list of releases at " + base_url_ + ": " + discovered_->unreadable->message +
+               "; using " + (discovered_->origin == "stale cache" ? "the list cached earlier" : "the releases this cudaenv knows") +
+               " (`cudaenv update` tries again)");
   }
-  return label;
+  return *discovered_;
+}
+
+Result<std::string> ReleaseSource::resolve(const std::string& request) {
+  auto wanted = parse_version(request);
+  if (!wanted || wanted->parts.size() >= 3) return shipped_.resolve(request);
+  const DiscoveredReleases& releases = discovered();
+  auto label = releases.catalog.resolve(request);
+  if (label) return label;
+  Error error = label.take_error();
+  if (base_url_ != shipped_.default_base) error.message += " in the mirror " + base_url_;
+  error.hint = "`cudaenv list-remote" + (base_url_ != shipped_.default_base ? " --mirror " + base_url_ : std::string()) +
+               "` lists what it holds";
+  if (releases.origin == "cache") error.hint += "; `cudaenv update` refreshes the list, cached for a day";
+  return error;
 }
 
 }  // namespace cudaenv

@@ -1,11 +1,14 @@
 #pragma once
-// Where `install`, `list-remote` and `mirror sync` fetch from, and for which platform: the
-// --mirror / CUDAENV_MIRROR URL, --platform or this machine, and the release a request names.
+// Where `install`, `list-remote`, `update` and `mirror sync` fetch from, and for which platform:
+// the --mirror / CUDAENV_MIRROR URL, --platform or this machine, and the releases that folder
+// offers (src/mirror/release_discovery).
 
+#include <optional>
 #include <string>
 
 #include "cli/session.h"
 #include "install/catalog.h"
+#include "mirror/release_discovery.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -19,9 +22,24 @@ Result<std::string> host_platform(const std::string& option);
 // --skip-manifest-pin or CUDAENV_SKIP_MANIFEST_PIN=1.
 bool skip_manifest_pin(bool option, const Session& session);
 
-// The full label a request names: "12.1" is the newest 12.1.z the mirror's index holds when
-// the mirror has one, else the newest cudaenv knows.
-Result<std::string> resolve_release(const std::string& request, const std::string& base_url,
-                                    const ReleaseCatalog& releases);
+// The releases of one redist folder, discovered at most once per command; a folder that cannot
+// be read is said once on stderr.
+class ReleaseSource {
+ public:
+  ReleaseSource(const Session& session, const ReleaseCatalog& shipped, std::string base_url)
+      : session_(session), shipped_(shipped), base_url_(std::move(base_url)) {}
+
+  const std::string& base_url() const { return base_url_; }
+  const DiscoveredReleases& discovered(ListFreshness freshness = ListFreshness::cache_ok);
+  // The full label a request names: "12.1" is the newest 12.1.z the folder offers. A full
+  // label is taken as it is, without asking the folder.
+  Result<std::string> resolve(const std::string& request);
+
+ private:
+  const Session& session_;
+  const ReleaseCatalog& shipped_;
+  std::string base_url_;
+  std::optional<DiscoveredReleases> discovered_;
+};
 
 }  // namespace cudaenv

@@ -148,6 +148,7 @@ class Parser {
     }
     toml::table& root = parsed.table();
     out_.path = path_;
+    out_.text = std::string(text_);
     for (auto [key, node] : in_file_order(root)) {
       std::string name(key->str());
       if (name == "cuda") CUDAENV_TRY(read_cuda(*key, *node));

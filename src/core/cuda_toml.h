@@ -19,6 +19,7 @@ inline constexpr const char* kProjectFileName = "cuda.toml";
 
 struct CudaToml {
   fs::path path;
+  std::string text;     // the bytes parsed: trust is checked on these, never on a second read
   std::string version;  // "" when the file pins none (after `use --unset`): the next setting decides
   std::optional<std::string> profile;
   std::vector<std::string> components;

@@ -14,6 +14,11 @@ static Result<fs::path> absolute_setting(const EnvMap& env, const char* name) {
     return make_error(std::string(name) + "='" + path.string() + "' is not an absolute path",
                       std::string("set ") + name + " to an absolute path, e.g. $HOME/.cudaenv");
   }
+  // Its shims folder goes on PATH and its toolkits on PATH and LD_LIBRARY_PATH, which split at ':'.
+  if (path.string().find_first_of(":\n") != std::string::npos) {
+    return make_error(std::string(name) + "='" + path.string() + "' holds ':' or a newline, which would split PATH",
+                      std::string("set ") + name + " to a path without them");
+  }
   return path.lexically_normal();
 }
 

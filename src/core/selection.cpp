@@ -19,7 +19,10 @@ std::optional<fs::path> find_project_file(const FileSystemView& fs, const fs::pa
   fs::path current = dir.lexically_normal();
   while (true) {
     fs::path candidate = current / kProjectFileName;
-    if (fs.kind(candidate) == EntryKind::file) return candidate;
+    // Anything but a folder counts, so a FIFO or device named cuda.toml is an error
+    // from read_file, not silently skipped.
+    EntryKind kind = fs.kind(candidate);
+    if (kind == EntryKind::file || kind == EntryKind::other) return candidate;
     if (!current.has_relative_path()) return std::nullopt;
     current = current.parent_path();
   }
@@ -29,20 +32,21 @@ Result<std::optional<CudaToml>> load_project(const FileSystemView& fs, const fs:
   auto file = find_project_file(fs, cwd);
   if (!file) return std::optional<CudaToml>{};
   auto text = fs.read_file(*file);
-  if (!text) return make_error("cannot read " + file->string(), "check its permissions");
+  if (!text) return text.take_error();
   auto parsed = parse_cuda_toml(*file, *text);
   if (!parsed) return parsed.take_error();
   return std::optional<CudaToml>(std::move(parsed.value()));
 }
 
-static std::optional<std::string> read_global_version(const FileSystemView& fs, const fs::path& file) {
+static Result<std::optional<std::string>> read_global_version(const FileSystemView& fs, const fs::path& file) {
+  if (fs.kind(file) == EntryKind::missing) return std::optional<std::string>{};
   auto text = fs.read_file(file);
-  if (!text) return std::nullopt;
+  if (!text) return text.take_error();
   for (const std::string& line : split(*text, '\n')) {
     std::string_view value = trim(line);
-    if (!value.empty() && value[0] != '#') return std::string(value);
+    if (!value.empty() && value[0] != '#') return std::optional<std::string>(std::string(value));
   }
-  return std::nullopt;
+  return std::optional<std::string>{};
 }
 
 static Result<Request> validated(Request request) {
@@ -58,9 +62,9 @@ Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
   }
   if (project && !project->version.empty()) return Request{project->version, OriginKind::project_file, project->path};
   fs::path global = layout.global_version_file();
-  if (auto value = read_global_version(fs, global)) {
-    return validated(Request{*value, OriginKind::global_file, global});
-  }
+  auto value = read_global_version(fs, global);
+  if (!value) return value.take_error();
+  if (*value) return validated(Request{**value, OriginKind::global_file, global});
   return Request{"system", OriginKind::fallback, {}};
 }
 

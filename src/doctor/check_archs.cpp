@@ -66,6 +66,20 @@ std::optional<std::vector<Version>> arch_entry_capabilities(const std::string& e
   return std::vector<Version>{*version};
 }
 
+// Whether the arch list names archs itself; "native" (torch's "the visible GPUs") does not.
+bool names_archs(const ArchListProbe& list) {
+  return !list.entries.empty() && list.entries != std::vector<std::string>{"native"};
+}
+
+// Whether torch's _get_cuda_arch_flags takes the entry: a named arch, or one of its
+// supported_arches with or without "+PTX"; anything else raises ValueError.
+bool torch_accepts(const std::string& entry, const CudaFacts& facts) {
+  std::string name = entry.substr(0, entry.find("+PTX"));
+  if (facts.named_arches.count(name)) return true;
+  const auto& supported = facts.torch_supported_arches;
+  return std::find(supported.begin(), supported.end(), name) != supported.end();
+}
+
 // nvcc cannot target the GPU's own arch, but code for an older minor of its major runs on it
 // (sm_86 on an 8.9 GPU). Builds that target the GPU itself still stop: torch extensions
 // without TORCH_CUDA_ARCH_LIST, CMake's "native", DeepSpeed's JIT.
@@ -91,7 +105,7 @@ Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const 
     fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(nearest.str()));
   }
   // An explicit arch list decides what gets built; the arch-list check judges it.
-  Severity severity = probes.arch_list.entries.empty() ? Severity::error : Severity::warning;
+  Severity severity = names_archs(probes.arch_list) ? Severity::warning : Severity::error;
   return finding("gpu-toolkit", severity, build.label + " cannot target " + gpu_label(gpu), why, fixes);
 }
 
@@ -153,16 +167,23 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
   BuildToolkit build = build_toolkit(probes);
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
   if (list.entries.empty() || !release) return std::nullopt;
-  std::vector<std::string> kept, unknown, unbuildable;
+  if (!names_archs(list)) {
+    // _get_cuda_arch_flags on pytorch/pytorch main treats "native" like an unset list.
+    return finding("arch-list", Severity::info, list.source + " is \"native\": torch builds for the visible GPUs",
+                   "The GPU checks above judge those. torch releases that predate \"native\" raise ValueError "
+                   "\"Unknown CUDA arch (native)\".");
+  }
+  std::vector<std::string> kept, unknown, unbuildable, torch_rejects;
   for (const std::string& entry : list.entries) {
     auto capabilities = arch_entry_capabilities(entry, facts);
     if (!capabilities) unknown.push_back(entry);
     else if (!std::all_of(capabilities->begin(), capabilities->end(),
                           [&](const Version& cc) { return release->builds_for(cc); })) unbuildable.push_back(entry);
+    else if (!torch_accepts(entry, facts)) torch_rejects.push_back(entry);
     else kept.push_back(entry);
   }
   std::string where = list.source + " (" + join(list.entries, ";") + ")";
-  if (unknown.empty() && unbuildable.empty()) {
+  if (unknown.empty() && unbuildable.empty() && torch_rejects.empty()) {
     return finding("arch-list", Severity::ok, build.label + " builds every arch in " + where);
   }
   std::vector<std::string> fixes;
@@ -178,6 +199,16 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
                    build.label + " cannot build " + join(unbuildable, ", ") + " named in " + list.source,
                    "nvcc fails with \"Unsupported gpu architecture\" for each of them.", fixes);
   }
+  if (!torch_rejects.empty()) {
+    // nvcc builds them, but torch's extension builds read the list too and stop at them.
+    std::string torch = probes.python.has_torch ? "torch " + probes.python.torch_version : "torch";
+    return finding("arch-list", probes.python.has_torch ? Severity::error : Severity::warning,
+                   torch + " rejects " + join(torch_rejects, ", ") + " named in " + list.source,
+                   "nvcc " + mm(release->version) + " builds them, but torch.utils.cpp_extension takes only the archs "
+                   "it knows (no \"f\" suffix, no 8.8, no 10.1) and raises ValueError \"Unknown CUDA arch (" +
+                       torch_rejects.front() + ") or GPU not supported\" for every CUDA extension build.",
+                   fixes);
+  }
   return finding("arch-list", Severity::warning, list.source + " names unknown archs: " + join(unknown, ", "),
                  "torch.utils.cpp_extension raises \"Unknown CUDA arch (X) or GPU not supported\" for them.", fixes);
 }
@@ -188,7 +219,7 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
 std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFacts& facts) {
   BuildToolkit build = build_toolkit(probes);
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
-  if (!probes.python.deepspeed_version || !release || !probes.arch_list.entries.empty()) return std::nullopt;
+  if (!probes.python.deepspeed_version || !release || names_archs(probes.arch_list)) return std::nullopt;
   static const Version kDeepSpeedDefaults[] = {Version{{6, 0}}, Version{{6, 1}}, Version{{7, 0}}};
   std::vector<std::string> dropped;
   for (const Version& arch : kDeepSpeedDefaults) {

@@ -36,6 +36,51 @@ std::vector<std::string> compiler_fixes(const CompilerProbe& compiler, int max_m
   return fixes;
 }
 
+// What the probed torch's BuildExtension does with a gcc for the build's CUDA.
+struct TorchCompilerRule {
+  std::string torch;          // "torch 2.11.0+cu128"; empty without torch
+  std::optional<int> gcc_max;  // its bound; none: it has none and only warns
+};
+
+TorchCompilerRule torch_compiler_rule(const Probes& probes, const CudaFacts& facts, const Version& cuda) {
+  const PythonProbe& python = probes.python;
+  if (!python.torch_cuda || probes.compiler.kind != "gcc") return {};
+  auto release = release_version(python.torch_version);
+  if (!release) return {};
+  return {"torch " + python.torch_version, facts.torch_gcc_max(*release, cuda)};
+}
+
+// The clause the nvcc explanation adds about torch: refuses too, or only warns.
+std::string torch_says(const TorchCompilerRule& torch, int gcc_major, const std::string& cuda) {
+  if (torch.torch.empty()) return "";
+  if (!torch.gcc_max) {
+    return "; " + torch.torch + "'s BuildExtension has no gcc bounds for CUDA " + cuda +
+           " and only warns (\"There are no g++ version bounds defined\")";
+  }
+  if (gcc_major > *torch.gcc_max) return ", and " + torch.torch + "'s BuildExtension refuses it too (RuntimeError)";
+  return "";
+}
+
+// nvcc takes the compiler but the probed torch's extension builds do not.
+Finding torch_refuses_compiler(const Probes& probes, const BuildToolkit& build, const std::string& label,
+                               const TorchCompilerRule& torch) {
+  std::string cuda = mm(*build.version);
+  std::vector<std::string> fixes;
+  int best = 0;
+  for (int major : probes.compiler.other_gcc_majors) {
+    if (major <= *torch.gcc_max && major > best) best = major;
+  }
+  if (best) fixes.push_back(compiler_export(best));
+  fixes.push_back("export TORCH_DONT_CHECK_COMPILER_ABI=1");
+  return finding("host-compiler", Severity::warning, torch.torch + " refuses " + label + " with CUDA " + cuda + ", though nvcc accepts it",
+                 torch.torch + "'s BuildExtension (setup.py and pip builds of CUDA extensions) allows gcc up to " +
+                     std::to_string(*torch.gcc_max) + " with CUDA " + cuda + " and raises RuntimeError \"The current "
+                     "installed version of g++ ... is greater than the maximum required version by CUDA " + cuda +
+                     "\"; torch.utils.cpp_extension.load() does not check. TORCH_DONT_CHECK_COMPILER_ABI=1 skips the "
+                     "check.",
+                 fixes);
+}
+
 }  // namespace
 
 std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& facts) {
@@ -56,13 +101,22 @@ std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& fac
                       " (" + named + " -> " + compiler.path->string() + ")";
   std::optional<int> max = !release ? std::nullopt : compiler.kind == "gcc" ? release->gcc_max
                                                    : compiler.kind == "clang" ? release->clang_max : std::nullopt;
-  if (!max || !compiler.version) return finding("host-compiler", Severity::ok, "host compiler " + label);
-  if (compiler.version->major() <= *max) {
+  if (!compiler.version) return finding("host-compiler", Severity::info, "host compiler " + label + ": its version does not read");
+  if (!max) {
+    std::string cuda = build.version ? "CUDA " + mm(*build.version) : "no toolkit";
+    return finding("host-compiler", Severity::info,
+                   "host compiler " + label + ": no " + compiler.kind + " bound known for " + cuda + ", not checked");
+  }
+  TorchCompilerRule torch = torch_compiler_rule(probes, facts, *build.version);
+  int major = compiler.version->major();
+  if (major <= *max) {
+    if (torch.gcc_max && major > *torch.gcc_max) return torch_refuses_compiler(probes, build, label, torch);
     return finding("host-compiler", Severity::ok, build.label + " accepts " + label);
   }
   std::string why = "nvcc " + mm(release->version) + " stops with \"#error -- unsupported GNU version! gcc versions "
-                    "later than " + std::to_string(*max) + " are not supported!\" (crt/host_config.h), and torch's "
-                    "extension builder refuses it too. Point nvcc at an older compiler, or use a newer CUDA.";
+                    "later than " + std::to_string(*max) + " are not supported!\" (crt/host_config.h)" +
+                    torch_says(torch, major, mm(release->version)) +
+                    ". Point nvcc at an older compiler, or use a newer CUDA.";
   if (compiler.kind == "clang") why = "nvcc " + mm(release->version) + " rejects clang newer than " + std::to_string(*max) + ".";
   return finding("host-compiler", Severity::error, build.label + " does not accept " + label, why,
                  compiler_fixes(compiler, *max, probes, facts, *release));
@@ -134,13 +188,13 @@ std::optional<Finding> check_library_path(const Probes& probes) {
 
 std::optional<Finding> check_python(const Probes& probes) {
   const PythonProbe& python = probes.python;
-  if (!python.interpreter) return finding("python", Severity::ok, "no Python found: torch checks skipped");
+  if (!python.interpreter) return finding("python", Severity::info, "no Python found: the torch checks were skipped");
   std::string where = python.interpreter->string();
   if (!python.problem.empty()) {
     return finding("python", Severity::warning, "could not ask " + where + " about torch: " + python.problem,
                    "The torch and DeepSpeed checks were skipped.");
   }
-  if (!python.has_torch) return finding("python", Severity::ok, "torch is not installed for " + where);
+  if (!python.has_torch) return finding("python", Severity::info, "torch is not installed for " + where);
   std::string title = "torch " + python.torch_version + " (" +
                       (python.torch_cuda ? "CUDA " + python.torch_cuda->str() : std::string("CPU build")) + ") in " + where;
   if (python.deepspeed_version) title += ", DeepSpeed " + *python.deepspeed_version;

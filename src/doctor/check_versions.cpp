@@ -2,6 +2,7 @@
 #include "doctor/check_versions.h"
 
 #include "doctor/check_helpers.h"
+#include "util/strings.h"
 
 namespace cudaenv::doctor_detail {
 
@@ -27,6 +28,11 @@ Finding check_selection(const Probes& probes) {
 
 Finding check_driver_present(const Probes& probes) {
   const DriverProbe& driver = probes.driver;
+  if (driver.crashed) {
+    return finding("driver", Severity::error, "the NVIDIA driver is broken: " + driver.problem,
+                   "Every program that initialises CUDA (torch, nvidia-smi, your own) will crash or hang the same "
+                   "way. Reinstall the NVIDIA driver, or take the libcuda.so.1 that LD_LIBRARY_PATH points at off it.");
+  }
   if (!driver.loaded || !driver.cuda) {
     return finding("driver", Severity::warning, "no usable NVIDIA driver: " + driver.problem,
                    "Building CUDA code still works, but nothing can run on a GPU here and "
@@ -103,38 +109,106 @@ std::optional<Finding> check_toolkit_torch(const Probes& probes) {
   if (nvcc == torch) return finding("toolkit-torch", Severity::ok, pair + ": same CUDA");
   std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes)};
   if (nvcc.major() != torch.major()) {
-    std::string why = "Installed CUDA version " + nvcc.str() + " does not match the version torch was compiled with " +
-                      torch.str() + ": torch.utils.cpp_extension refuses to build CUDA extensions across majors";
-    if (python.deepspeed_version) why += ", and so does DeepSpeed (CUDAMismatchException)";
+    // torch/utils/cpp_extension.py: _check_cuda_version runs only from BuildExtension.
+    std::string why = "torch's BuildExtension (setup.py and pip builds of CUDA extensions) raises RuntimeError \"The "
+                      "detected CUDA version (" + nvcc.str() + ") mismatches the version that was used to compile "
+                      "PyTorch (" + torch.str() + ")\"; torch.utils.cpp_extension.load() compares nothing and builds "
+                      "against the wrong CUDA";
+    if (python.deepspeed_version) {
+      why += ", and DeepSpeed's op builds raise CUDAMismatchException (\"Installed CUDA version " + nvcc.str() +
+             " does not match the version torch was compiled with " + torch.str() + "\")";
+    }
     why += ". Use the toolkit torch was built with, or reinstall torch for this toolkit.";
     return finding("toolkit-torch", Severity::error, "CUDA major mismatch: " + pair, why, fixes);
   }
   return finding("toolkit-torch", Severity::warning, "CUDA minor mismatch: " + pair,
-                 "torch only warns about a minor mismatch and extensions usually work, but the safest build uses "
-                 "the same CUDA torch was built with.",
+                 "torch's BuildExtension only warns about a minor mismatch (\"Most likely this shouldn't be a "
+                 "problem\") and extensions usually work, but the safest build uses the same CUDA torch was built with.",
                  fixes);
 }
+
+namespace {
+
+// "DeepSpeed 0.14.3's list is 12.0, 12.1, ..." for the list the probed DeepSpeed ships.
+std::string deepspeed_list_text(const CudaFacts& facts, const std::optional<Version>& release, int major) {
+  const DeepSpeedList* list = facts.deepspeed_list(release);
+  auto minors = list ? list->minor_ok.find(major) : decltype(list->minor_ok.end()){};
+  if (!list || minors == list->minor_ok.end()) return "it tolerates no CUDA " + std::to_string(major) + " minor mismatch";
+  std::vector<std::string> names;
+  for (const Version& minor : minors->second) names.push_back(minor.str());
+  return "its tolerated CUDA " + std::to_string(major) + " minors are " + join(names, ", ");
+}
+
+bool reads_skip_check(const CudaFacts& facts, const std::optional<Version>& release) {
+  return !release || !facts.deepspeed_skip_from || *release >= *facts.deepspeed_skip_from;
+}
+
+}  // namespace
 
 std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& facts) {
   BuildToolkit build = build_toolkit(probes);
   const PythonProbe& python = probes.python;
   if (!python.deepspeed_version || !build.version || !python.torch_cuda) return std::nullopt;
+  auto release = release_version(*python.deepspeed_version);
+  std::string name = "DeepSpeed " + *python.deepspeed_version;
   Version nvcc = major_minor(*build.version), torch = major_minor(*python.torch_cuda);
-  if (nvcc.major() != torch.major()) return std::nullopt;  // the major mismatch finding covers it
   std::string pair = "nvcc " + nvcc.str() + " with torch's CUDA " + torch.str();
-  if (facts.deepspeed_tolerates(nvcc, torch)) {
-    return finding("deepspeed-cuda", Severity::ok, "DeepSpeed " + *python.deepspeed_version + " accepts " + pair);
+  bool skipped = probes.deepspeed_skip_check && reads_skip_check(facts, release);
+  if (nvcc.major() != torch.major()) {
+    if (!skipped) return std::nullopt;  // the major mismatch finding covers it
+    return finding("deepspeed-cuda", Severity::warning, name + " lets " + pair + " through (DS_SKIP_CUDA_CHECK=1)",
+                   "DS_SKIP_CUDA_CHECK=1 silences DeepSpeed's check even across CUDA majors, so its op builds go "
+                   "ahead with a toolkit torch was not built with and fail later, when they compile or load.",
+                   {use_toolkit_fix(torch, probes), "unset DS_SKIP_CUDA_CHECK"});
   }
-  std::string title = "DeepSpeed " + *python.deepspeed_version + " refuses " + pair;
-  std::string why = "DeepSpeed's op builder raises CUDAMismatchException unless the versions are equal or both are "
-                    "in its list of tolerated CUDA " + std::to_string(nvcc.major()) + " minors.";
+  if (facts.deepspeed_tolerates(nvcc, torch, release)) return finding("deepspeed-cuda", Severity::ok, name + " accepts " + pair);
+  std::string why = "DeepSpeed's op builder raises CUDAMismatchException unless the versions are equal or both are in "
+                    "its list of tolerated minors; " + deepspeed_list_text(facts, release, nvcc.major()) + ".";
+  if (!release) why += " (Its version does not read, so the newest DeepSpeed's list is assumed.)";
   std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes)};
-  if (probes.deepspeed_skip_check) {
+  if (auto first = facts.deepspeed_first_tolerating(nvcc, torch); first && release && *first > *release) {
+    why += " DeepSpeed " + first->str() + " and later tolerate this pair.";
+    if (python.interpreter) {
+      fixes.push_back(posix_quote(python.interpreter->string()) + " -m pip install " + posix_quote("deepspeed>=" + first->str()));
+    }
+  }
+  std::string title = name + " refuses " + pair;
+  if (skipped) {
     return finding("deepspeed-cuda", Severity::warning, title + " (DS_SKIP_CUDA_CHECK=1 lets it through)",
                    why + " DS_SKIP_CUDA_CHECK=1 is set, so it only warns.", fixes);
   }
-  fixes.push_back("export DS_SKIP_CUDA_CHECK=1");
+  if (probes.deepspeed_skip_check) {
+    why += " DS_SKIP_CUDA_CHECK=1 is set, but " + name + " predates it (it is read from DeepSpeed " +
+           facts.deepspeed_skip_from->str() + " on).";
+  } else if (reads_skip_check(facts, release)) {
+    fixes.push_back("export DS_SKIP_CUDA_CHECK=1");
+  }
   return finding("deepspeed-cuda", Severity::error, title, why, fixes);
+}
+
+std::optional<Finding> check_facts(const Probes& probes, const CudaFacts& facts) {
+  BuildToolkit build = build_toolkit(probes);
+  if (!build.version || facts.release(*build.version)) return std::nullopt;
+  std::string cuda = mm(*build.version);
+  return finding("facts", Severity::info,
+                 "no facts for CUDA " + cuda + ": these checks were skipped: GPU architectures, the arch list, the "
+                 "host compiler's bounds",
+                 "cudaenv's cuda-facts.toml knows CUDA " + facts.releases.front().version.str() + " to " +
+                     facts.releases.back().version.str() + "; a newer cudaenv may know " + cuda + ".");
+}
+
+std::optional<Finding> check_deepspeed_skip(const Probes& probes, const CudaFacts& facts) {
+  if (!probes.deepspeed_skip_check) return std::nullopt;
+  const std::optional<std::string>& installed = probes.python.deepspeed_version;
+  auto release = installed ? release_version(*installed) : std::nullopt;
+  if (installed && !reads_skip_check(facts, release)) {
+    return finding("deepspeed-skip", Severity::info,
+                   "DS_SKIP_CUDA_CHECK=1 is set, and DeepSpeed " + *installed + " ignores it",
+                   "DeepSpeed reads it from " + facts.deepspeed_skip_from->str() + " on.");
+  }
+  return finding("deepspeed-skip", Severity::info, "DS_SKIP_CUDA_CHECK=1 is set",
+                 "DeepSpeed's op builds will not stop at a CUDA mismatch between nvcc and torch, not even across "
+                 "majors; a mismatched build fails later, when it compiles or loads.");
 }
 
 std::optional<Finding> check_torch_build(const Probes& probes) {

@@ -42,12 +42,14 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   add(check_python(probes));
   add(check_toolkit_torch(probes));
   add(check_deepspeed(probes, facts));
+  add(check_deepspeed_skip(probes, facts));
   add(check_torch_build(probes));
   add_all(check_gpus_toolkit(probes, facts));
   add_all(check_gpus_torch(probes, facts));
   add(check_arch_list(probes, facts));
   add(check_deepspeed_archs(probes, facts));
   add(check_compiler(probes, facts));
+  add(check_facts(probes, facts));
   return findings;
 }
 
@@ -63,6 +65,7 @@ const char* severity_label(Severity severity) {
     case Severity::ok: return "ok";
     case Severity::warning: return "warning";
     case Severity::error: return "error";
+    case Severity::info: return "info";
   }
   return "";
 }

@@ -10,7 +10,9 @@
 
 namespace cudaenv {
 
-enum class Severity { ok, warning, error };
+// info: something worth knowing that is neither a passed check nor a problem (torch is not
+// installed, a check had no facts to go on).
+enum class Severity { ok, warning, error, info };
 
 struct Finding {
   std::string id;  // stable name for scripts: toolkit-torch, driver-toolkit, ...

@@ -3,6 +3,8 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 
 #include "core/toml_position.h"
 #include "util/data_dir.h"
@@ -59,14 +61,56 @@ std::optional<Version> CudaFacts::torch_cuda_for(const Version& cc) const {
   return std::nullopt;
 }
 
-bool CudaFacts::deepspeed_tolerates(const Version& nvcc, const Version& torch_cuda) const {
+std::optional<Version> release_version(std::string_view text) {
+  size_t end = 0;
+  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) ++end;
+  while (end > 0 && text[end - 1] == '.') --end;
+  return parse_version(text.substr(0, end));
+}
+
+const DeepSpeedList* CudaFacts::deepspeed_list(const std::optional<Version>& deepspeed) const {
+  if (deepspeed_lists.empty()) return nullptr;
+  if (!deepspeed) return &deepspeed_lists.back();
+  const DeepSpeedList* found = nullptr;
+  for (const DeepSpeedList& list : deepspeed_lists) {
+    if (list.from <= *deepspeed) found = &list;
+  }
+  return found;
+}
+
+namespace {
+
+bool list_tolerates(const DeepSpeedList& list, const Version& a, const Version& b) {
+  auto minors = list.minor_ok.find(a.major());
+  if (minors == list.minor_ok.end()) return false;
+  auto listed = [&](const Version& v) { return std::find(minors->second.begin(), minors->second.end(), v) != minors->second.end(); };
+  return listed(a) && listed(b);
+}
+
+}  // namespace
+
+bool CudaFacts::deepspeed_tolerates(const Version& nvcc, const Version& torch_cuda,
+                                    const std::optional<Version>& deepspeed) const {
   Version a = major_minor(nvcc), b = major_minor(torch_cuda);
   if (a == b) return true;
-  if (a.major() != b.major()) return false;
-  auto list = deepspeed_minor_ok.find(a.major());
-  if (list == deepspeed_minor_ok.end()) return false;
-  auto listed = [&](const Version& v) { return std::find(list->second.begin(), list->second.end(), v) != list->second.end(); };
-  return listed(a) && listed(b);
+  const DeepSpeedList* list = deepspeed_list(deepspeed);
+  return list && list_tolerates(*list, a, b);
+}
+
+std::optional<Version> CudaFacts::deepspeed_first_tolerating(const Version& nvcc, const Version& torch_cuda) const {
+  for (const DeepSpeedList& list : deepspeed_lists) {
+    if (list_tolerates(list, major_minor(nvcc), major_minor(torch_cuda))) return list.from;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> CudaFacts::torch_gcc_max(const Version& torch, const Version& cuda) const {
+  std::optional<int> bound;
+  for (const TorchGccBounds& row : torch_gcc) {
+    if (row.from > torch) break;
+    if (auto it = row.gcc_max.find(major_minor(cuda)); it != row.gcc_max.end()) bound = it->second;
+  }
+  return bound;
 }
 
 namespace {
@@ -85,6 +129,8 @@ class FactsParser {
     toml::table& root = parsed.table();
     CUDAENV_TRY(read_releases(root));
     CUDAENV_TRY(read_named_arches(root));
+    CUDAENV_TRY(read_torch_rules(root));
+    CUDAENV_TRY(read_deepspeed(root));
     toml::node* integrated = root["integrated_archs"].node();
     if (!integrated) return bad("integrated_archs is missing");
     auto integrated_archs = versions(*integrated, "integrated_archs");
@@ -178,6 +224,86 @@ class FactsParser {
     return ok_status();
   }
 
+  Result<Version> version_at(toml::table& table, const char* key, const std::string& where) {
+    auto text = table[key].value<std::string>();
+    auto version = text ? parse_version(*text) : std::nullopt;
+    if (!version) return bad(where + "." + key + " must be a version string");
+    return *version;
+  }
+
+  // Each table of the array `parent.key` ([[where]]): its `from` version and its other keys,
+  // handed to `read(from, key, value)`, which returns an error or adds them up.
+  template <class Read>
+  Status read_rows(toml::table& parent, const char* key, const std::string& where, Read read) {
+    toml::array* rows = parent[key].as_array();
+    if (!rows) return bad("no [[" + where + "]]");
+    for (toml::node& node : *rows) {
+      toml::table* row = node.as_table();
+      if (!row) return bad("[[" + where + "]] must be tables");
+      auto from = version_at(*row, "from", where);
+      if (!from) return from.take_error();
+      CUDAENV_TRY(read(*from, *row));
+    }
+    return ok_status();
+  }
+
+  // [torch] supported_arches and [[torch.gcc_bounds]]
+  Status read_torch_rules(toml::table& root) {
+    toml::table* torch = root["torch"].as_table();
+    toml::node* supported = torch ? (*torch)["supported_arches"].node() : nullptr;
+    if (!supported) return bad("torch.supported_arches is missing");
+    auto arches = strings(*supported, "torch.supported_arches");
+    if (!arches) return arches.take_error();
+    facts_.torch_supported_arches = std::move(*arches);
+    return read_rows(*torch, "gcc_bounds", "torch.gcc_bounds", [&](const Version& from, toml::table& row) -> Status {
+      TorchGccBounds bounds{from, {}};
+      for (auto&& [key, value] : row) {
+        if (key.str() == "from") continue;
+        auto cuda = parse_version(key.str());
+        auto gcc = value.value<int64_t>();
+        if (!cuda || !gcc) return bad("torch.gcc_bounds: '" + std::string(key.str()) + "' must be a CUDA version = a gcc major");
+        bounds.gcc_max[major_minor(*cuda)] = static_cast<int>(*gcc);
+      }
+      facts_.torch_gcc.push_back(std::move(bounds));
+      return ok_status();
+    });
+  }
+
+  // [deepspeed] and [[deepspeed.older_lists]]; the newest list comes from pytorch.toml.
+  Status read_deepspeed(toml::table& root) {
+    toml::table* deepspeed = root["deepspeed"].as_table();
+    if (!deepspeed) return bad("no [deepspeed] table");
+    auto newest = version_at(*deepspeed, "newest_list_from", "deepspeed");
+    if (!newest) return newest.take_error();
+    auto skip = version_at(*deepspeed, "skip_check_from", "deepspeed");
+    if (!skip) return skip.take_error();
+    facts_.deepspeed_skip_from = *skip;
+    CUDAENV_TRY(read_rows(*deepspeed, "older_lists", "deepspeed.older_lists", [&](const Version& from, toml::table& row) -> Status {
+      DeepSpeedList list{from, {}};
+      for (auto&& [key, value] : row) {
+        if (key.str() == "from") continue;
+        int major = 0;
+        auto [end, ec] = std::from_chars(key.str().data(), key.str().data() + key.str().size(), major);
+        if (ec != std::errc{} || end != key.str().data() + key.str().size()) {
+          return bad("deepspeed.older_lists: '" + std::string(key.str()) + "' must be a CUDA major");
+        }
+        auto minors = versions(value, "deepspeed.older_lists." + std::string(key.str()));
+        if (!minors) return minors.take_error();
+        list.minor_ok[major] = std::move(*minors);
+      }
+      facts_.deepspeed_lists.push_back(std::move(list));
+      return ok_status();
+    }));
+    std::sort(facts_.deepspeed_lists.begin(), facts_.deepspeed_lists.end(),
+              [](const DeepSpeedList& a, const DeepSpeedList& b) { return a.from < b.from; });
+    if (!facts_.deepspeed_lists.empty() && facts_.deepspeed_lists.back().from >= *newest) {
+      return bad("deepspeed.newest_list_from must be newer than every older list");
+    }
+    // Its minors are pytorch.toml's, filled in by adopt_torch_matrix.
+    facts_.deepspeed_lists.push_back(DeepSpeedList{*newest, {}});
+    return ok_status();
+  }
+
   fs::path path_;
   std::string_view text_;
   CudaFacts facts_;
@@ -195,7 +321,8 @@ Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
     if (!driver) return make_error(matrix.path.string() + ": '" + text + "' is not a driver version");
     facts.family_driver[major] = *driver;
   }
-  facts.deepspeed_minor_ok = matrix.deepspeed_minor_ok;
+  if (facts.deepspeed_lists.empty()) return make_error("cuda-facts.toml has no [deepspeed] lists");
+  facts.deepspeed_lists.back().minor_ok = matrix.deepspeed_minor_ok;
   return ok_status();
 }
 

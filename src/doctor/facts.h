@@ -30,12 +30,26 @@ struct CudaRelease {
   bool runs_on(const Version& cc) const;
 };
 
+// DeepSpeed's cuda_minor_mismatch_ok from one release until the next.
+struct DeepSpeedList {
+  Version from;
+  std::map<int, std::vector<Version>> minor_ok;  // per major: mutually tolerated minors
+};
+
+// torch's CUDA_GCC_VERSIONS rows that hold from one torch release on.
+struct TorchGccBounds {
+  Version from;
+  std::map<Version, int> gcc_max;  // per CUDA major.minor: the newest gcc major BuildExtension takes
+};
+
 struct CudaFacts {
   std::vector<CudaRelease> releases;                         // oldest first
-  // From pytorch.toml (adopt_torch_matrix):
-  std::map<int, DriverVersion> family_driver;              // per major: minor-compatibility floor
-  std::map<int, std::vector<Version>> deepspeed_minor_ok;  // per major: mutually tolerated minors
+  std::map<int, DriverVersion> family_driver;              // per major: minor-compatibility floor (pytorch.toml)
+  std::vector<DeepSpeedList> deepspeed_lists;  // oldest first; the newest is pytorch.toml's
+  std::optional<Version> deepspeed_skip_from;  // the first DeepSpeed that reads DS_SKIP_CUDA_CHECK
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
+  std::vector<std::string> torch_supported_arches;  // TORCH_CUDA_ARCH_LIST entries torch accepts
+  std::vector<TorchGccBounds> torch_gcc;  // oldest first
   std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
   std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
 
@@ -48,8 +62,16 @@ struct CudaFacts {
   const CudaRelease* newest_within(const Version& driver_cuda) const;
   // The CUDA of torch wheels to suggest for a GPU of capability `cc` that torch lacks.
   std::optional<Version> torch_cuda_for(const Version& cc) const;
+  // The list DeepSpeed `deepspeed` ships (nullopt: its version is unknown, the newest's);
+  // null for a DeepSpeed older than every list.
+  const DeepSpeedList* deepspeed_list(const std::optional<Version>& deepspeed) const;
   // DeepSpeed's assert_no_cuda_mismatch: equal major.minor, or both in the tolerated list.
-  bool deepspeed_tolerates(const Version& nvcc, const Version& torch_cuda) const;
+  bool deepspeed_tolerates(const Version& nvcc, const Version& torch_cuda, const std::optional<Version>& deepspeed) const;
+  // The first DeepSpeed release that tolerates the pair, if any does.
+  std::optional<Version> deepspeed_first_tolerating(const Version& nvcc, const Version& torch_cuda) const;
+  // The newest gcc major torch `torch`'s BuildExtension accepts with CUDA `cuda`; none when
+  // that torch has no bound for it (it only warns).
+  std::optional<int> torch_gcc_max(const Version& torch, const Version& cuda) const;
 };
 
 Result<CudaFacts> parse_cuda_facts(const std::filesystem::path& path, std::string_view text);
@@ -60,5 +82,8 @@ Result<CudaFacts> load_cuda_facts();
 
 // "12.1.1" -> 12.1: facts and comparisons work on major.minor.
 Version major_minor(const Version& version);
+
+// The release number a package version starts with: "2.11.0+cu128", "0.15.0rc1" -> 2.11.0, 0.15.0.
+std::optional<Version> release_version(std::string_view text);
 
 }  // namespace cudaenv

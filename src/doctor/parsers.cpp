@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -47,33 +48,137 @@ CompilerBanner parse_compiler_banner(std::string_view text) {
   return banner;
 }
 
+namespace {
+
+using json = nlohmann::json;
+
+// The strings of an array member; absent or null: none.
+Result<std::vector<std::string>> strings_at(const JsonValue& object, std::string_view key) {
+  std::vector<std::string> out;
+  auto list = object.find(key);
+  if (!list) return list.take_error();
+  if (!*list) return out;
+  auto elements = (*list)->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& element : *elements) {
+    auto text = element.string();
+    if (!text) return text.take_error();
+    out.push_back(std::move(*text));
+  }
+  return out;
+}
+
+// What the probe script prints: {"torch": {...}, "deepspeed": "...", "torch_error": "..."}.
+Status read_python_json(const JsonValue& answer, PythonProbe& python) {
+  auto torch = answer.find("torch");
+  if (!torch) return torch.take_error();
+  if (*torch) {
+    const JsonValue& t = **torch;
+    python.has_torch = true;
+    auto version = t.optional_string("version");
+    if (!version) return version.take_error();
+    python.torch_version = version->value_or("");
+    auto cuda = t.optional_string("cuda");
+    if (!cuda) return cuda.take_error();
+    if (*cuda) python.torch_cuda = parse_version(**cuda);
+    auto available = t.optional_boolean("available");
+    if (!available) return available.take_error();
+    python.cuda_available = available->value_or(false);
+    auto archs = strings_at(t, "arch_list");
+    if (!archs) return archs.take_error();
+    python.arch_list = std::move(*archs);
+  }
+  auto deepspeed = answer.optional_string("deepspeed");
+  if (!deepspeed) return deepspeed.take_error();
+  python.deepspeed_version = *deepspeed;
+  auto error = answer.optional_string("torch_error");
+  if (!error) return error.take_error();
+  if (*error) python.problem = "import torch failed: " + **error;
+  return ok_status();
+}
+
+}  // namespace
+
 bool read_python_answer(std::string_view output, PythonProbe& python) {
   static constexpr std::string_view kMarker = "CUDAENV_PROBE ";
   size_t at = output.rfind(kMarker);
   if (at == std::string_view::npos) return false;
   std::string_view line = output.substr(at + kMarker.size());
-  auto json = nlohmann::json::parse(line.substr(0, line.find('\n')), nullptr, false);
-  if (!json.is_object()) return false;
-  auto torch = json.find("torch");
-  python.has_torch = torch != json.end() && torch->is_object();
-  if (python.has_torch) {
-    python.torch_version = torch->value("version", "");
-    auto cuda = torch->find("cuda");
-    if (cuda != torch->end() && cuda->is_string()) python.torch_cuda = parse_version(cuda->get<std::string>());
-    python.cuda_available = torch->value("available", false);
-    auto archs = torch->find("arch_list");
-    if (archs != torch->end() && archs->is_array()) {
-      for (const auto& arch : *archs) {
-        if (arch.is_string()) python.arch_list.push_back(arch.get<std::string>());
-      }
-    }
+  auto answer = JsonValue::parse(line.substr(0, line.find('\n')), "its answer");
+  PythonProbe found = python;
+  Status read = answer ? read_python_json(*answer, found) : Status(answer.take_error());
+  if (!read) {
+    python.problem = read.error().message;  // and none of the answer is kept
+    return true;
   }
-  auto deepspeed = json.find("deepspeed");
-  if (deepspeed != json.end() && deepspeed->is_string()) python.deepspeed_version = deepspeed->get<std::string>();
-  if (auto error = json.find("torch_error"); error != json.end() && error->is_string()) {
-    python.problem = "import torch failed: " + error->get<std::string>();
-  }
+  python = std::move(found);
   return true;
+}
+
+std::string driver_answer_json(const DriverProbe& driver) {
+  json gpus = json::array();
+  for (const Gpu& gpu : driver.gpus) {
+    gpus.push_back({{"name", gpu.name}, {"major", gpu.capability.major()}, {"minor", gpu.capability.minor()}});
+  }
+  json answer = {{"loaded", driver.loaded}, {"problem", driver.problem},
+                 {"cuda", driver.cuda ? json(driver.cuda->str()) : json(nullptr)},
+                 {"version", driver.version ? json(driver.version->text) : json(nullptr)},
+                 {"version_source", driver.version_source}, {"gpus", gpus}};
+  // A GPU name is whatever the driver wrote: replace what is not UTF-8 rather than fail.
+  return answer.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+namespace {
+
+// A compute capability part: a small whole number, whatever the answer says.
+Result<int> capability_part(const JsonValue& gpu, std::string_view key) {
+  auto value = gpu.at(key);
+  if (!value) return value.take_error();
+  auto number = value->unsigned_integer();
+  if (!number) return number.take_error();
+  if (*number > 99) return value->error("is not a compute capability part");
+  return static_cast<int>(*number);
+}
+
+Result<DriverProbe> read_driver_json(const JsonValue& answer) {
+  DriverProbe driver;
+  auto loaded = answer.optional_boolean("loaded");
+  if (!loaded) return loaded.take_error();
+  driver.loaded = loaded->value_or(false);
+  auto problem = answer.optional_string("problem");
+  if (!problem) return problem.take_error();
+  driver.problem = problem->value_or("");
+  auto cuda = answer.optional_string("cuda");
+  if (!cuda) return cuda.take_error();
+  if (*cuda) driver.cuda = parse_version(**cuda);
+  auto version = answer.optional_string("version");
+  if (!version) return version.take_error();
+  if (*version) driver.version = parse_driver_version(**version);
+  auto source = answer.optional_string("version_source");
+  if (!source) return source.take_error();
+  driver.version_source = source->value_or("");
+  auto gpus = answer.at("gpus");
+  if (!gpus) return gpus.take_error();
+  auto elements = gpus->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& gpu : *elements) {
+    auto name = gpu.string_at("name");
+    if (!name) return name.take_error();
+    auto major = capability_part(gpu, "major");
+    if (!major) return major.take_error();
+    auto minor = capability_part(gpu, "minor");
+    if (!minor) return minor.take_error();
+    driver.gpus.push_back(Gpu{std::move(*name), Version{{*major, *minor}}});
+  }
+  return driver;
+}
+
+}  // namespace
+
+Result<DriverProbe> read_driver_answer(std::string_view text) {
+  auto answer = JsonValue::parse(text, "its answer");
+  if (!answer) return answer.take_error();
+  return read_driver_json(*answer);
 }
 
 // torch.cuda.get_arch_list() is empty without a usable driver; the arch flags torch was

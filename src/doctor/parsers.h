@@ -7,6 +7,7 @@
 
 #include "core/version.h"
 #include "doctor/probes.h"
+#include "util/result.h"
 
 namespace cudaenv {
 
@@ -20,9 +21,15 @@ struct CompilerBanner {
 // The output of `gcc --version` / `clang --version`.
 CompilerBanner parse_compiler_banner(std::string_view text);
 
-// The Python probe's answer line ("CUDAENV_PROBE {json}") into `python`; false when
-// there is none or it is not the expected JSON.
+// The Python probe's answer line ("CUDAENV_PROBE {json}") into `python`; false when there
+// is none. An answer that is not the expected JSON (a value of the wrong type, say) sets
+// python.problem to what is wrong and keeps none of it.
 bool read_python_answer(std::string_view output, PythonProbe& python);
+
+// The driver probe's answer, as the child (`cudaenv doctor --driver-probe`) writes it and
+// the parent reads it back; an error says which value is wrong.
+std::string driver_answer_json(const DriverProbe& driver);
+Result<DriverProbe> read_driver_answer(std::string_view text);
 
 // The script the interpreter runs; prints one answer line.
 extern const char* const kPythonProbeScript;

@@ -1,9 +1,18 @@
-// The NVIDIA driver, loaded at run time: cudaenv has no link-time dependency on it.
+// The NVIDIA driver, loaded at run time: cudaenv has no link-time dependency on it. A
+// broken libcuda.so.1 may abort, crash or hang in cuInit, so doctor loads it only in a child
+// (`cudaenv doctor --driver-probe`) and reads that child's answer.
 #include <dlfcn.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 
 #include "doctor/parsers.h"
 #include "doctor/probe.h"
+#include "util/data_dir.h"
 #include "util/nvidia_driver.h"
+#include "util/process.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -15,6 +24,8 @@ constexpr int kAttributeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CA
 constexpr int kAttributeCapabilityMinor = 76;
 constexpr CuResult kErrorNoDevice = 100;
 constexpr CuResult kErrorStubLibrary = 34;
+// More than any machine has; a driver that counts more is not believed past this.
+constexpr int kMaxGpus = 64;
 
 struct DriverApi {
   CuResult (*init)(unsigned) = nullptr;
@@ -45,23 +56,29 @@ std::string init_problem(CuResult result) {
   return "cuInit failed with CUresult " + std::to_string(result);
 }
 
-void read_gpus(const DriverApi& api, DriverProbe& driver) {
+// The text a driver wrote into `buffer`, up to its first NUL or the buffer's end: a
+// driver that fills the buffer without terminating it is not read past.
+std::string bounded(const char* buffer, size_t size) { return std::string(buffer, ::strnlen(buffer, size)); }
+
+void read_gpus(const DriverApi& api, DriverProbe& driver, const ProbeStage& stage) {
   int count = 0;
+  stage("cuDeviceGetCount");
   if (api.device_get_count(&count) != 0) return;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; i < std::min(count, kMaxGpus); ++i) {
     CuDevice device = 0;
     char name[256] = {};
     int major = 0, minor = 0;
+    stage("cuDeviceGetName");
     if (api.device_get(&device, i) != 0 || api.device_get_name(name, sizeof name, device) != 0 ||
         api.device_get_attribute(&major, kAttributeCapabilityMajor, device) != 0 ||
         api.device_get_attribute(&minor, kAttributeCapabilityMinor, device) != 0) {
       continue;
     }
-    driver.gpus.push_back(Gpu{name, Version{{major, minor}}});
+    driver.gpus.push_back(Gpu{bounded(name, sizeof name), Version{{major, minor}}});
   }
 }
 
-std::optional<DriverVersion> nvml_driver_version() {
+std::optional<DriverVersion> nvml_driver_version(const ProbeStage& stage) {
   // Left loaded, like libcuda below: unloading a driver library a process has used is not safe.
   void* library = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) return std::nullopt;
@@ -71,27 +88,56 @@ std::optional<DriverVersion> nvml_driver_version() {
   bind(library, "nvmlInit_v2", init);
   bind(library, "nvmlSystemGetDriverVersion", get_version);
   bind(library, "nvmlShutdown", shutdown);
+  stage("nvmlInit_v2");
   if (!init || !get_version || !shutdown || init() != 0) return std::nullopt;
   char text[96] = {};
   std::optional<DriverVersion> version;
-  if (get_version(text, sizeof text) == 0) version = parse_driver_version(text);
+  if (get_version(text, sizeof text) == 0) version = parse_driver_version(bounded(text, sizeof text));
   shutdown();
   return version;
 }
 
-}  // namespace
-
-DriverProbe probe_driver(const FileSystemView& fs) {
-  DriverProbe driver;
-  // NVML first: it comes from the same driver install as libcuda.so.1 and follows
-  // LD_LIBRARY_PATH the same way; /sys and /proc only know the loaded kernel module.
-  if (auto version = nvml_driver_version()) {
-    driver.version = version;
-    driver.version_source = "NVML";
-  } else if (auto reading = read_driver_version(fs)) {
+// The kernel module's version, for when NVML does not answer.
+void read_module_version(const FileSystemView& fs, DriverProbe& driver) {
+  if (auto reading = read_driver_version(fs)) {
     driver.version = parse_driver_version(reading->version);
     if (driver.version) driver.version_source = reading->source.string();
   }
+}
+
+const char* const kStageMarker = "CUDAENV_DRIVER_STAGE ";
+const char* const kAnswerMarker = "CUDAENV_DRIVER ";
+
+// What the child's output says about how it ended, when it gave no answer.
+std::string child_failure(const ProcessOutput& output) {
+  std::string stage;
+  for (const std::string& line : split(output.out, '\n')) {
+    if (starts_with(line, kStageMarker)) stage = line.substr(std::strlen(kStageMarker));
+  }
+  std::string where = stage.empty() ? "" : " in " + stage;
+  if (output.exit_code > 128) {
+    int signal = output.exit_code - 128;
+    const char* name = ::sigabbrev_np(signal);
+    std::string library = starts_with(stage, "nvml") ? "libnvidia-ml.so.1" : "libcuda.so.1";
+    return library + " crashed the driver probe" + where + " (signal " + std::to_string(signal) +
+           (name ? std::string(", SIG") + name : std::string()) + ")";
+  }
+  return "the driver probe stopped" + where + " with exit status " + std::to_string(output.exit_code);
+}
+
+}  // namespace
+
+DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage) {
+  DriverProbe driver;
+  // NVML first: it comes from the same driver install as libcuda.so.1 and follows
+  // LD_LIBRARY_PATH the same way; /sys and /proc only know the loaded kernel module.
+  if (auto version = nvml_driver_version(stage)) {
+    driver.version = version;
+    driver.version_source = "NVML";
+  } else {
+    read_module_version(fs, driver);
+  }
+  stage("dlopen");
   void* library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     driver.problem = "libcuda.so.1 cannot be loaded (" + dl_error() + ")";
@@ -110,13 +156,44 @@ DriverProbe probe_driver(const FileSystemView& fs) {
     return driver;
   }
   int number = 0;
+  stage("cuDriverGetVersion");
   if (api.driver_get_version(&number) == 0) driver.cuda = version_from_driver_api(number);
   if (!driver.cuda) driver.problem = "cuDriverGetVersion gave no version";
+  stage("cuInit");
   if (CuResult result = api.init(0); result != 0) {
     driver.problem = init_problem(result);
     return driver;
   }
-  read_gpus(api, driver);
+  read_gpus(api, driver, stage);
+  return driver;
+}
+
+void print_driver_probe(const FileSystemView& fs) {
+  auto stage = [](const char* name) {
+    std::printf("%s%s\n", kStageMarker, name);
+    std::fflush(stdout);  // a crash in the next call must not lose the line
+  };
+  std::printf("%s%s\n", kAnswerMarker, driver_answer_json(probe_driver_here(fs, stage)).c_str());
+}
+
+DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout) {
+  DriverProbe driver;
+  auto self = running_program();
+  if (!self) {
+    driver.problem = "the driver probe could not start: " + self.error().message;
+  } else if (auto output = run_capture({self->string(), "doctor", "--driver-probe"}, timeout, &env); !output) {
+    driver.problem = "the driver probe did not answer: " + output.error().message;
+    driver.crashed = true;
+  } else if (size_t at = output->out.rfind(kAnswerMarker); at == std::string::npos) {
+    driver.problem = child_failure(*output);
+    driver.loaded = output->out.find(std::string(kStageMarker) + "cu") != std::string::npos;
+    driver.crashed = output->exit_code > 128;
+  } else {
+    std::string line = output->out.substr(at + std::strlen(kAnswerMarker));
+    if (auto read = read_driver_answer(line.substr(0, line.find('\n')))) return *read;
+    else driver.problem = "the driver probe's answer is unreadable: " + read.error().message;
+  }
+  read_module_version(fs, driver);
   return driver;
 }
 

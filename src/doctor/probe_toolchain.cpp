@@ -35,7 +35,7 @@ std::optional<Version> shipped_version(const FileSystemView& fs, const fs::path&
   if (auto json = fs.read_file(home / "version.json")) {
     if (auto version = version_from_version_json(*json)) return version;
   }
-  if (auto header = fs.read_file(home / "include" / "cuda.h")) return version_from_cuda_h(*header);
+  if (auto header = fs.read_file(home / "include" / "cuda.h", kLargeFileLimit)) return version_from_cuda_h(*header);
   return std::nullopt;
 }
 
@@ -191,11 +191,13 @@ ArchListProbe probe_arch_list(const ProbeContext& context) {
 }  // namespace
 
 Probes run_probes(const ProbeContext& context) {
-  // Python (importing torch takes seconds) runs while everything else is probed.
+  // Python (importing torch takes seconds) and the driver (cuInit too, on a big machine) run
+  // while everything else is probed.
   auto python = std::async(std::launch::async,
-                           [&context] { return probe_python(context.fs, context.env, context.python, context.python_timeout); });
+                           [&context] { return probe_python(context.fs, context.env, context.python, context.timeout); });
+  auto driver = std::async(std::launch::async,
+                           [&context] { return probe_driver(context.fs, context.env, context.timeout); });
   Probes probes;
-  probes.driver = probe_driver(context.fs);
   probes.toolkit = probe_toolkit(context);
   probes.nvcc = probe_nvcc(context);
   probes.cuda_home = probe_cuda_home(context, probes.nvcc);
@@ -203,6 +205,7 @@ Probes run_probes(const ProbeContext& context) {
   probes.compiler = probe_compiler(context);
   probes.arch_list = probe_arch_list(context);
   probes.deepspeed_skip_check = env_get(context.env, "DS_SKIP_CUDA_CHECK").value_or("") == "1";
+  probes.driver = driver.get();
   probes.python = python.get();
   return probes;
 }

@@ -28,6 +28,7 @@ struct Gpu {
 
 struct DriverProbe {
   bool loaded = false;          // libcuda.so.1 could be opened
+  bool crashed = false;         // the driver library crashed or hung the probe
   std::string problem;          // why it could not, or why cuInit failed
   std::optional<Version> cuda;  // cuDriverGetVersion: the newest CUDA the driver runs
   std::optional<DriverVersion> version;  // the driver's own version

@@ -20,8 +20,8 @@ class Writer {
   void line(const std::string& label, const std::string& value) { out_ += "  " + label + ": " + value + "\n"; }
 
   void finding(const Finding& finding) {
-    static const char* const kMarks[] = {"✓", "⚠", "✗"};
-    static const char* const kColours[] = {"32", "33", "31"};
+    static const char* const kMarks[] = {"✓", "⚠", "✗", "ℹ"};  // in Severity's order
+    static const char* const kColours[] = {"32", "33", "31", "34"};
     int index = static_cast<int>(finding.severity);
     out_ += "  " + paint(kColours[index], kMarks[index]) + " " + finding.title + "\n";
     if (!finding.explanation.empty()) out_ += "      " + finding.explanation + "\n";
@@ -117,7 +117,7 @@ json probes_json(const Probes& p) {
   }
   const ToolkitProbe& t = p.toolkit;
   return {
-      {"driver", {{"loaded", p.driver.loaded}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
+      {"driver", {{"loaded", p.driver.loaded}, {"crashed", p.driver.crashed}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
                   {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)}, {"version_source", p.driver.version_source},
                   {"gpus", gpus}}},
       {"toolkit", {{"found", t.found}, {"request", t.request}, {"origin", t.origin}, {"name", t.name},
@@ -143,6 +143,18 @@ json probes_json(const Probes& p) {
 
 }  // namespace
 
+std::string summary_line(const std::vector<Finding>& findings) {
+  int counts[4] = {0, 0, 0, 0};  // in Severity's order
+  for (const Finding& finding : findings) ++counts[static_cast<int>(finding.severity)];
+  auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
+  std::string line = plural(counts[static_cast<int>(Severity::error)], "error") + ", " +
+                     plural(counts[static_cast<int>(Severity::warning)], "warning") + ", " +
+                     plural(counts[static_cast<int>(Severity::ok)], "check") + " passed";
+  // Notes are neither passed nor failed: said apart, never counted as checks.
+  if (int notes = counts[static_cast<int>(Severity::info)]) line += " (" + plural(notes, "note") + ")";
+  return line;
+}
+
 std::string render_report(const Probes& probes, const std::vector<Finding>& findings, bool colour) {
   Writer w(colour);
   write_driver(w, probes.driver);
@@ -150,17 +162,12 @@ std::string render_report(const Probes& probes, const std::vector<Finding>& find
   write_python(w, probes.python);
   write_compiler(w, probes.compiler);
   w.section("Findings");
-  int counts[3] = {0, 0, 0};
-  for (Severity severity : {Severity::error, Severity::warning, Severity::ok}) {
+  for (Severity severity : {Severity::error, Severity::warning, Severity::info, Severity::ok}) {
     for (const Finding& finding : findings) {
-      if (finding.severity != severity) continue;
-      w.finding(finding);
-      ++counts[static_cast<int>(severity)];
+      if (finding.severity == severity) w.finding(finding);
     }
   }
-  auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
-  w.text("\n" + plural(counts[2], "error") + ", " + plural(counts[1], "warning") + ", " + plural(counts[0], "check") +
-         " passed\n");
+  w.text("\n" + summary_line(findings) + "\n");
   return w.str();
 }
 

@@ -47,11 +47,21 @@ const Release* ReleaseCatalog::find(std::string_view label) const {
   return nullptr;
 }
 
+bool ReleaseCatalog::offered(const std::string& label) const {
+  auto version = parse_version(label);
+  if (!version || (oldest && *version < *oldest)) return false;
+  return std::find(not_offered.begin(), not_offered.end(), label) == not_offered.end();
+}
+
 Result<std::string> ReleaseCatalog::resolve(std::string_view request) const {
   auto wanted = parse_version(request);
   if (!wanted) {
     return make_error("'" + std::string(request) + "' is not a CUDA version",
                       "give a version such as 12.1 or 12.1.1; `cudaenv list-remote` lists them", 2);
+  }
+  if (wanted->parts.size() >= 3 && !offered(std::string(request))) {
+    return make_error("CUDA " + std::string(request) + " is not offered: it is a stub or preview manifest, not a toolkit release",
+                      "`cudaenv list-remote` lists the releases that can be installed");
   }
   for (const Release& release : releases) {
     if (version_matches(*wanted, release.version)) return release.label;
@@ -75,6 +85,13 @@ bool ProfileCatalog::excluded_from_full(std::string_view component) const {
   return false;
 }
 
+std::vector<std::string> ProfileCatalog::alternatives(const std::string& name) const {
+  for (const auto& [role, keys] : roles) {
+    if (role == name || std::find(keys.begin(), keys.end(), name) != keys.end()) return keys;
+  }
+  return {name};
+}
+
 std::vector<std::string> ProfileCatalog::names(int major) const {
   std::vector<std::string> out;
   if (auto it = by_major.find(major); it != by_major.end()) {
@@ -91,6 +108,15 @@ Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::f
   catalog.default_base = (*table)["default_base"].value_or(std::string{});
   if (catalog.default_base.empty()) return data_error(path, "default_base is missing");
   if (catalog.default_base.back() != '/') catalog.default_base += '/';
+  if (auto oldest = (*table)["oldest"].value<std::string>()) {
+    catalog.oldest = parse_version(*oldest);
+    if (!catalog.oldest) return data_error(path, "oldest must be a version such as \"11.4.2\"");
+  }
+  if (const toml::node* not_offered = (*table)["not_offered"].node()) {
+    auto labels = string_list(not_offered, path, "not_offered");
+    if (!labels) return labels.take_error();
+    catalog.not_offered = std::move(*labels);
+  }
   const toml::array* releases = (*table)["release"].as_array();
   if (!releases) return data_error(path, "no [[release]] entries");
   for (const toml::node& node : *releases) {
@@ -121,6 +147,14 @@ Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::f
       auto components = string_list(&list, path, "major." + std::string(key.str()) + "." + std::string(name.str()));
       if (!components) return components.take_error();
       catalog.by_major[major->major()][std::string(name.str())] = std::move(*components);
+    }
+  }
+  if (const toml::table* roles = (*table)["roles"].as_table()) {
+    for (auto&& [role, list] : *roles) {
+      auto keys = string_list(&list, path, "roles." + std::string(role.str()));
+      if (!keys) return keys.take_error();
+      if (keys->empty()) return data_error(path, "roles." + std::string(role.str()) + " names no component");
+      catalog.roles[std::string(role.str())] = std::move(*keys);
     }
   }
   auto exclude = string_list((*table)["full"]["exclude"].node(), path, "full.exclude");

@@ -24,8 +24,13 @@ struct Release {
 struct ReleaseCatalog {
   std::string default_base;       // NVIDIA's redist folder URL, ending in '/'
   std::vector<Release> releases;  // newest first
+  // What a folder listing may show but is never offered: labels below `oldest` (stubs) and
+  // those in `not_offered` (previews).
+  std::optional<Version> oldest;
+  std::vector<std::string> not_offered;
 
   const Release* find(std::string_view label) const;
+  bool offered(const std::string& label) const;
   // The newest release a request is a prefix of ("12.1" -> 12.1.1). A full x.y.z that is not
   // listed is passed through, for mirrors that carry newer releases than this list.
   Result<std::string> resolve(std::string_view request) const;
@@ -33,10 +38,16 @@ struct ReleaseCatalog {
 
 struct ProfileCatalog {
   std::string default_profile;
-  std::map<int, std::map<std::string, std::vector<std::string>>> by_major;  // major -> profile -> components
+  // major -> profile -> entries: component keys or role names
+  std::map<int, std::map<std::string, std::vector<std::string>>> by_major;
+  // role -> the component keys that fill it across releases ("cccl" -> cuda_cccl, cccl)
+  std::map<std::string, std::vector<std::string>> roles;
   std::vector<std::string> full_exclude;  // patterns; a trailing '*' matches any suffix
 
   bool excluded_from_full(std::string_view component) const;
+  // The component keys a profile entry or --component name can stand for: a role's keys when
+  // it names a role or one of its keys, else the name itself.
+  std::vector<std::string> alternatives(const std::string& name) const;
   // Profile names offered for a major, "full" included.
   std::vector<std::string> names(int major) const;
 };

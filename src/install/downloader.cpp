@@ -7,12 +7,15 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "install/free_space.h"
 #include "util/sha256.h"
 
 namespace cudaenv {
@@ -50,11 +53,13 @@ Failure classify(CURLcode code, long http_status, const char* curl_message) {
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_PARTIAL_FILE:
-    case CURLE_OPERATION_TIMEDOUT:
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
       return {Verdict::retry, reason};
+    case CURLE_OPERATION_TIMEDOUT:
+      return {Verdict::retry, reason + " (each transfer has a deadline, CUDAENV_DOWNLOAD_TIMEOUT, and ends when "
+                                       "slower than 1 kB/s for 30 s)"};
     case CURLE_RANGE_ERROR:
       return {Verdict::restart, reason + " (the server cannot resume)"};
     default:
@@ -66,7 +71,8 @@ std::chrono::milliseconds backoff(const DownloadOptions& options, int failed_tri
   return options.first_backoff * (1 << std::max(0, failed_tries - 1));
 }
 
-void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options) {
+void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options,
+                        std::chrono::seconds deadline) {
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
@@ -75,6 +81,7 @@ void set_common_options(CURL* curl, const std::string& url, const DownloadOption
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.low_speed_seconds);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(deadline.count()));
   curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
 }
@@ -105,6 +112,7 @@ struct Transfer {
   std::optional<Sha256> hash;
   std::string overflow;      // set when the body outgrows the manifest's size
   std::string write_error;   // set when the .part file cannot be written
+  bool disk_full = false;     // ... because the disk or quota is full
   char curl_error[CURL_ERROR_SIZE] = {};
   ProgressReporter* progress = nullptr;
   const DownloadOptions* options = nullptr;
@@ -127,6 +135,7 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
     ssize_t n = ::write(t->fd, data + written, bytes - written);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
+      t->disk_full = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
       t->write_error = std::strerror(errno);
       return 0;
     }
@@ -176,6 +185,7 @@ class Downloader {
     init_curl_once();
     multi_ = curl_multi_init();
     for (Transfer& t : transfers_) CUDAENV_TRY(reuse_complete_file(t));
+    CUDAENV_TRY(check_space_for_downloads());
     while (true) {
       if (options_.should_stop && options_.should_stop()) return interrupted_error();
       CUDAENV_TRY(start_ready_transfers());
@@ -226,6 +236,18 @@ class Downloader {
     return ok_status();
   }
 
+  // What is still to come must fit beside what is already there.
+  Status check_space_for_downloads() const {
+    std::vector<SpaceNeed> needs = options_.also_needed;
+    for (const Transfer& t : transfers_) {
+      if (t.done) continue;
+      fs::path part = part_path(t.job->destination);
+      std::uint64_t have = std::min<std::uint64_t>(file_size_or_zero(part), t.job->size);
+      needs.push_back(SpaceNeed{part.parent_path(), t.job->size - have});
+    }
+    return check_free_space(needs, options_.also_needed.empty() ? "the downloads" : "the downloads and unpacked files");
+  }
+
   Status start_ready_transfers() {
     auto now = Clock::now();
     for (size_t i : order_) {
@@ -240,7 +262,7 @@ class Downloader {
   Status start(Transfer& t) {
     const DownloadJob& job = *t.job;
     fs::path part = part_path(job.destination);
-    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (t.fd < 0) {
       return make_error(job.component + ": cannot write " + part.string() + ": " + std::strerror(errno),
                         "check that " + part.parent_path().string() + " is writable and has space");
@@ -251,8 +273,10 @@ class Downloader {
     t.overflow.clear();
     t.write_error.clear();
     t.curl_error[0] = '\0';
+    auto deadline = transfer_deadline(job.size);
+    if (!deadline) return deadline.take_error();
     t.curl = curl_easy_init();
-    set_common_options(t.curl, job.url, options_);
+    set_common_options(t.curl, job.url, options_, *deadline);
     curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(t.curl, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(t.curl, CURLOPT_NOPROGRESS, 0L);
@@ -304,8 +328,10 @@ class Downloader {
                             std::string(kMirrorHint));
     }
     if (!t.write_error.empty()) {
+      // A .part that filled the disk would keep it full: remove it, so space is back at once.
+      if (t.disk_full) ::unlink(part.c_str());
       return make_error(job.component + ": cannot write " + part.string() + " while downloading " + job.url + ": " +
-                            t.write_error,
+                            t.write_error + (t.disk_full ? " (the partial file was removed)" : ""),
                         "free space under " + part.parent_path().string() + " and run the same command again");
     }
     if (code == CURLE_OK && http_status < 400) {
@@ -362,12 +388,43 @@ int stop_requested(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return options->should_stop && options->should_stop() ? 1 : 0;
 }
 
+struct TextBody {
+  std::string text;
+  bool too_big = false;
+};
+
 size_t append_text(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* body = static_cast<TextBody*>(user);
+  if (body->text.size() + size * count > kMaxTextBytes) {
+    body->too_big = true;
+    return 0;
+  }
+  body->text.append(data, size * count);
   return size * count;
 }
 
+Error too_big_text(const std::string& url) {
+  return make_error(url + " is larger than " + std::to_string(kMaxTextBytes >> 20) +
+                        " MiB, far more than any manifest, listing or index: refused",
+                    "check the URL; the server sends something else than NVIDIA's redist files (broken or hostile)");
+}
+
 }  // namespace
+
+Result<std::chrono::seconds> transfer_deadline(std::uint64_t size) {
+  if (const char* text = std::getenv("CUDAENV_DOWNLOAD_TIMEOUT"); text && *text) {
+    long seconds = 0;
+    auto [end, ec] = std::from_chars(text, text + std::strlen(text), seconds);
+    if (ec != std::errc() || *end != '\0' || seconds < 1 || seconds > 7 * 24 * 3600) {
+      return make_error(std::string("CUDAENV_DOWNLOAD_TIMEOUT='") + text + "' is not a number of seconds",
+                        "set it to the longest time one transfer may take, e.g. CUDAENV_DOWNLOAD_TIMEOUT=3600, "
+                        "or unset it");
+    }
+    return std::chrono::seconds(seconds);
+  }
+  if (size == 0) return std::chrono::seconds(120);
+  return std::chrono::seconds(600 + size / (256 * 1024));
+}
 
 Error interrupted_error() {
   return make_error("interrupted", "the staging folder was removed; partial downloads are kept in the cache and "
@@ -384,11 +441,14 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  auto deadline = transfer_deadline(0);
+  if (!deadline) return deadline.take_error();
   for (int attempt = 1;; ++attempt) {
-    std::string body;
+    TextBody body;
     char curl_error[CURL_ERROR_SIZE] = {};
     curl_easy_reset(curl.get());
-    set_common_options(curl.get(), url, options);
+    set_common_options(curl.get(), url, options, *deadline);
+    curl_easy_setopt(curl.get(), CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(kMaxTextBytes));
     curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
     curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);
     curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
@@ -399,7 +459,8 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     if (options.should_stop && options.should_stop()) return interrupted_error();
     long http_status = 0;
     curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
-    if (code == CURLE_OK && http_status < 400) return body;
+    if (body.too_big || code == CURLE_FILESIZE_EXCEEDED) return too_big_text(url);
+    if (code == CURLE_OK && http_status < 400) return std::move(body.text);
     Failure failure = classify(code, http_status, curl_error);
     if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
       std::string hint = http_status == 404 ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " +

@@ -1,7 +1,9 @@
 #pragma once
 // Fetching archives over http(s) and file:// with libcurl: several at once, resuming a
 // partial `.part` file with a Range request, retrying resets, timeouts and 5xx (never 4xx),
-// and checking size and sha256 before an archive is handed on.
+// and checking size and sha256 before an archive is handed on. Everything is bounded: an
+// archive never grows past its manifest's size, a text file past kMaxTextBytes, and every
+// transfer has an overall deadline besides the low-speed rule.
 
 #include <chrono>
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "install/free_space.h"
 #include "install/progress.h"
 #include "util/result.h"
 
@@ -23,13 +26,22 @@ struct DownloadJob {
   std::string sha256;
 };
 
+// Manifests, listings and indexes are tens of kB; NVIDIA's biggest manifest is under 100 kB.
+inline constexpr std::uint64_t kMaxTextBytes = 32ull << 20;
+
 struct DownloadOptions {
   int jobs = 4;
   int tries = 3;
   std::chrono::milliseconds first_backoff{500};  // doubled on each further try
   long low_speed_seconds = 30;                   // a transfer below 1 kB/s for this long times out
   std::function<bool()> should_stop;             // polled often; true aborts (Ctrl-C, a failed extraction)
+  std::vector<SpaceNeed> also_needed;            // checked with the downloads' space (the unpacked toolkit)
 };
+
+// The overall deadline of one try at a transfer of `size` bytes (0: a text file): 2 minutes
+// for text, else 10 minutes plus the time at 256 kB/s, so a server that stays just above the
+// low-speed rule still ends. CUDAENV_DOWNLOAD_TIMEOUT (seconds) replaces it for every transfer.
+Result<std::chrono::seconds> transfer_deadline(std::uint64_t size);
 
 // Downloads every job; `verified(i)` runs (on this thread) as soon as job i's file is complete
 // and matches its sha256, so extraction can start while others still download. A file already

@@ -4,6 +4,8 @@
 #include <archive_entry.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -69,10 +71,29 @@ std::optional<std::string> prepare_member(archive_entry* entry, bool& skip) {
   } else if (archive_entry_filetype(entry) == AE_IFLNK) {
     const char* target = archive_entry_symlink(entry);
     if (auto why = unsafe_symlink_target(path, target ? target : "")) return why;
+    if (is_merged_folder_name(path)) return "is a symlink where the toolkit has a folder that archives merge into";
   }
   archive_entry_copy_pathname(entry, path.c_str());
   archive_entry_set_perm(entry, archive_entry_perm(entry) & 0777);
   return std::nullopt;
+}
+
+// A file's size on disk against its header: libarchive reports some short writes (a full
+// disk) only as a warning, or not at all.
+std::optional<std::string> size_mismatch(archive_entry* entry) {
+  if (archive_entry_filetype(entry) != AE_IFREG || archive_entry_hardlink(entry) || !archive_entry_size_is_set(entry)) {
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::lstat(archive_entry_pathname(entry), &st) != 0) return std::string("is missing after extraction: ") + std::strerror(errno);
+  if (st.st_size == archive_entry_size(entry)) return std::nullopt;
+  return "was written with " + std::to_string(st.st_size) + " bytes, but the archive says " +
+         std::to_string(archive_entry_size(entry));
+}
+
+Error write_failure(const std::string& component, const std::string& member, const std::string& why) {
+  return make_error(component + ": cannot write " + member + " into the staging folder: " + why,
+                    "check free space under CUDAENV_ROOT (df), then run the install again; nothing was installed");
 }
 
 std::mutex& root_files_mutex() {
@@ -81,7 +102,7 @@ std::mutex& root_files_mutex() {
 }
 
 Status copy_data(archive* in, archive* out, const std::string& component, const std::filesystem::path& path,
-                 const std::function<bool()>& should_stop) {
+                 const std::string& member, const std::function<bool()>& should_stop) {
   const void* block = nullptr;
   size_t size = 0;
   la_int64_t offset = 0;
@@ -93,14 +114,44 @@ Status copy_data(archive* in, archive* out, const std::string& component, const 
                         "delete it from the cache and run the install again");
     }
     if (should_stop && should_stop()) return interrupted_error();
-    if (archive_write_data_block(out, block, size, offset) < ARCHIVE_WARN) {
-      return make_error(component + ": cannot write into the staging folder: " + archive_error_string(out),
-                        "check free space under CUDAENV_ROOT");
+    // A warning while writing (a short write on a full disk) is a failure too.
+    if (archive_write_data_block(out, block, size, offset) != ARCHIVE_OK) {
+      return write_failure(component, member, archive_error_string(out));
     }
   }
 }
 
 }  // namespace
+
+bool is_merged_folder_name(std::string_view path) {
+  std::vector<std::string> parts = components_of(path);
+  if (parts.empty()) return false;
+  for (const char* name : {"bin", "include", "lib", "lib64", "nvvm", "targets"}) {
+    if (parts.back() == name) return true;
+  }
+  return false;
+}
+
+Status check_links_inside(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path real_root = fs::canonical(root, ec);
+  if (ec) return make_error("cannot resolve " + root.string() + ": " + ec.message());
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_symlink(ec)) continue;
+    fs::path resolved = fs::weakly_canonical(it->path(), ec);
+    if (ec) return make_error("cannot resolve the link " + it->path().string() + ": " + ec.message());
+    auto [stop, _] = std::mismatch(real_root.begin(), real_root.end(), resolved.begin(), resolved.end());
+    if (stop != real_root.end()) {
+      return make_error("the link " + it->path().lexically_relative(root).string() + " -> " +
+                            fs::read_symlink(it->path(), ec).string() + " resolves to " + resolved.string() +
+                            ", outside the toolkit folder",
+                        "nothing was installed; the archives are damaged or hostile: report it to whoever runs the mirror");
+    }
+  }
+  if (ec) return make_error("cannot walk " + root.string() + ": " + ec.message());
+  return ok_status();
+}
 
 std::string strip_top_folder(std::string_view path) {
   std::vector<std::string> parts = components_of(path);
@@ -177,14 +228,18 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
     if (archive_entry_filetype(entry) != AE_IFDIR && !std::strchr(archive_entry_pathname(entry), '/')) {
       root_file = std::unique_lock(root_files_mutex());
     }
-    if (archive_write_header(out.get(), entry) < ARCHIVE_WARN) {
+    int header = archive_write_header(out.get(), entry);
+    if (header < ARCHIVE_WARN) {
       return refused(component, archive_path, member, std::string("cannot be written: ") + archive_error_string(out.get()));
     }
-    if (archive_entry_size(entry) > 0) CUDAENV_TRY(copy_data(in.get(), out.get(), component, archive_path, should_stop));
-    if (archive_write_finish_entry(out.get()) < ARCHIVE_WARN) {
-      return make_error(component + ": cannot finish " + member + ": " + archive_error_string(out.get()),
-                        "check free space under CUDAENV_ROOT");
+    if (header != ARCHIVE_OK) return write_failure(component, member, archive_error_string(out.get()));
+    if (archive_entry_size(entry) > 0) {
+      CUDAENV_TRY(copy_data(in.get(), out.get(), component, archive_path, member, should_stop));
     }
+    if (archive_write_finish_entry(out.get()) != ARCHIVE_OK) {
+      return write_failure(component, member, archive_error_string(out.get()));
+    }
+    if (auto why = size_mismatch(entry)) return write_failure(component, member, *why);
   }
   return ok_status();
 }

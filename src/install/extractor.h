@@ -17,6 +17,14 @@ namespace cudaenv {
 std::optional<std::string> unsafe_member_path(std::string_view path);
 std::optional<std::string> unsafe_symlink_target(std::string_view path, std::string_view target);
 
+// Whether a path names one of the folders every archive merges into (bin, include, lib,
+// lib64, nvvm, targets): a symlink there would redirect the other archives' files.
+bool is_merged_folder_name(std::string_view path);
+
+// Every symlink under `root` resolves inside it (following chains of links): the last check
+// before a staging folder becomes a toolkit, whatever order the archives were written in.
+Status check_links_inside(const std::filesystem::path& root);
+
 // The path below the top folder ("cuda_nvcc-...-archive/bin/nvcc" -> "bin/nvcc"); empty for
 // the top folder itself.
 std::string strip_top_folder(std::string_view path);

@@ -153,30 +153,32 @@ void remove_tree(const fs::path& path) {
   fs::remove_all(path, ec);
 }
 
-// ".staging-12.1.1-4242" -> {"12.1.1", 4242}
-std::optional<std::pair<std::string, pid_t>> parse_work_folder(const std::string& name) {
+fs::path install_lock_path(const Layout& layout, const std::string& label) {
+  return layout.locks_dir() / ("install-" + label);
+}
+
+// ".staging-12.1.1-4242" -> "12.1.1": the label whose install lock guards the folder.
+std::optional<std::string> work_folder_label(const std::string& name) {
   for (const char* prefix : {".staging-", ".old-", ".removing-"}) {
     if (name.rfind(prefix, 0) != 0) continue;
     std::string rest = name.substr(std::strlen(prefix));
     size_t dash = rest.rfind('-');
-    if (dash == std::string::npos) return std::nullopt;
-    try {
-      return std::make_pair(rest.substr(0, dash), static_cast<pid_t>(std::stol(rest.substr(dash + 1))));
-    } catch (...) {
-      return std::nullopt;
-    }
+    if (dash == std::string::npos || dash == 0) return std::nullopt;
+    return rest.substr(0, dash);
   }
   return std::nullopt;
 }
 
-// Work folders of this label (we hold its lock, so their owner is gone) and of dead processes.
-void clean_stale_work_folders(const fs::path& versions_dir, const std::string& label, ProgressReporter& progress) {
+// A work folder is stale when no process holds its label's install lock, which its maker
+// held for as long as it worked: the kernel (or the NFS server) says so, across PID
+// namespaces and hosts, where a PID says nothing. This label's lock is ours already.
+void clean_stale_work_folders(const Layout& layout, const std::string& label, ProgressReporter& progress) {
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(versions_dir, ec)) {
-    auto parsed = parse_work_folder(entry.path().filename().string());
-    if (!parsed) continue;
-    bool owner_gone = ::kill(parsed->second, 0) != 0 && errno == ESRCH;
-    if (parsed->first != label && !owner_gone) continue;
+  for (const auto& entry : fs::directory_iterator(layout.versions_dir(), ec)) {
+    auto owner = work_folder_label(entry.path().filename().string());
+    if (!owner) continue;
+    std::optional<FileLock> held = *owner == label ? std::nullopt : FileLock::try_acquire(install_lock_path(layout, *owner));
+    if (*owner != label && !held) continue;  // its install is running
     progress.note("removing stale " + entry.path().string() + " left by an interrupted run");
     remove_tree(entry.path());
   }
@@ -227,13 +229,20 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
     const auto& listed = profiles.by_major.at(parse_version(request.label)->major()).at(request.profile);
     wanted.insert(wanted.end(), listed.begin(), listed.end());
   }
-  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& c) { return have.count(c) > 0; });
+  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& entry) {
+    std::vector<std::string> keys = profiles.alternatives(entry);
+    return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return have.count(key) > 0; });
+  });
 }
 
 // nvcc without a targets/ folder links from lib64; the redist archives ship lib/.
 Status add_lib64_link(const fs::path& root) {
   fs::path lib = root / "lib", lib64 = root / "lib64";
   std::error_code ec;
+  // The extractor refuses such links; a merge must never move files through one anyway.
+  for (const fs::path& folder : {lib, lib64}) {
+    if (is_link(folder)) return make_error("the archives made " + folder.string() + " a symlink; nothing was installed");
+  }
   if (fs::is_directory(lib64, ec) && !is_link(lib64)) {
     if (!exists_no_follow(lib)) {
       fs::rename(lib64, lib, ec);
@@ -324,6 +333,10 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   });
   DownloadOptions options;
   options.jobs = jobs_wanted;
+  // NVIDIA's xz archives unpack to about twice their size or more.
+  std::uint64_t archive_bytes = 0;
+  for (const DownloadJob& job : jobs) archive_bytes += job.size;
+  options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
   options.should_stop = [&] { return g_interrupted.load() || pool.failed(); };
   Status downloaded = download_all(jobs, options, progress, [&](size_t i) { pool.submit(i); });
   Status extracted = pool.finish();
@@ -351,11 +364,11 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
     fs::create_directories(dir, ec);
     if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
   }
-  auto lock = FileLock::acquire(layout.locks_dir() / ("install-" + request.label), [&] {
+  auto lock = FileLock::acquire(install_lock_path(layout, request.label), [&] {
     progress.note("another cudaenv is installing CUDA " + request.label + "; waiting for it to finish");
   });
   if (!lock) return lock.take_error();
-  clean_stale_work_folders(versions, request.label, progress);
+  clean_stale_work_folders(layout, request.label, progress);
 
   InstallRequest effective = request;
   if (is_link(target)) {
@@ -397,6 +410,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   Status built = download_and_extract(jobs, staging, effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);
+  if (built) built = check_links_inside(staging);
   if (built) built = write_metadata(staging, effective, sha256_hex(*manifest_text), *plan);
   if (built && g_interrupted) built = interrupted_error();
   if (built) built = move_into_place(staging, target);
@@ -415,7 +429,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
 }
 
 Status remove_installed(const Layout& layout, const std::string& label) {
-  auto lock = FileLock::acquire(layout.locks_dir() / ("install-" + label));
+  auto lock = FileLock::acquire(install_lock_path(layout, label));
   if (!lock) return lock.take_error();
   fs::path target = layout.versions_dir() / label;
   fs::path doomed = layout.versions_dir() / (".removing-" + label + "-" + std::to_string(::getpid()));

@@ -24,19 +24,34 @@ std::vector<std::string> components_for_platform(const RedistManifest& manifest,
   return out;
 }
 
-Error missing_component(const RedistManifest& manifest, const std::string& label, const std::string& key,
-                        const std::string& platform, int major) {
+// `alternatives` are the keys one profile entry or --component name can stand for.
+Error missing_component(const RedistManifest& manifest, const std::string& label,
+                        const std::vector<std::string>& alternatives, const std::string& platform, int major) {
   std::vector<std::string> available = components_for_platform(manifest, platform, major);
   std::string hint = "it has: " + join(available, ", ");
-  if (auto guess = closest_word(key, available)) hint = "did you mean " + *guess + "? " + hint;
-  if (const RedistComponent* component = manifest.find(key)) {
+  if (auto guess = closest_word(alternatives.front(), available)) hint = "did you mean " + *guess + "? " + hint;
+  for (const std::string& key : alternatives) {
+    const RedistComponent* component = manifest.find(key);
+    if (!component) continue;
     std::vector<std::string> platforms;
     for (const auto& entry : component->platforms) platforms.push_back(entry.first);
     for (const auto& entry : component->variants) platforms.push_back(entry.first);
     return make_error("component " + key + " of CUDA " + label + " has no archive for " + platform,
                       "it has archives for: " + join(platforms, ", ") + " (choose one with --platform)");
   }
-  return make_error("CUDA " + label + " has no component " + key + " for " + platform, hint);
+  return make_error("CUDA " + label + " has no component " + join(alternatives, " or ") + " for " + platform, hint);
+}
+
+// The first of a role's components the manifest has for the platform.
+std::optional<std::pair<const RedistComponent*, RedistArtifact>> choose_component(
+    const RedistManifest& manifest, const std::vector<std::string>& alternatives, const std::string& platform,
+    int major) {
+  for (const std::string& key : alternatives) {
+    const RedistComponent* component = manifest.find(key);
+    if (!component) continue;
+    if (auto artifact = artifact_for(*component, platform, major)) return std::make_pair(component, *artifact);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -85,13 +100,13 @@ Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest,
   for (const std::string& extra : request.components) keys.push_back(extra);
   int major = major_of(request.label);
   std::vector<PlannedArchive> plan;
-  for (const std::string& key : keys) {
-    bool seen = std::any_of(plan.begin(), plan.end(), [&](const PlannedArchive& p) { return p.component == key; });
-    if (seen) continue;
-    const RedistComponent* component = manifest.find(key);
-    auto artifact = component ? artifact_for(*component, request.platform, major) : std::nullopt;
-    if (!artifact) return missing_component(manifest, request.label, key, request.platform, major);
-    plan.push_back(PlannedArchive{key, component->version, *artifact});
+  for (const std::string& entry : keys) {
+    std::vector<std::string> alternatives = profiles.alternatives(entry);
+    auto chosen = choose_component(manifest, alternatives, request.platform, major);
+    if (!chosen) return missing_component(manifest, request.label, alternatives, request.platform, major);
+    const RedistComponent& component = *chosen->first;
+    bool seen = std::any_of(plan.begin(), plan.end(), [&](const PlannedArchive& p) { return p.component == component.key; });
+    if (!seen) plan.push_back(PlannedArchive{component.key, component.version, chosen->second});
   }
   return plan;
 }

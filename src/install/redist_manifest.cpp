@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <nlohmann/json.hpp>
+
+#include "install/redist_listing.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -46,9 +50,82 @@ Result<RedistArtifact> parse_artifact(const json& object, const std::string& whe
   }
   std::transform(sha->begin(), sha->end(), sha->begin(), [](unsigned char c) { return std::tolower(c); });
   if (!is_sha256(*sha)) return make_error(where + ": sha256 \"" + *sha + "\" is not 64 hex digits");
+  if (*size > kMaxArchiveBytes) {
+    return make_error(where + ": declares an archive of " + std::to_string(*size) + " bytes, more than the " +
+                          std::to_string(kMaxArchiveBytes >> 30) + " GiB cudaenv accepts",
+                      "the manifest is broken or hostile: do not install or mirror from it");
+  }
   artifact.sha256 = *sha;
   artifact.size = *size;
   return artifact;
+}
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == '+' || c == '~';
+}
+
+// A folder or file name: name characters only, not hidden, not "." or "..".
+bool is_plain_name(std::string_view name) {
+  return !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), is_name_char);
+}
+
+Error layout_error(const std::string& source, const std::string& what) {
+  return make_error(source + ": " + what,
+                    "the manifest is broken or hostile, not the network: cudaenv refuses it; do not install or "
+                    "mirror from it, and tell whoever serves it");
+}
+
+// Why `relative_path` may not be written for `component`, or "" when it may.
+std::string layout_problem(const std::string& component, const std::string& relative_path) {
+  if (!is_contained_path(relative_path)) return "is not a clean relative path";
+  std::vector<std::string> parts = split(relative_path, '/');
+  if (!std::all_of(parts.begin(), parts.end(), [](const std::string& p) { return is_plain_name(p); })) {
+    return "has a hidden part or a character outside letters, digits and ._+~-";
+  }
+  if (parts.size() < 2 || parts.front() != component) return "lies outside the component's folder " + component + "/";
+  const std::string& name = parts.back();
+  if (label_from_file_name(name) || starts_with(name, "redistrib_")) return "names a manifest";
+  if (name == "cudaenv-mirror.json") return "names the mirror index";
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".part") == 0) return "names a partial download";
+  return "";
+}
+
+struct Placed {
+  std::string where;
+  const RedistArtifact* artifact;
+};
+
+// Checks every archive's path and that no two archives share a file name: install keeps
+// archives by file name, and a mirror must never hold two files in one place.
+Status check_layout(const RedistManifest& manifest, const std::string& source) {
+  std::map<std::string, Placed> by_name;
+  auto check = [&](const RedistComponent& component, const std::string& where, const RedistArtifact& artifact) -> Status {
+    std::string problem = layout_problem(component.key, artifact.relative_path);
+    if (!problem.empty()) return layout_error(source, where + ": relative_path '" + artifact.relative_path + "' " + problem);
+    std::string name = artifact.relative_path.substr(artifact.relative_path.rfind('/') + 1);
+    auto [it, added] = by_name.emplace(name, Placed{where, &artifact});
+    bool same_file = it->second.artifact->relative_path == artifact.relative_path &&
+                     it->second.artifact->sha256 == artifact.sha256 && it->second.artifact->size == artifact.size;
+    if (!added && !same_file) {
+      return layout_error(source, where + " and " + it->second.where + " both name a file " + name);
+    }
+    return ok_status();
+  };
+  for (const RedistComponent& component : manifest.components) {
+    if (!is_plain_name(component.key)) {
+      return layout_error(source, "component name '" + component.key + "' is not a plain folder name");
+    }
+    for (const auto& [platform, artifact] : component.platforms) {
+      CUDAENV_TRY(check(component, component.key + "." + platform, artifact));
+    }
+    for (const auto& [platform, variants] : component.variants) {
+      for (const auto& [variant, artifact] : variants) {
+        CUDAENV_TRY(check(component, component.key + "." + platform + "." + variant, artifact));
+      }
+    }
+  }
+  return ok_status();
 }
 
 Result<RedistComponent> parse_component(const std::string& key, const json& object, const std::string& source) {
@@ -103,7 +180,16 @@ Result<RedistManifest> parse_redist_manifest(std::string_view text, const std::s
   }
   std::sort(manifest.components.begin(), manifest.components.end(),
             [](const RedistComponent& a, const RedistComponent& b) { return a.key < b.key; });
+  CUDAENV_TRY(check_layout(manifest, source));
   return manifest;
+}
+
+bool is_contained_path(std::string_view relative_path) {
+  if (relative_path.empty() || relative_path.front() == '/') return false;
+  for (const std::string& part : split(relative_path, '/')) {
+    if (part.empty() || part == "." || part == "..") return false;
+  }
+  return true;
 }
 
 }  // namespace cudaenv

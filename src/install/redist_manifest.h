@@ -37,7 +37,16 @@ struct RedistManifest {
   const RedistComponent* find(std::string_view key) const;
 };
 
-// `source` (a URL or path) only names the manifest in error messages.
+// No real archive comes near this; a manifest declaring more is refused.
+inline constexpr std::uint64_t kMaxArchiveBytes = 16ull << 30;
+
+// `source` (a URL or path) only names the manifest in error messages. Besides the format, the
+// layout is checked, since install and mirror sync write files where it says: every
+// relative_path is a clean path in its component's folder, in file-name characters, and never
+// names a manifest, the mirror index or a partial download; no two archives share a file name.
 Result<RedistManifest> parse_redist_manifest(std::string_view text, const std::string& source);
+
+// A relative path that stays inside its folder: not absolute, no "..", "." or empty parts.
+bool is_contained_path(std::string_view relative_path);
 
 }  // namespace cudaenv

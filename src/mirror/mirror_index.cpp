@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "install/release_list.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -160,22 +161,9 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
 }
 
 ReleaseCatalog mirror_catalog(const MirrorIndex& index, const std::string& base_url, const ReleaseCatalog& shipped) {
-  ReleaseCatalog catalog;
-  catalog.default_base = base_url;
-  for (const MirrorRelease& held : index.releases) {
-    const Release* known = shipped.find(held.label);
-    catalog.releases.push_back(Release{held.label, *parse_version(held.label), held.release_date,
-                                       known ? known->sha256 : std::nullopt});
-  }
-  return catalog;
-}
-
-bool is_contained_path(std::string_view relative_path) {
-  if (relative_path.empty() || relative_path.front() == '/') return false;
-  for (const std::string& part : split(relative_path, '/')) {
-    if (part.empty() || part == "." || part == "..") return false;
-  }
-  return true;
+  std::vector<ListedRelease> listed;
+  for (const MirrorRelease& held : index.releases) listed.push_back(ListedRelease{held.label, held.release_date});
+  return catalog_from_listing(listed, base_url, shipped);
 }
 
 }  // namespace cudaenv

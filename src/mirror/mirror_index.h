@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "install/catalog.h"
+#include "install/redist_manifest.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -50,8 +51,5 @@ void merge_release(MirrorIndex& index, MirrorRelease release);
 // The index's releases as a catalog `resolve` can answer from (12.1 -> the newest 12.1.z held).
 // Pins come from `shipped`, which knows NVIDIA's manifests.
 ReleaseCatalog mirror_catalog(const MirrorIndex& index, const std::string& base_url, const ReleaseCatalog& shipped);
-
-// A manifest's relative_path stays inside the mirror folder: relative, no "..", no empty parts.
-bool is_contained_path(std::string_view relative_path);
 
 }  // namespace cudaenv

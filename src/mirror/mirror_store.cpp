@@ -29,6 +29,23 @@ std::vector<std::string> held_components(const MirrorIndex& held, const std::str
   return out;
 }
 
+// Releases may share an archive (a component unchanged by an update), but a sync never
+// replaces a file that another release holds with other content.
+Status check_not_foreign(const MirrorIndex& held, const SyncRequest& request, const RedistArtifact& artifact,
+                         const std::string& source) {
+  for (const MirrorRelease& other : held.releases) {
+    if (other.label == request.label) continue;
+    for (const MirrorFile& file : other.files) {
+      if (file.relative_path != artifact.relative_path || file.sha256 == artifact.sha256) continue;
+      return make_error(source + " puts an archive at " + artifact.relative_path + ", where the mirror holds CUDA " +
+                            other.label + "'s file with sha256 " + file.sha256 + "; syncing would replace it",
+                        "the manifest is broken or hostile: nothing was changed; do not mirror it into " +
+                            request.dir.string());
+    }
+  }
+  return ok_status();
+}
+
 Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, const ProfileCatalog& profiles,
                                               const SyncRequest& request, const MirrorIndex& held,
                                               const std::string& manifest_sha256, const std::string& source) {
@@ -50,12 +67,8 @@ Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, co
     if (!plan) return plan.take_error();
     for (const PlannedArchive& archive : *plan) {
       const RedistArtifact& artifact = archive.artifact;
-      if (!is_contained_path(artifact.relative_path)) {
-        return make_error(source + " names " + archive.component + " at '" + artifact.relative_path +
-                              "', which lies outside the mirror folder",
-                          "the upstream serves a hostile or broken manifest: do not mirror it");
-      }
       if (!paths.insert(artifact.relative_path).second) continue;
+      CUDAENV_TRY(check_not_foreign(held, request, artifact, source));
       files.push_back(MirrorFile{archive.component, archive.version, platform, artifact.relative_path, artifact.sha256,
                                  artifact.size});
     }
@@ -69,8 +82,8 @@ Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
   fs::path path = dir / kMirrorIndexName;
   std::error_code ec;
   if (!fs::exists(path, ec)) return MirrorIndex{};
-  auto text = RealFileSystem().read_file(path);
-  if (!text) return make_error("cannot read " + path.string(), "check its permissions");
+  auto text = RealFileSystem().read_file(path, kLargeFileLimit);
+  if (!text) return text.take_error();
   return parse_mirror_index(*text, path.string());
 }
 

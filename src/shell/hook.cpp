@@ -105,10 +105,10 @@ std::string untrusted_notice(const CudaToml& project) {
          "), not applied: run `cudaenv trust` to allow it";
 }
 
-EnvChange checked_env_change(const Selection& selection, const std::function<bool(const fs::path&)>& is_trusted,
+EnvChange checked_env_change(const Selection& selection, const std::function<bool(const CudaToml&)>& is_trusted,
                              std::string& notice) {
   bool has_env = selection.project && !selection.project->env.empty();
-  bool trusted = !has_env || is_trusted(selection.project->path);
+  bool trusted = !has_env || is_trusted(*selection.project);
   if (!trusted) notice = untrusted_notice(*selection.project);
   return project_env_change(selection, trusted);
 }

@@ -17,7 +17,7 @@ namespace cudaenv {
 // The disk the hook consults besides reading files: mtime stamps and trust records.
 struct HookEffects {
   std::function<Watch(const fs::path&)> watch;
-  std::function<bool(const fs::path&)> is_trusted;
+  std::function<bool(const CudaToml&)> is_trusted;
 };
 
 struct HookResult {
@@ -38,7 +38,7 @@ std::string untrusted_notice(const CudaToml& project);
 
 // project_env_change() asking `is_trusted` only when the file has [env]; `notice` gets
 // untrusted_notice() when it is withheld. What `exec` and `env` apply.
-EnvChange checked_env_change(const Selection& selection, const std::function<bool(const fs::path&)>& is_trusted,
+EnvChange checked_env_change(const Selection& selection, const std::function<bool(const CudaToml&)>& is_trusted,
                              std::string& notice);
 
 }  // namespace cudaenv

@@ -20,7 +20,9 @@ bool make_stamp(const fs::path& stamp, const struct timespec& mtime) {
   if (::stat(stamp.c_str(), &existing) == 0 && same_mtime(existing.st_mtim, mtime)) return true;
   std::error_code ec;
   fs::create_directories(stamp.parent_path(), ec);
-  int fd = ::open(stamp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  // An empty file whose mtime is the content: nothing to write atomically, but a link
+  // planted in its place must not get its target's mtime changed.
+  int fd = ::open(stamp.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   const struct timespec times[2] = {mtime, mtime};
   bool stamped = ::futimens(fd, times) == 0;

@@ -1,7 +1,5 @@
 #include "shell/trust.h"
 
-#include <fstream>
-
 #include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
@@ -20,15 +18,13 @@ Result<Contents> read_contents(const fs::path& file) {
   fs::path real = fs::canonical(file, ec);
   if (ec) return make_error("cannot find " + file.string() + ": " + ec.message(), "give the path of a cuda.toml");
   auto text = RealFileSystem().read_file(real);
-  if (!text) return make_error("cannot read " + real.string(), "check its permissions");
+  if (!text) return text.take_error();
   return Contents{real, std::move(*text)};
 }
 
 std::string first_line_of(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  return line;
+  auto text = RealFileSystem().read_file(file);
+  return text ? text->substr(0, text->find('\n')) : std::string();
 }
 
 }  // namespace
@@ -41,10 +37,10 @@ std::string trust_key(const fs::path& real_path, std::string_view contents) {
   return hash.finish();
 }
 
-bool TrustStore::is_trusted(const fs::path& file) const {
-  auto contents = read_contents(file);
+bool TrustStore::is_trusted(const CudaToml& project) const {
   std::error_code ec;
-  return contents && fs::is_regular_file(dir_ / trust_key(contents->real_path, contents->text), ec);
+  fs::path real = fs::canonical(project.path, ec);
+  return !ec && fs::is_regular_file(dir_ / trust_key(real, project.text), ec);
 }
 
 Result<fs::path> TrustStore::trust(const fs::path& file) const {

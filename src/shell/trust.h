@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/cuda_toml.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -20,9 +21,10 @@ class TrustStore {
  public:
   explicit TrustStore(fs::path dir) : dir_(std::move(dir)) {}
 
-  // The file as it is now has a trust record (the path is resolved through symlinks,
-  // so a project reached through a linked folder is the same project).
-  bool is_trusted(const fs::path& file) const;
+  // The project as parsed has a trust record: the key is taken from the bytes that were
+  // parsed, so a file swapped after parsing is never applied as trusted. The path is
+  // resolved through symlinks, so a project reached through a linked folder is the same.
+  bool is_trusted(const CudaToml& project) const;
   // Returns the real path recorded.
   Result<fs::path> trust(const fs::path& file) const;
   // Removes every record for the file, its current contents' and older ones alike;

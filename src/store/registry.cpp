@@ -7,6 +7,7 @@
 
 #include "core/cuda_toml.h"
 #include "core/version_detect.h"
+#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/process.h"
 
@@ -22,7 +23,7 @@ Result<Version> detect_toolkit_version(const fs::path& home) {
   std::vector<fs::path> headers{home / "include/cuda.h"};
   for (const std::string& target : disk.list_dir(home / "targets")) headers.push_back(home / "targets" / target / "include/cuda.h");
   for (const fs::path& header : headers) {
-    if (auto text = disk.read_file(header)) {
+    if (auto text = disk.read_file(header, kLargeFileLimit)) {
       if (auto version = version_from_cuda_h(*text)) return *version;
     }
   }
@@ -40,6 +41,13 @@ Result<Registration> register_toolkit(const Layout& layout, const fs::path& home
   std::error_code ec;
   fs::path home = fs::absolute(home_arg, ec).lexically_normal();
   if (home.has_relative_path() && !home.has_filename()) home = home.parent_path();
+  // PATH, LD_LIBRARY_PATH and CPATH split at ':'; a newline ends a modulefile line.
+  if (home.string().find_first_of(":\n") != std::string::npos) {
+    return make_error("cannot register " + home.string() + ": a toolkit path with ':' or a newline would split PATH and "
+                          "LD_LIBRARY_PATH",
+                      "move or link the toolkit to a plainer path, e.g. ln -s '" + home.string() + "' /opt/cuda-x && "
+                          "cudaenv add /opt/cuda-x");
+  }
   RealFileSystem disk;
   if (!disk.is_executable(home / "bin/nvcc")) {
     return make_error(home.string() + " is not a CUDA toolkit: it has no executable bin/nvcc",
@@ -68,8 +76,7 @@ Result<Registration> register_toolkit(const Layout& layout, const fs::path& home
                       "pick another name with --as NAME, or remove it first: cudaenv uninstall " + registration.name);
   }
   fs::create_directories(layout.versions_dir(), ec);
-  fs::path temporary = layout.versions_dir() / (".add-" + registration.name + "." + std::to_string(::getpid()));
-  ::unlink(temporary.c_str());
+  fs::path temporary = temporary_path_beside(entry);
   if (::symlink(home.c_str(), temporary.c_str()) != 0 || ::rename(temporary.c_str(), entry.c_str()) != 0) {
     std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());

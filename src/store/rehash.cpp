@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/toolkits.h"
+#include "util/atomic_file.h"
 #include "util/data_dir.h"
 #include "util/file_lock.h"
 
@@ -22,17 +23,17 @@ bool same_file(const fs::path& a, const fs::path& b) {
          sa.st_ino == sb.st_ino;
 }
 
+// A hard link where it can be, else (another file system) a copy written like any file.
 Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
-  fs::path temporary = shim.parent_path() / ("." + shim.filename().string() + ".tmp." + std::to_string(::getpid()));
-  ::unlink(temporary.c_str());
+  fs::path temporary = temporary_path_beside(shim);
   if (::link(shim_binary.c_str(), temporary.c_str()) != 0) {
     if (errno != EXDEV && errno != EPERM) {
       return make_error("cannot create shim " + shim.string() + ": " + std::strerror(errno),
                         "check that " + shim.parent_path().string() + " is writable");
     }
-    std::error_code ec;
-    fs::copy_file(shim_binary, temporary, fs::copy_options::overwrite_existing, ec);
-    if (ec) return make_error("cannot copy " + shim_binary.string() + " to " + temporary.string() + ": " + ec.message());
+    auto program = RealFileSystem().read_file(shim_binary, kLargeFileLimit);
+    if (!program) return program.take_error();
+    return write_file_atomically(shim, *program, 0755);
   }
   if (::rename(temporary.c_str(), shim.c_str()) != 0) {
     std::string reason = std::strerror(errno);
@@ -42,13 +43,33 @@ Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
   return ok_status();
 }
 
+// The programs in the bin/ of NVIDIA's CUDA toolkits, 10.x to 13.x (their redist archives
+// and runfiles), besides cuda-* and nsight*.
+bool is_cuda_program(const std::string& name) {
+  static const std::set<std::string> known{
+      "nvcc", "ptxas", "nvlink", "fatbinary", "cudafe++", "cuobjdump", "nvdisasm", "nvprune", "cu++filt", "bin2c",
+      "__nvcc_device_query", "compute-sanitizer", "nvprof", "nvvp", "computeprof", "nsys", "nsys-ui", "ncu", "ncu-ui",
+      "nv-nsight-cu", "nv-nsight-cu-cli"};
+  return known.count(name) > 0 || name.rfind("cuda-", 0) == 0 || name.rfind("nsight", 0) == 0;
+}
+
+// Where the system keeps its own programs: a toolkit folder that also holds ls, git or
+// python3 (/usr, on distributions that package nvcc) must not shadow them with shims.
+bool is_system_program(const FileSystemView& fs, const std::string& name) {
+  for (const char* dir : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) {
+    if (fs.is_executable(fs::path(dir) / name)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layout) {
   std::set<std::string> names;
   for (const Toolkit& toolkit : list_toolkits(fs, layout)) {
     for (const std::string& name : fs.list_dir(toolkit.bin_dir())) {
-      if (name[0] != '.' && fs.is_executable(toolkit.bin_dir() / name)) names.insert(name);
+      if (name[0] == '.' || !fs.is_executable(toolkit.bin_dir() / name)) continue;
+      if (is_cuda_program(name) || !is_system_program(fs, name)) names.insert(name);
     }
   }
   return {names.begin(), names.end()};

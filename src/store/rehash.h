@@ -18,7 +18,10 @@ struct RehashReport {
   std::vector<std::string> removed;
 };
 
-// Names of the executables in the bin/ of every known toolkit.
+// Names of the executables in the bin/ of every known toolkit that may get a shim: CUDA's
+// own programs (nvcc, ptxas, cuda-gdb, nsight-*, ...) and any other name that no system
+// program folder (/usr/bin, /bin, /usr/local/bin, the sbin ones) has, so a toolkit never
+// shadows the system's ls, git or python3.
 std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layout);
 
 // Rebuilds shims/ under a lock, so concurrent runs serialise instead of colliding;

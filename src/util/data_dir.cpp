@@ -11,14 +11,14 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 Result<fs::path> running_program() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return make_error("cannot find the running cudaenv program: " + ec.message());
   return self;
 }
+
+namespace {
 
 // PREFIX for PREFIX/bin/cudaenv and for PREFIX/libexec/cudaenv/cudaenv-fetch alike.
 fs::path install_prefix(const fs::path& self) {
@@ -46,8 +46,8 @@ Result<DataFile> read_manifest(const std::string& name) {
   auto dir = manifests_dir();
   if (!dir) return dir.take_error();
   fs::path path = *dir / name;
-  auto text = RealFileSystem().read_file(path);
-  if (!text) return make_error("cannot read " + path.string(), "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
+  auto text = RealFileSystem().read_file(path, kLargeFileLimit);
+  if (!text) return make_error(text.error().message, "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
   return DataFile{path, std::move(*text)};
 }
 

@@ -23,6 +23,9 @@ struct DataFile {
 // The text of manifests/NAME; a missing or unreadable file is an error naming it.
 Result<DataFile> read_manifest(const std::string& name);
 
+// The running program itself, from /proc/self/exe.
+Result<std::filesystem::path> running_program();
+
 // A companion program (cudaenv-shim, cudaenv-fetch): beside the running one, or in
 // PREFIX/libexec/cudaenv.
 Result<std::filesystem::path> locate_program(const std::string& name);

@@ -18,10 +18,15 @@ static bool lock_whole_file(int fd, bool wait) {
   return ::fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &region) == 0;
 }
 
+// A link planted at the lock's name is never followed (nor its target created).
+static int open_lock_file(const std::filesystem::path& path) {
+  return ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
 Result<FileLock> FileLock::acquire(const std::filesystem::path& path, const std::function<void()>& on_wait) {
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = open_lock_file(path);
   if (fd < 0) {
     return make_error("cannot open lock file " + path.string() + ": " + std::strerror(errno),
                       "check that " + path.parent_path().string() + " is writable");
@@ -32,6 +37,16 @@ Result<FileLock> FileLock::acquire(const std::filesystem::path& path, const std:
     int saved = errno;
     ::close(fd);
     return make_error("cannot lock " + path.string() + ": " + std::strerror(saved));
+  }
+  return FileLock(fd);
+}
+
+std::optional<FileLock> FileLock::try_acquire(const std::filesystem::path& path) {
+  int fd = open_lock_file(path);
+  if (fd < 0) return std::nullopt;
+  if (!lock_whole_file(fd, false)) {
+    ::close(fd);
+    return std::nullopt;
   }
   return FileLock(fd);
 }

@@ -2,14 +2,23 @@
 // The read-only view of the disk that pure logic (version selection, toolkit
 // listing) works against, so tests can hand it an in-memory tree instead.
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "util/result.h"
+
 namespace cudaenv {
 
 namespace fs = std::filesystem;
+
+// The most read_file takes by default: enough for any cuda.toml, version file or receipt,
+// small enough that a hostile repository cannot make a shim allocate much.
+inline constexpr std::size_t kSmallFileLimit = std::size_t{1} << 20;
+// Toolkit headers (cuda.h is over 1 MiB) and manifests.
+inline constexpr std::size_t kLargeFileLimit = std::size_t{64} << 20;
 
 enum class EntryKind { missing, file, directory, other };
 
@@ -19,7 +28,9 @@ class FileSystemView {
   // Follows symlinks, like stat(2).
   virtual EntryKind kind(const fs::path& path) const = 0;
   virtual bool is_executable(const fs::path& path) const = 0;
-  virtual std::optional<std::string> read_file(const fs::path& path) const = 0;
+  // The contents of a regular file of at most `limit` bytes; FIFOs, devices, folders and
+  // bigger files (/proc files that claim size 0 included) are errors naming the file.
+  virtual Result<std::string> read_file(const fs::path& path, std::size_t limit = kSmallFileLimit) const = 0;
   // Names of the entries in a directory, sorted; empty if it is not one.
   virtual std::vector<std::string> list_dir(const fs::path& path) const = 0;
   // The target of a symlink, or nullopt if `path` is not a symlink.
@@ -30,9 +41,13 @@ class RealFileSystem final : public FileSystemView {
  public:
   EntryKind kind(const fs::path& path) const override;
   bool is_executable(const fs::path& path) const override;
-  std::optional<std::string> read_file(const fs::path& path) const override;
+  Result<std::string> read_file(const fs::path& path, std::size_t limit = kSmallFileLimit) const override;
   std::vector<std::string> list_dir(const fs::path& path) const override;
   std::optional<fs::path> read_link(const fs::path& path) const override;
 };
+
+// The errors read_file gives, shared with the in-memory view of the tests.
+Error not_regular_file_error(const fs::path& path, const char* what);
+Error file_too_large_error(const fs::path& path, std::size_t limit);
 
 }  // namespace cudaenv

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,10 @@ namespace cudaenv {
 
 namespace {
 
+// No helper cudaenv asks (nvcc --version, a Python probe) says more than this: one that
+// does is broken or hostile, and is stopped rather than read into memory.
+constexpr size_t kMaxOutputBytes = size_t{1} << 20;
+
 struct Pipes {
   int out[2] = {-1, -1};
   int err[2] = {-1, -1};
@@ -28,30 +33,56 @@ struct Pipes {
   }
 };
 
-// Reads both pipes until they close or the deadline passes; false on timeout.
-bool drain(Pipes& pipes, ProcessOutput& output, std::chrono::steady_clock::time_point deadline) {
-  pollfd fds[2] = {{pipes.out[0], POLLIN, 0}, {pipes.err[0], POLLIN, 0}};
+enum class Drained { closed, timed_out, too_long };
+
+// A descriptor that becomes readable when `pid` exits (Linux 5.3+); -1 where there is none.
+int exit_watch(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+// Reads both pipes until they close, the deadline passes or one holds more than the cap.
+// Once the program itself has exited, what is already in the pipes is read and the rest is
+// not waited for: a grandchild holding them open must not keep its parent's caller waiting.
+Drained drain(Pipes& pipes, ProcessOutput& output, pid_t pid, std::chrono::steady_clock::time_point deadline) {
+  int watch = exit_watch(pid);
+  pollfd fds[3] = {{pipes.out[0], POLLIN, 0}, {pipes.err[0], POLLIN, 0}, {watch, POLLIN, 0}};
   std::string* sinks[2] = {&output.out, &output.err};
   int open_count = 2;
+  bool exited = false;
+  Drained result = Drained::closed;
   while (open_count > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    int ready = ::poll(fds, 2, static_cast<int>(left.count()));
+    if (!exited && left.count() <= 0) {
+      result = Drained::timed_out;
+      break;
+    }
+    int ready = ::poll(fds, 3, exited ? 0 : static_cast<int>(left.count()));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) return ready == 0 ? false : true;
+    if (ready <= 0) {
+      if (ready == 0 && !exited) result = Drained::timed_out;
+      break;
+    }
+    if (fds[2].fd >= 0 && (fds[2].revents & POLLIN)) {
+      exited = true;
+      fds[2].fd = -1;
+    }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buffer[4096];
       ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
       if (n > 0) {
         sinks[i]->append(buffer, static_cast<size_t>(n));
+        if (sinks[i]->size() > kMaxOutputBytes) {
+          open_count = 0;
+          result = Drained::too_long;
+          break;
+        }
       } else {
         fds[i].fd = -1;
         --open_count;
       }
     }
   }
-  return true;
+  if (watch >= 0) ::close(watch);
+  return result;
 }
 
 }  // namespace
@@ -67,27 +98,43 @@ Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chr
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, pipes.out[1], 1);
   posix_spawn_file_actions_adddup2(&actions, pipes.err[1], 2);
+  // Its own process group, so that whatever it starts can be killed with it.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<std::string> args = argv;
   std::vector<char*> arg_pointers = c_string_array(args);
   std::vector<std::string> env_strings = env ? env_to_strings(*env) : std::vector<std::string>{};
   std::vector<char*> env_pointers = c_string_array(env_strings);
   pid_t pid = 0;
-  int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, arg_pointers.data(),
+  int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, &attributes, arg_pointers.data(),
                           env ? env_pointers.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) return make_error("cannot run " + args[0] + ": " + std::strerror(rc));
   ::close(pipes.out[1]);
   ::close(pipes.err[1]);
   pipes.out[1] = pipes.err[1] = -1;
 
   ProcessOutput output;
-  bool finished = drain(pipes, output, std::chrono::steady_clock::now() + timeout);
-  if (!finished) ::kill(pid, SIGKILL);
+  Drained drained = drain(pipes, output, pid, std::chrono::steady_clock::now() + timeout);
+  if (drained != Drained::closed) ::kill(-pid, SIGKILL);
+  // Wait for it without reaping it, so its pid, and so its group id, stays reserved; then
+  // anything it left running in its group (a daemonised grandchild) goes too.
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!finished) {
+  if (drained == Drained::timed_out) {
     return make_error("`" + join(argv, " ") + "` did not finish within " + std::to_string(timeout.count()) + " ms");
+  }
+  if (drained == Drained::too_long) {
+    return make_error("`" + join(argv, " ") + "` printed more than " + std::to_string(kMaxOutputBytes >> 20) +
+                      " MiB; it was stopped");
   }
   output.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return output;

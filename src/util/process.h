@@ -17,7 +17,9 @@ struct ProcessOutput {
 };
 
 // Runs argv[0] (searched on PATH when it has no '/') with stdin from /dev/null.
-// A run past `timeout` is killed and reported as an error naming the command.
+// It runs in a process group of its own, killed with everything in it once it ends, so
+// nothing it starts outlives it. A run past `timeout` or printing more than 1 MiB on a
+// stream is killed and reported as an error naming the command.
 Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                                   const EnvMap* env = nullptr);
 

@@ -40,14 +40,23 @@ doctor
 assert_contains "$(fixes_of toolkit-torch)" "cudaenv use 12.1" "seed: installed toolkit is switched to"
 assert_not_contains "$(fixes_of toolkit-torch)" "cudaenv install 12.1" "seed: nothing to install"
 
-# Minor mismatch that DeepSpeed tolerates: 12.1 with torch cu124.
+# Minor mismatch 12.1 with torch cu124: DeepSpeed 0.12.6 lists only 12.0-12.3 and refuses
+# it; 0.14.3 added 12.4 and accepts it.
 "$CUDAENV" global 12.1 >/dev/null 2>&1
 fake_torch 2.4.0+cu124 12.4 "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"
 doctor
+assert_eq 1 "$STATUS" "0.12.6 minor: exit status"
+assert_eq warning "$(severity_of toolkit-torch)" "0.12.6 minor: torch warns"
+assert_eq error "$(severity_of deepspeed-cuda)" "0.12.6 minor: DeepSpeed 0.12.6 refuses 12.1/12.4"
+assert_contains "$(explanation_of deepspeed-cuda)" "minors are 12.0, 12.1, 12.2, 12.3" "0.12.6 minor: its own list"
+assert_contains "$(fixes_of deepspeed-cuda)" "'$PYTHON' -m pip install 'deepspeed>=0.14.3'" "0.12.6 minor: upgrade offered"
+fake_deepspeed 0.14.3 pip
+doctor
 assert_eq 0 "$STATUS" "tolerated minor: exit status"
 assert_eq warning "$(severity_of toolkit-torch)" "tolerated minor: torch warns"
-assert_eq ok "$(severity_of deepspeed-cuda)" "tolerated minor: DeepSpeed accepts 12.1/12.4"
+assert_eq ok "$(severity_of deepspeed-cuda)" "tolerated minor: DeepSpeed 0.14.3 accepts 12.1/12.4"
 assert_contains "$(fixes_of toolkit-torch)" "cudaenv use 12.4" "tolerated minor: fix to torch's minor"
+fake_deepspeed 0.12.6
 
 # Minor mismatch DeepSpeed refuses: 13.2 with torch cu130 (13 has no tolerated list).
 "$CUDAENV" global 13.2 >/dev/null 2>&1
@@ -64,6 +73,16 @@ export DS_SKIP_CUDA_CHECK=1" "$(fixes_of deepspeed-cuda)" "refused minor: fixes"
 DS_SKIP_CUDA_CHECK=1 doctor
 assert_eq 0 "$STATUS" "DS_SKIP_CUDA_CHECK: exit status"
 assert_eq warning "$(severity_of deepspeed-cuda)" "DS_SKIP_CUDA_CHECK: only a warning"
+assert_eq info "$(severity_of deepspeed-skip)" "DS_SKIP_CUDA_CHECK: reported"
+# It silences a major mismatch too (DeepSpeed 0.9.3 on); 0.9.2 predates it.
+"$CUDAENV" global 12.4 >/dev/null 2>&1
+DS_SKIP_CUDA_CHECK=1 doctor
+assert_eq error "$(severity_of toolkit-torch)" "DS_SKIP_CUDA_CHECK major: torch still refuses"
+assert_contains "$(title_of deepspeed-cuda)" "lets nvcc 12.4 with torch's CUDA 13.0 through (DS_SKIP_CUDA_CHECK=1)" "DS_SKIP_CUDA_CHECK major: DeepSpeed lets it through"
+fake_deepspeed 0.9.2
+DS_SKIP_CUDA_CHECK=1 doctor
+assert_eq "DS_SKIP_CUDA_CHECK=1 is set, and DeepSpeed 0.9.2 ignores it" "$(title_of deepspeed-skip)" "DS_SKIP_CUDA_CHECK: too old a DeepSpeed"
+fake_deepspeed 0.12.6
 
 # Driver too old: it runs CUDA 11.8 at most, toolkit and torch are 12.4.
 "$CUDAENV" global 12.4 >/dev/null 2>&1
@@ -112,6 +131,17 @@ assert_eq "550.54.14" "$(probe .probes.driver.version)" "consistent: driver vers
 assert_eq "12.4" "$(probe .probes.driver.cuda)" "consistent: driver CUDA"
 assert_eq "0.14.4" "$(probe .probes.python.deepspeed)" "consistent: DeepSpeed's version from its dist-info"
 run_capture "$CUDAENV" doctor --python "$PYTHON"
-assert_contains "$OUT" "0 errors, 0 warnings" "consistent report: summary"
+assert_contains "$OUT" "0 errors, 0 warnings, $(count ok) checks passed" "consistent report: summary"
+assert_not_contains "$OUT" "note" "consistent report: nothing merely noted"
+
+# torch not installed is a note, not a passed check, and the summary says so apart.
+no_python_packages
+doctor
+assert_eq info "$(severity_of python)" "no torch: a note"
+assert_eq "torch is not installed for $PYTHON" "$(title_of python)" "no torch: says so"
+PASSED=$(count ok)
+run_capture "$CUDAENV" doctor --python "$PYTHON"
+assert_contains "$OUT" "ℹ torch is not installed for $PYTHON" "no torch: shown as a note"
+assert_contains "$OUT" "0 errors, 0 warnings, $PASSED checks passed (1 note)" "no torch: not counted as passed"
 
 finish

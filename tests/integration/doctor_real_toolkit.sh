@@ -10,6 +10,18 @@ no_python_packages
 # Skipped where a real driver is loaded: this run is about a machine without one.
 [ -e /proc/driver/nvidia/version ] && skip "an NVIDIA driver is loaded here"
 
+# cuda-facts.toml says what this nvcc says: its archs (compute_88 included) and its gcc bound.
+facts_of_13_0() {  # facts_of_13_0 KEY: the 13.0 row's value, archs space separated
+  python3 -c 'import sys, tomllib
+row = tomllib.load(open(sys.argv[1], "rb"))["cuda"]["13.0"][sys.argv[2]]
+print(" ".join(row) if isinstance(row, list) else row)' "$SRC/manifests/cuda-facts.toml" "$1"
+}
+NVCC_ARCHS=$("$REAL/bin/nvcc" --list-gpu-arch | sed -n 's/^compute_\([0-9]*\)\([0-9]\)$/\1.\2/p' | sort -V | tr '\n' ' ')
+assert_eq "$NVCC_ARCHS" "$(facts_of_13_0 archs | tr ' ' '\n' | sort -V | tr '\n' ' ')" "facts: 13.0's archs are nvcc --list-gpu-arch's"
+assert_contains "$NVCC_ARCHS" "8.8" "facts: nvcc 13.0 lists compute_88"
+HOST_CONFIG=$(find "$REAL" -path '*crt/host_config.h' | head -n 1)
+assert_eq "$(sed -n 's/^#if __GNUC__ > \([0-9]*\)$/\1/p' "$HOST_CONFIG" | head -n 1)" "$(facts_of_13_0 gcc_max)" "facts: 13.0's gcc bound is host_config.h's"
+
 check "register the real toolkit" "$CUDAENV" add "$REAL"
 NAME=$("$CUDAENV" versions --bare | head -n 1)
 check "make it the default" "$CUDAENV" global "$NAME"

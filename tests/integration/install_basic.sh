@@ -28,7 +28,7 @@ assert_contains "$ERR" "installed CUDA 12.1.1" "install reports success"
 assert_contains "$ERR" "downloading cuda_nvcc" "plain per-event log when stderr is not a TTY"
 check "nvcc shim created" test -e "$CUDAENV_ROOT/shims/nvcc"
 assert_contains "$(CUDAENV_VERSION=12.1.1 "$CUDAENV_ROOT/shims/nvcc" --version)" "release 12.1, V12.1.105" "shim runs the installed nvcc"
-check "downloads deleted after success" test -z "$(find "$CUDAENV_ROOT/cache" -type f)"
+check "downloads deleted after success" test -z "$(find "$CUDAENV_ROOT/cache" -type f ! -path '*/releases/*')"
 check "no staging left" no_staging_left
 
 install_from_mirror 12.1.1
@@ -110,6 +110,10 @@ run_capture "$CUDAENV" uninstall 11.8.0 </dev/null
 assert_eq 2 "$STATUS" "uninstall without --yes on a non-TTY is refused"
 check "nothing removed yet" test -d "$CUDAENV_ROOT/versions/11.8.0"
 run_capture "$CUDAENV" uninstall 11.8 --yes
+assert_eq 2 "$STATUS" "uninstall takes the full name, not a prefix"
+assert_contains "$ERR" "'11.8' matches 11.8.0" "it lists what the prefix matches"
+check "a prefix removes nothing" test -d "$CUDAENV_ROOT/versions/11.8.0"
+run_capture "$CUDAENV" uninstall 11.8.0 --yes
 assert_eq 0 "$STATUS" "uninstall --yes: $ERR"
 check "toolkit removed" test ! -e "$CUDAENV_ROOT/versions/11.8.0"
 make_fake_toolkit "$WORK/elsewhere" 12.4.1

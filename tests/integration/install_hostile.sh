@@ -35,6 +35,20 @@ members += {
     "fifo": [member(top + "/fifo", tarfile.FIFOTYPE)],
     "setuid": [member(top + "/bin/root-shell", data=b"#!/bin/sh\n", mode=0o4755)],
     "setgid": [member(top + "/bin/group-shell", data=b"#!/bin/sh\n", mode=0o2755)],
+    "link-lib": [member(top + "/lib", tarfile.SYMTYPE, link="bin")],
+    "link-lib64": [member(top + "/lib64", tarfile.SYMTYPE, link="bin")],
+    "link-bin": [member(top + "/bin2", tarfile.DIRTYPE, mode=0o755), member(top + "/include", tarfile.SYMTYPE, link="bin2")],
+    "link-nested-lib": [member(top + "/targets/x86_64-linux/", tarfile.DIRTYPE, mode=0o755),
+                        member(top + "/targets/x86_64-linux/lib", tarfile.SYMTYPE, link="../../bin")],
+    # A hard link to a symlink is a second symlink, whose target now counts from elsewhere.
+    "hardlink-to-symlink": [member(top + "/a/", tarfile.DIRTYPE, mode=0o755), member(top + "/a/b/", tarfile.DIRTYPE, mode=0o755),
+                            member(top + "/a/b/up", tarfile.SYMTYPE, link="../.."),
+                            member(top + "/out", tarfile.LNKTYPE, link=top + "/a/b/up")],
+    # One archive's link, a later member of the same archive written through it.
+    "link-then-member": [member(top + "/x", tarfile.SYMTYPE, link="bin"), member(top + "/x/benign", data=b"pwned\n")],
+    # The two halves of a redirection split over two archives of one install.
+    "redirect-link": [member(top + "/share", tarfile.SYMTYPE, link="bin")],
+    "redirect-write": [member(top + "/share/", tarfile.DIRTYPE, mode=0o755), member(top + "/share/nvcc", data=b"pwned\n")],
 }[kind]
 with tarfile.open(out, "w:xz", format=tarfile.GNU_FORMAT) as tar:
     for info, data in members:
@@ -44,8 +58,8 @@ PY
 }
 
 KINDS="absolute dotdot symlink-absolute symlink-climb symlink-self-climb symlink-then-write hardlink-outside
-hardlink-absolute device fifo setuid setgid"
-for kind in $KINDS; do make_hostile "evil_${kind//-/_}" "$kind"; done
+hardlink-absolute device fifo setuid setgid link-lib link-lib64 link-bin link-nested-lib link-then-member"
+for kind in $KINDS redirect-link redirect-write hardlink-to-symlink; do make_hostile "evil_${kind//-/_}" "$kind"; done
 write_manifest 12.1.1
 start_mirror
 
@@ -60,6 +74,33 @@ for kind in $KINDS; do
   check "$kind: no shims" test ! -e "$CUDAENV_ROOT/shims/nvcc"
 done
 assert_contains "$(install_from_mirror 12.1.1 --component evil_setuid; echo "$ERR")" "setuid" "setuid named"
+assert_contains "$(install_from_mirror 12.1.1 --component evil_link_lib; echo "$ERR")" \
+  "member 'evil_link_lib-linux-x86_64-1.0-archive/lib' is a symlink where the toolkit has a folder" "a linked lib/ is named"
+
+# Caught by the last check, whatever libarchive made of it: no link may lead out of the toolkit.
+install_from_mirror 12.1.1 --component evil_hardlink_to_symlink
+assert_eq 1 "$STATUS" "a hard link to a symlink: refused"
+assert_contains "$ERR" "outside the toolkit folder" "a hard link to a symlink: the error says why"
+check "hard link to a symlink: nothing installed" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
+check "hard link to a symlink: no staging left" no_staging_left
+
+# A link made by one archive never redirects another's files, whichever is written first.
+# (Folder first: the link cannot replace the folder, and the install is refused. Link first:
+# the folder member replaces the link, never writes through it.)
+for try in 1 2 3 4; do
+  install_from_mirror 12.1.1 --force --component evil_redirect_link --component evil_redirect_write
+  home="$CUDAENV_ROOT/versions/12.1.1"
+  if [ "$STATUS" = 0 ]; then
+    check "redirect ($try): share/ is a real folder" test -d "$home/share" -a ! -L "$home/share"
+    assert_eq "pwned" "$(cat "$home/share/nvcc")" "redirect ($try): the file went into share/"
+    assert_contains "$(cat "$home/bin/nvcc")" "nvcc: NVIDIA" "redirect ($try): bin/nvcc is still nvcc"
+  else
+    assert_contains "$ERR" "is refused: member" "redirect ($try): refused with the reason"
+    check "redirect ($try): nothing installed" test ! -e "$home"
+  fi
+  check "redirect ($try): no staging left" no_staging_left
+  rm -rf "$CUDAENV_ROOT/versions/12.1.1"
+done
 
 # The benign archives of the same manifest still install.
 install_from_mirror 12.1.1

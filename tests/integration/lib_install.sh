@@ -81,9 +81,11 @@ PY
 }
 
 # add_fake_release LABEL: the minimal profile's components for LABEL, cut from a fake toolkit
-# whose bin/nvcc prints the real banner, plus libcurand as an optional extra.
+# whose bin/nvcc prints the real banner, plus libcurand as an optional extra. As NVIDIA's: 13.x
+# adds cuda_crt and libnvvm, and from 13.3.0 CCCL is called cccl.
 add_fake_release() {
-  local label=$1 tree="$WORK/fake-$1"
+  local label=$1 tree="$WORK/fake-$1" cccl=cuda_cccl
+  [ "$(printf '%s\n' 13.3.0 "$label" | sort -V | head -1)" = 13.3.0 ] && cccl=cccl
   make_fake_toolkit "$tree" "$label"
   local nvcc_version=${label%.*}.$(nvcc_release_of "$label")
   mkdir -p "$WORK/parts/$label"/{nvcc,cudart/lib,cccl/include/nv,curand/include}
@@ -95,7 +97,14 @@ add_fake_release() {
   echo '#pragma once' >"$WORK/parts/$label/curand/include/curand.h"
   add_component "$label" cuda_nvcc "$nvcc_version" "$WORK/parts/$label/nvcc"
   add_component "$label" cuda_cudart "$nvcc_version" "$WORK/parts/$label/cudart"
-  add_component "$label" cuda_cccl "$nvcc_version" "$WORK/parts/$label/cccl"
+  add_component "$label" "$cccl" "$nvcc_version" "$WORK/parts/$label/cccl"
+  if [ "${label%%.*}" -ge 13 ]; then
+    mkdir -p "$WORK/parts/$label"/{crt/include/crt,nvvm/nvvm/bin}
+    echo '#pragma once' >"$WORK/parts/$label/crt/include/crt/host_config.h"
+    printf 'cicc %s\n' "$label" >"$WORK/parts/$label/nvvm/nvvm/bin/cicc"
+    add_component "$label" cuda_crt "$nvcc_version" "$WORK/parts/$label/crt"
+    add_component "$label" libnvvm "$nvcc_version" "$WORK/parts/$label/nvvm"
+  fi
   add_component "$label" libcurand "10.3.$(nvcc_release_of "$label")" "$WORK/parts/$label/curand"
   write_manifest "$label"
 }

@@ -1,5 +1,6 @@
 # A mirror made by `mirror sync`, served by a real nginx on 127.0.0.1: install and list-remote
-# over http, and a damaged archive caught by install.
+# over http, and a damaged archive caught by install. A plain copy of the redist layout without
+# an index, behind nginx autoindex, is discovered from its listing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_install.sh"
 . "$(dirname "$0")/lib_mirror.sh"
@@ -40,6 +41,10 @@ http {
   server {
     listen 127.0.0.1:$PORT;
     root $LOCAL;
+    location /plain/ {
+      alias $MIRROR_ROOT/;
+      autoindex on;
+    }
   }
 }
 CONF
@@ -69,6 +74,14 @@ assert_contains "$ERR" "${URL}redistrib_12.1.1.json" "the manifest came from ngi
 assert_eq 1 "$(grep -c "GET /cuda_nvcc/" "$NG/access.log")" "nginx served the archive"
 assert_contains "$(cd "$WORK" && "$CUDAENV" global 12.1.1 && PATH="$CUDAENV_ROOT/shims:$PATH" nvcc --version)" \
   "release 12.1, V12.1.105" "nvcc through the shim prints the version"
+
+# nginx autoindex over a copy without cudaenv-mirror.json: the listing names the releases.
+run_capture "$CUDAENV" list-remote --mirror "${URL}plain/" --bare
+assert_eq "12.1.1" "$OUT" "list-remote reads nginx's autoindex listing: $ERR"
+assert_eq 1 "$(grep -c 'GET /plain/ ' "$NG/access.log")" "one request for the listing"
+run_capture "$CUDAENV" install 12.1 --force --mirror "${URL}plain/" --skip-manifest-pin --platform linux-x86_64
+assert_eq 0 "$STATUS" "install 12.1 from the autoindexed copy: $ERR"
+assert_eq 1 "$(grep -c 'GET /plain/ ' "$NG/access.log")" "the listing came from the cache"
 
 damage "$LOCAL/$(archive_of cuda_cccl 12.1.1)"
 run_capture "$CUDAENV" install 12.1.1 --force --mirror "$URL" --skip-manifest-pin --platform linux-x86_64

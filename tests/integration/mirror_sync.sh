@@ -92,11 +92,10 @@ assert_eq 1 "$STATUS" "a version the mirror does not hold"
 assert_contains "$ERR" "no known CUDA release matches 11 in the mirror file://$OLD/" "is named with the mirror"
 assert_contains "$ERR" "list-remote --mirror file://$OLD/" "and how to see what it holds"
 
-# Usage errors and a mirror without an index.
-run_capture "$CUDAENV" list-remote --mirror "$MIRROR_URL"
-assert_eq 1 "$STATUS" "list-remote of a mirror without an index fails"
-assert_contains "$ERR" "${MIRROR_URL}cudaenv-mirror.json" "naming the index URL"
-assert_contains "$ERR" "cudaenv mirror sync VERSION --to DIR" "and how to make one"
+# Usage errors; a folder without an index is read from its listing (mirror_discovery.sh).
+run_capture "$CUDAENV" list-remote --mirror "$MIRROR_URL" --bare
+assert_eq 0 "$STATUS" "list-remote of a folder without an index: $ERR"
+assert_eq "12.4.0 12.1.1 11.8.0" "$(echo $OUT)" "lists the manifests of its listing"
 run_capture "$CUDAENV" mirror verify "$WORK"
 assert_eq 1 "$STATUS" "verify of a folder without an index fails"
 assert_contains "$ERR" "cudaenv mirror sync VERSION --to $WORK" "with the fix"

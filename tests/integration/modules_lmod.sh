@@ -56,4 +56,30 @@ out=$(lmod "module use '$WORK/tcl'; module load cuda/11.8.0 && nvcc --version | 
 assert_contains "$out" "release 11.8, V11.8.89" "Tcl modulefile loads"
 assert_contains "$out" "CUDA_PATH=$WORK/tk/cuda-11.8" "Tcl modulefile sets CUDA_PATH"
 
+# Paths Lua and Tcl could misread: quotes, brackets, "]]" and "]==]", '$', spaces. Lmod
+# loads them exactly; a path the Tcl format cannot quote is refused, not mangled.
+odd="$WORK/tk/a \"q\" 'r' [b] ]] ]==] \$HOME x"
+tcl_odd="$WORK/tk/t 'r' [b] ]] ]==] \$HOME x"
+for dir in "$odd" "$tcl_odd"; do make_fake_toolkit "$dir" 12.4.1; done
+"$CUDAENV" add "$odd" --as odd >/dev/null 2>&1 || fail "add the odd path"
+"$CUDAENV" add "$tcl_odd" --as tclodd >/dev/null 2>&1 || fail "add the Tcl-odd path"
+run_capture "$CUDAENV" module odd --to "$WORK/odd-lua"
+assert_eq 0 "$STATUS" "Lua modulefile for the odd path: $ERR"
+run_capture "$CUDAENV" module odd --format tcl --to "$WORK/odd-tcl"
+assert_eq 1 "$STATUS" "the Tcl format refuses a path with '\"'"
+assert_contains "$ERR" "cannot be written into a Tcl modulefile" "and says why"
+check "no Tcl modulefile written" test ! -e "$WORK/odd-tcl/cuda/odd"
+run_capture "$CUDAENV" module tclodd --format tcl --to "$WORK/odd-tcl"
+assert_eq 0 "$STATUS" "Tcl modulefile for brackets, '\$' and spaces: $ERR"
+for format in lua tcl; do
+  name=odd
+  want=$odd
+  [ $format = tcl ] && name=tclodd want=$tcl_odd
+  : >"$WORK/home.txt"
+  out=$(lmod "module use '$WORK/odd-$format'; module load cuda/$name || exit 9
+    printf '%s' \"\$CUDA_HOME\" >'$WORK/home.txt'; nvcc --version | grep release")
+  assert_contains "$out" "release 12.4" "$format: Lmod loads the odd path's module and its nvcc runs"
+  assert_eq "$want" "$(cat "$WORK/home.txt")" "$format: CUDA_HOME is the path, byte for byte"
+done
+
 finish

@@ -4,6 +4,11 @@
 //   FAKE_CUDA_GPUS             "NVIDIA GeForce RTX 4090:8.9;NVIDIA H100:9.0" (none: no device)
 //   FAKE_CUDA_INIT_ERROR       a CUresult for cuInit to fail with
 //   FAKE_NVIDIA_DRIVER_VERSION nvmlSystemGetDriverVersion, e.g. 550.54.14 (unset: NVML fails)
+//   FAKE_CUDA_MODE             a broken driver: "abort", "segv" or "hang" in cuInit, or
+//                              "unterminated": cuDeviceGetName fills the whole buffer, no NUL
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,10 +45,18 @@ int read_gpus(struct gpu *gpus) {
   return count;
 }
 
+bool mode_is(const char *mode) {
+  const char *value = getenv("FAKE_CUDA_MODE");
+  return value && strcmp(value, mode) == 0;
+}
+
 }  // namespace
 
 int cuInit(unsigned flags) {
   (void)flags;
+  if (mode_is("abort")) abort();
+  if (mode_is("segv")) raise(SIGSEGV);
+  while (mode_is("hang")) pause();
   const char *error = getenv("FAKE_CUDA_INIT_ERROR");
   if (error && *error) return atoi(error);
   struct gpu gpus[kMaxGpus];
@@ -72,6 +85,10 @@ int cuDeviceGet(int *device, int ordinal) {
 int cuDeviceGetName(char *name, int length, int device) {
   struct gpu gpus[kMaxGpus];
   if (device < 0 || device >= read_gpus(gpus) || length <= 0) return kInvalidValue;
+  if (mode_is("unterminated")) {
+    memset(name, 'X', (size_t)length);
+    return kSuccess;
+  }
   snprintf(name, (size_t)length, "%s", gpus[device].name);
   return kSuccess;
 }

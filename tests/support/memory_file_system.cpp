@@ -50,11 +50,12 @@ bool MemoryFileSystem::is_executable(const fs::path& path) const {
   return real && executables_.count(*real) > 0;
 }
 
-std::optional<std::string> MemoryFileSystem::read_file(const fs::path& path) const {
+Result<std::string> MemoryFileSystem::read_file(const fs::path& path, std::size_t limit) const {
   auto real = resolve(path);
-  if (!real) return std::nullopt;
-  auto it = files_.find(*real);
-  if (it == files_.end()) return std::nullopt;
+  if (real && dirs_.count(*real)) return not_regular_file_error(path, "a folder");
+  auto it = real ? files_.find(*real) : files_.end();
+  if (it == files_.end()) return make_error("cannot read " + path.string() + ": No such file or directory");
+  if (it->second.size() > limit) return file_too_large_error(path, limit);
   return it->second;
 }
 

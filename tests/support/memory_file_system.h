@@ -17,7 +17,7 @@ class MemoryFileSystem final : public FileSystemView {
 
   EntryKind kind(const fs::path& path) const override;
   bool is_executable(const fs::path& path) const override;
-  std::optional<std::string> read_file(const fs::path& path) const override;
+  Result<std::string> read_file(const fs::path& path, std::size_t limit = kSmallFileLimit) const override;
   std::vector<std::string> list_dir(const fs::path& path) const override;
   std::optional<fs::path> read_link(const fs::path& path) const override;
 

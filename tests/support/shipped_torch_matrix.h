@@ -11,7 +11,7 @@ namespace cudaenv::testing {
 inline const TorchMatrix& shipped_torch_matrix() {
   static const TorchMatrix matrix = [] {
     std::filesystem::path path = std::filesystem::path(CUDAENV_SOURCE_DIR) / "manifests" / kTorchMatrixFileName;
-    auto parsed = parse_torch_matrix(path, RealFileSystem().read_file(path).value_or(""));
+    auto parsed = parse_torch_matrix(path, RealFileSystem().read_file(path, kLargeFileLimit).value());
     INFO((parsed ? "" : parsed.error().message));
     REQUIRE(parsed);
     return parsed.value();

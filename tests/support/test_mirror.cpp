@@ -13,8 +13,14 @@
 //   corrupt        send the body with one byte flipped
 //   trickle        send the body 2 kB per 50 ms
 //   no-range       ignore Range headers (answer 200 with the whole file)
+//   slowloris      send the status line, then one header byte per 500 ms, forever
+//   endless        answer 200 without a length and send a body that never ends
+//   huge-json      announce a 1 GB body and send the start of a JSON string, then more forever
+// A folder's path (ending in '/') is answered with an HTML listing of its entries in the style
+// of NVIDIA's redist index page (a table of links, sizes and dates).
 // --log appends "<method> <path> range=<start or ->" per request.
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -23,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -33,6 +40,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -124,6 +132,58 @@ void send_body(int fd, int file, off_t offset, off_t length, const std::string& 
   }
 }
 
+// Bodies of the hostile faults: each ends only when the client goes away.
+void send_forever(int fd, const std::string& headers, const std::string& start, char filler) {
+  if (!send_text(fd, headers) || !send_text(fd, start)) return;
+  std::string chunk(64 * 1024, filler);
+  while (send_text(fd, chunk)) {
+  }
+}
+
+void send_slowloris(int fd) {
+  std::string headers = "HTTP/1.1 200 OK\r\nX-Padding: ";
+  if (!send_text(fd, headers)) return;
+  while (send_text(fd, "a")) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+}
+
+bool send_hostile(int fd, const std::string& fault) {
+  if (fault == "slowloris") {
+    send_slowloris(fd);
+  } else if (fault == "endless") {
+    send_forever(fd, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", "", ' ');
+  } else if (fault == "huge-json") {
+    send_forever(fd, "HTTP/1.1 200 OK\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n", "{\"a\": \"", 'x');
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// NVIDIA's index page lays entries out as table rows: link, size, date.
+void send_listing(int fd, const std::string& path, const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* folder = ::opendir(dir.c_str())) {
+    while (dirent* entry = ::readdir(folder)) {
+      std::string name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      struct stat st {};
+      if (::stat((dir + "/" + name).c_str(), &st) == 0 && S_ISDIR(st.st_mode)) name += "/";
+      names.push_back(name);
+    }
+    ::closedir(folder);
+  }
+  std::sort(names.begin(), names.end());
+  std::string body = "<!DOCTYPE html>\n<html><head><title>Index of " + path + "</title></head>\n<body>\n<h1>Index of " +
+                     path + "</h1>\n<table class=\"listing\">\n<tr><th>Name</th><th>Size</th><th>Modified</th></tr>\n"
+                     "<tr><td>-</td><td><a href=\"../\">..</a></td><td></td></tr>\n";
+  for (const std::string& name : names) {
+    body += "<tr><td>-</td><td><a href='" + name + "'>" + name + "</a></td><td>4.0KB</td><td>2026-03-16 20:19</td></tr>\n";
+  }
+  body += "</table>\n</body></html>\n";
+  send_text(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + std::to_string(body.size()) +
+                    "\r\nConnection: close\r\n\r\n" + body);
+}
+
 void log_request(const std::string& method, const std::string& path, const std::string& range) {
   if (g_log_file.empty()) return;
   std::ofstream(g_log_file, std::ios::app) << method << " " << path << " range=" << (range.empty() ? "-" : range)
@@ -155,7 +215,12 @@ void serve(int fd) {
   }
   if (fault == "404") return send_status(fd, 404, "Not Found");
   if (fault == "500") return send_status(fd, 500, "Internal Server Error");
+  if (send_hostile(fd, fault)) return;
   if (path.find("..") != std::string::npos) return send_status(fd, 400, "Bad Request");
+  struct stat folder {};
+  if (!path.empty() && path.back() == '/' && ::stat((g_root + path).c_str(), &folder) == 0 && S_ISDIR(folder.st_mode)) {
+    return send_listing(fd, path, g_root + path);
+  }
   int file = ::open((g_root + path).c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
   if (file < 0 || ::fstat(file, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -93,12 +93,85 @@ TEST_CASE("doctor: toolkit 11.8 with torch cu121 is the classic major mismatch")
                                             "cudaenv torch --torch 2.1.2 --cuda 11.8"});
 }
 
-TEST_CASE("doctor: DeepSpeed's tolerated minors") {
-  CHECK(facts().deepspeed_tolerates(v("12.1"), v("12.4")));
-  CHECK(facts().deepspeed_tolerates(v("13.0.1"), v("13.0")));
-  CHECK_FALSE(facts().deepspeed_tolerates(v("12.7"), v("12.4")));  // 12.7 is not in its list
-  CHECK_FALSE(facts().deepspeed_tolerates(v("13.2"), v("13.0")));  // 13 has no list at all
-  CHECK_FALSE(facts().deepspeed_tolerates(v("11.8"), v("12.1")));
+TEST_CASE("doctor: DeepSpeed's tolerated minors depend on the DeepSpeed release") {
+  const std::optional<Version> newest;  // a version that does not read: the newest list
+  CHECK(facts().deepspeed_tolerates(v("12.1"), v("12.4"), newest));
+  CHECK(facts().deepspeed_tolerates(v("13.0.1"), v("13.0"), newest));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("12.7"), v("12.4"), newest));  // 12.7 is not in its list
+  CHECK_FALSE(facts().deepspeed_tolerates(v("13.2"), v("13.0"), newest));  // 13 has no list at all
+  CHECK_FALSE(facts().deepspeed_tolerates(v("11.8"), v("12.1"), newest));
+  // op_builder/builder.py at each tag: 0.12.1 lists 12.0-12.3, 0.14.3 adds 12.4/12.5,
+  // 0.15.3 12.6, 0.16.4 12.8, 0.17.2 12.9; before 0.9.3 there is no CUDA 12 list.
+  CHECK(facts().deepspeed_tolerates(v("12.1"), v("12.3"), v("0.12.6")));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("12.1"), v("12.4"), v("0.12.6")));
+  CHECK(facts().deepspeed_tolerates(v("12.1"), v("12.4"), v("0.14.3")));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("12.4"), v("12.6"), v("0.15.2")));
+  CHECK(facts().deepspeed_tolerates(v("12.4"), v("12.6"), v("0.15.3")));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("12.8"), v("12.9"), v("0.17.1")));
+  CHECK(facts().deepspeed_tolerates(v("12.8"), v("12.9"), v("0.17.2")));
+  CHECK(facts().deepspeed_tolerates(v("12.8"), v("12.9"), v("0.19.6")));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("12.0"), v("12.1"), v("0.9.2")));
+  CHECK_FALSE(facts().deepspeed_tolerates(v("11.1"), v("11.3"), v("0.3.16")));  // older than every list
+  CHECK(*facts().deepspeed_first_tolerating(v("12.1"), v("12.4")) == v("0.14.3"));
+  CHECK_FALSE(facts().deepspeed_first_tolerating(v("13.1"), v("13.0")));
+  CHECK(*release_version("0.15.0rc1") == v("0.15.0"));
+  CHECK(*release_version("2.11.0+cu128") == v("2.11.0"));
+  CHECK_FALSE(release_version("unknown (ImportError())"));
+}
+
+TEST_CASE("doctor: facts read upstream: 13.x rows, sm_88, torch's own gcc bounds") {
+  CHECK(facts().release(v("13.0"))->builds_for(v("8.8")));  // nvcc 13.0 --list-gpu-arch
+  CHECK(*facts().release(v("13.3"))->gcc_max == 15);
+  CHECK(facts().release(v("13.3"))->driver->text == "610.43.02");
+  CHECK_FALSE(facts().release(v("13.4"))->driver);
+  CHECK(*facts().release(v("13.4"))->gcc_max == 16);
+  CHECK(*facts().release(v("13.4"))->clang_max == 22);
+  CHECK(facts().release(v("13.4"))->builds_for(v("10.7")));
+  CHECK_FALSE(facts().release(v("13.3"))->builds_for(v("10.7")));
+  CHECK_FALSE(facts().release(v("13.5"))->gcc_max);  // no source: not made up
+  CHECK_FALSE(facts().release(v("13.6")));
+  CHECK_FALSE(facts().torch_gcc_max(v("2.10.0"), v("12.8")));  // only warns
+  CHECK(*facts().torch_gcc_max(v("2.10.0"), v("11.7")) == 11);
+  CHECK(*facts().torch_gcc_max(v("2.11.0"), v("12.8")) == 13);
+  CHECK(*facts().torch_gcc_max(v("2.11.0"), v("12.4")) == 13);
+  CHECK(*facts().torch_gcc_max(v("2.12.1"), v("12.8")) == 14);
+  CHECK(*facts().torch_gcc_max(v("2.15.0"), v("13.0")) == 15);
+  CHECK_FALSE(facts().torch_gcc_max(v("2.15.0"), v("13.2")));
+}
+
+TEST_CASE("doctor: DeepSpeed's verdict and fixes follow the probed release") {
+  Probes p = consistent();
+  p.python.interpreter = "/venv/bin/python";
+  p.python.torch_version = "2.4.0+cu124";
+  p.python.torch_cuda = v("12.4");
+  p.toolkit.version = p.nvcc.version = v("12.1");
+  p.python.deepspeed_version = "0.14.3";
+  CHECK(only(p, "deepspeed-cuda").severity == Severity::ok);
+  p.python.deepspeed_version = "0.12.6";
+  Finding old = only(p, "deepspeed-cuda");
+  CHECK(old.severity == Severity::error);
+  CHECK(old.explanation.find("its tolerated CUDA 12 minors are 12.0, 12.1, 12.2, 12.3") != std::string::npos);
+  CHECK(old.explanation.find("DeepSpeed 0.14.3 and later tolerate this pair") != std::string::npos);
+  CHECK(std::find(old.fixes.begin(), old.fixes.end(), "'/venv/bin/python' -m pip install 'deepspeed>=0.14.3'") !=
+        old.fixes.end());
+  CHECK(old.fixes.back() == "export DS_SKIP_CUDA_CHECK=1");
+  // CUDA 13: no release tolerates a minor mismatch, so no upgrade is offered.
+  p.python.torch_cuda = v("13.0");
+  p.toolkit.version = p.nvcc.version = v("13.2");
+  p.python.deepspeed_version = "0.19.6";
+  Finding thirteen = only(p, "deepspeed-cuda");
+  CHECK(thirteen.severity == Severity::error);
+  CHECK(thirteen.explanation.find("it tolerates no CUDA 13 minor mismatch") != std::string::npos);
+  // DS_SKIP_CUDA_CHECK=1 lets it through, and is reported on its own.
+  p.deepspeed_skip_check = true;
+  CHECK(only(p, "deepspeed-cuda").severity == Severity::warning);
+  CHECK(only(p, "deepspeed-skip").severity == Severity::info);
+  // ... a major mismatch too, from 0.9.3 on; an older DeepSpeed ignores the variable.
+  p.toolkit.version = p.nvcc.version = v("12.4");
+  CHECK(only(p, "deepspeed-cuda").title.find("lets nvcc 12.4 with torch's CUDA 13.0 through") != std::string::npos);
+  p.python.deepspeed_version = "0.9.2";
+  CHECK(with_id(run_checks(p, facts()), "deepspeed-cuda").empty());  // toolkit-torch reports the major mismatch
+  CHECK(only(p, "deepspeed-skip").title == "DS_SKIP_CUDA_CHECK=1 is set, and DeepSpeed 0.9.2 ignores it");
 }
 
 TEST_CASE("doctor: the toolkit's CUDA against the driver") {

@@ -49,6 +49,43 @@ TEST_CASE("doctor: the Python probe's answer") {
   CHECK_FALSE(none.has_torch);
 }
 
+TEST_CASE("doctor: a Python answer of the wrong types is a problem, and none of it is kept") {
+  PythonProbe python;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": 2, \"cuda\": \"12.4\"}}", python));
+  CHECK(python.problem == "its answer: torch.version must be a string (it is number)");
+  CHECK_FALSE(python.has_torch);
+  CHECK_FALSE(python.torch_cuda);
+  PythonProbe deepspeed;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"deepspeed\": {\"v\": 1}}", deepspeed));
+  CHECK(deepspeed.problem == "its answer: deepspeed must be a string (it is object)");
+  PythonProbe list;
+  REQUIRE(read_python_answer("CUDAENV_PROBE [\"torch\"]", list));
+  CHECK(list.problem == "its answer: the top level must be an object (it is array)");
+}
+
+TEST_CASE("doctor: the driver probe's answer survives the trip from the child") {
+  DriverProbe driver;
+  driver.loaded = true;
+  driver.cuda = parse_version("12.4");
+  driver.version = parse_driver_version("550.54.14");
+  driver.version_source = "NVML";
+  driver.gpus = {Gpu{"NVIDIA H100", *parse_version("9.0")}, Gpu{std::string("bad \xff name"), *parse_version("8.9")}};
+  auto read = read_driver_answer(driver_answer_json(driver));
+  REQUIRE(read.ok());
+  CHECK(read->loaded);
+  CHECK(read->cuda->str() == "12.4");
+  CHECK(read->version->text == "550.54.14");
+  REQUIRE(read->gpus.size() == 2);
+  CHECK(read->gpus[0].name == "NVIDIA H100");
+  CHECK(read->gpus[0].capability.str() == "9.0");
+  CHECK(read->gpus[1].name == "bad \xEF\xBF\xBD name");  // not UTF-8: replaced, not fatal
+  auto wrong = read_driver_answer("{\"gpus\": [{\"name\": \"A\", \"major\": \"9\", \"minor\": 0}]}");
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().message == "its answer: gpus[0].major must be a whole number (it is string)");
+  CHECK_FALSE(read_driver_answer("{\"gpus\": [{\"name\": \"A\", \"major\": -1, \"minor\": 0}]}").ok());
+  CHECK_FALSE(read_driver_answer("not json").ok());
+}
+
 TEST_CASE("doctor: cuda-facts.toml errors name the file and the key") {
   auto broken = parse_cuda_facts("/m/cuda-facts.toml", "[cuda.\"12.4\"]\narchs = [\"8.9\", \"x\"]\n");
   REQUIRE_FALSE(broken.ok());

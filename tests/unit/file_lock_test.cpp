@@ -32,3 +32,16 @@ TEST_CASE("FileLock: a second holder waits until the first lets go, and is told 
   CHECK(acquired);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("FileLock::try_acquire gets a free lock and never waits for a held one") {
+  auto dir = std::filesystem::temp_directory_path() / ("cudaenv-trylock-" + std::to_string(::getpid()));
+  auto path = dir / "install-12.4.1";
+  std::filesystem::create_directories(dir);
+  {
+    auto held = FileLock::acquire(path);
+    REQUIRE(held.ok());
+    CHECK_FALSE(FileLock::try_acquire(path));  // another open file description: a conflict
+  }
+  CHECK(FileLock::try_acquire(path));
+  std::filesystem::remove_all(dir);
+}

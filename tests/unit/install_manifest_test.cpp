@@ -133,7 +133,10 @@ TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver a
   REQUIRE(manifest.ok());
   auto minimal = profile_components(profiles, *manifest, "13.0.0", "minimal", "linux-x86_64");
   REQUIRE(minimal.ok());
-  CHECK(*minimal == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cuda_cccl", "cuda_crt", "libnvvm"});
+  CHECK(*minimal == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cccl", "cuda_crt", "libnvvm"});
+  auto plan = plan_install(*manifest, profiles, PlanRequest{"13.0.0", "minimal", {}, "linux-x86_64"});
+  REQUIRE(plan.ok());
+  CHECK((*plan)[2].component == "cuda_cccl");  // the cccl role, as 13.0 names it
   auto full = profile_components(profiles, *manifest, "13.0.0", "full", "linux-x86_64");
   REQUIRE(full.ok());
   for (const char* never : {"nvidia_driver", "fabricmanager", "imex", "nsight_compute", "cuda_documentation",

@@ -37,6 +37,20 @@ TEST_CASE("modulefile: Tcl starts with the magic line and braces its values") {
 TEST_CASE("modulefile: paths that cannot be quoted are refused, not mangled") {
   CHECK_FALSE(render_modulefile(toolkit_at("/opt/{cuda}"), ModuleFormat::tcl, "t").ok());
   CHECK_FALSE(render_modulefile(toolkit_at("/opt/a\\b"), ModuleFormat::tcl, "t").ok());
-  CHECK_FALSE(render_modulefile(toolkit_at("/opt/x]==]y"), ModuleFormat::lmod, "t").ok());
+  CHECK_FALSE(render_modulefile(toolkit_at("/opt/say\"hi\""), ModuleFormat::tcl, "t").ok());
+  CHECK_FALSE(render_modulefile(toolkit_at("/opt/a\nb"), ModuleFormat::lmod, "t").ok());
+  CHECK_FALSE(render_modulefile(toolkit_at("/opt/a\rb"), ModuleFormat::lmod, "t").ok());
   CHECK(render_modulefile(toolkit_at("/opt/{cuda}"), ModuleFormat::lmod, "t").ok());
+  CHECK(render_modulefile(toolkit_at("/opt/$x [y] 'z'"), ModuleFormat::tcl, "t").ok());
+}
+
+TEST_CASE("modulefile: Lua takes any path, with a long-bracket level the path cannot close") {
+  auto text = render_modulefile(toolkit_at("/opt/x]==]y]===]z"), ModuleFormat::lmod, "t");
+  REQUIRE(text.ok());
+  CHECK_THAT(*text, Catch::Contains("setenv(\"CUDA_HOME\", [====[/opt/x]==]y]===]z]====])\n"));
+  // A path ending in "]==" would close "[==[" early with the bracket's own "]==]".
+  text = render_modulefile(toolkit_at("/opt/odd]=="), ModuleFormat::lmod, "t");
+  REQUIRE(text.ok());
+  CHECK_THAT(*text, Catch::Contains("setenv(\"CUDA_HOME\", [===[/opt/odd]==]===])\n"));
+  CHECK_THAT(*text, Catch::Contains("whatis([===[Name: CUDA toolkit]===])"));  // one level for the whole file
 }

@@ -52,9 +52,9 @@ struct Fixture {
   HookEffects effects{[this](const fs::path& path) {
                         // A stamp named after the content stands in for the mtime.
                         if (fs.kind(path) == EntryKind::missing) return Watch{path, std::nullopt};
-                        return Watch{path, fs::path("/stamp/" + std::to_string(std::hash<std::string>()(fs.read_file(path).value_or("dir"))))};
+                        return Watch{path, fs::path("/stamp/" + std::to_string(std::hash<std::string>()(fs.kind(path) == EntryKind::file ? *fs.read_file(path) : "dir")))};
                       },
-                      [this](const fs::path&) { return trusted; }};
+                      [this](const CudaToml&) { return trusted; }};
 
   Fixture() {
     fs.file("/r/versions/12.1.1/bin/nvcc", "", true).file("/r/versions/12.4.1/bin/nvcc", "", true);
