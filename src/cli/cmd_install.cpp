@@ -40,6 +40,10 @@ Status apply_project(InstallOptions& options, const Session& session) {
                       "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
   }
   const CudaToml& toml = **project;
+  if (toml.version.empty()) {
+    return make_error(toml.path.string() + " pins no CUDA version",
+                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
+  }
   if (!parse_version(toml.version)) {
     return make_error(toml.path.string() + " asks for '" + toml.version + "', which cannot be installed",
                       "only CUDA versions such as 12.1 can be installed; `cudaenv add` registers other toolkits");
@@ -130,8 +134,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
                         "only its administrator can remove it");
     }
   }
-  Request request{version, OriginKind::argument, {}};
-  return not_installed_error(request, mine);
+  return not_installed_error(Request{version, OriginKind::argument, {}, "uninstall"}, mine);
 }
 
 bool confirmed(const std::string& question) {

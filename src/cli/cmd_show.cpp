@@ -121,7 +121,7 @@ Result<int> run_prefix(const std::string& version) {
     return 0;
   }
   auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{version, OriginKind::argument, {}}, session->toolkits());
+                                 Request{version, OriginKind::argument, {}, "prefix"}, session->toolkits());
   if (!toolkit) return toolkit.take_error();
   std::printf("%s\n", toolkit->home.c_str());
   return 0;

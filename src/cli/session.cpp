@@ -19,8 +19,8 @@ Result<Session> Session::from_process() {
   return session;
 }
 
-Result<Selection> Session::select() const {
-  auto selection = select_toolkit(fs, env, cwd, layout);
+Result<Selection> Session::select(const std::optional<std::string>& given) const {
+  auto selection = select_toolkit(fs, env, cwd, layout, given);
   if (selection) {
     for (const std::string& warning : selection->warnings) print_warning(warning);
   }

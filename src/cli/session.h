@@ -18,8 +18,8 @@ struct Session {
   Layout layout;
 
   static Result<Session> from_process();
-  // The active selection; project-file warnings are printed once here.
-  Result<Selection> select() const;
+  // The active selection (or the `given` version's); project-file warnings are printed once here.
+  Result<Selection> select(const std::optional<std::string>& given = std::nullopt) const;
   std::vector<Toolkit> toolkits() const { return list_toolkits(fs, layout); }
 };
 

@@ -37,7 +37,8 @@ std::vector<std::string> error_lines(const Error& error) {
 
 // The paths whose change makes the fast path fail: every folder between $PWD and the
 // project where a new cuda.toml would take over, the project file, the global file when
-// it decides, and the versions folders (installs change what "12.1" means).
+// it may decide (a project file can pin nothing), and the versions folders (installs
+// change what "12.1" means).
 std::vector<Watch> watches_for(const fs::path& cwd, const std::optional<fs::path>& project, bool env_override,
                                const Layout& layout, const HookEffects& effects) {
   std::vector<Watch> watches;
@@ -47,7 +48,7 @@ std::vector<Watch> watches_for(const fs::path& cwd, const std::optional<fs::path
     if (!dir.has_relative_path()) break;
   }
   if (project) watches.push_back(effects.watch(*project));
-  else if (!env_override) watches.push_back(effects.watch(layout.global_version_file()));
+  if (!env_override) watches.push_back(effects.watch(layout.global_version_file()));
   for (const fs::path& versions : layout.version_roots()) watches.push_back(effects.watch(versions));
   return watches;
 }

@@ -8,7 +8,7 @@
 
 #include "core/layout.h"
 #include "core/toolkit_env.h"
-#include "shell/hook_state.h"
+#include "core/hook_state.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 

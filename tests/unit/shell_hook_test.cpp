@@ -139,12 +139,22 @@ TEST_CASE("the hook watches the folders where a nearer cuda.toml would take over
   EnvMap env;
   apply_posix(result.code, env);
   HookState state = parse_state(env[kStateVariable]);
-  REQUIRE(state.watches.size() == 3);
+  REQUIRE(state.watches.size() == 4);
   CHECK(state.watches[0].path == "/p/sub/cuda.toml");
   CHECK(!state.watches[0].stamp);
   CHECK(state.watches[1].path == "/p/cuda.toml");
   CHECK(state.watches[1].stamp);
-  CHECK(state.watches[2].path == "/r/versions");
+  // The global file decides too once the project file pins nothing (`use --unset`).
+  CHECK(state.watches[2].path == "/r/version");
+  CHECK(state.watches[3].path == "/r/versions");
+}
+
+TEST_CASE("a project file that pins no version leaves the toolkit to the global file") {
+  Fixture f;
+  f.fs.file("/r/version", "12.4\n");
+  f.fs.file("/q/cuda.toml", "[torch]\nversion = \"2.1.2\"\n");
+  f.cd("/q");
+  CHECK(f.env["CUDA_HOME"] == "/r/versions/12.4.1");
 }
 
 TEST_CASE("a shell start in a folder with only a global default says nothing") {
