@@ -4,7 +4,7 @@ _cudaenv_words() {
   case $1 in
     installed) command cudaenv versions --bare 2>/dev/null ;;
     # list-remote may be missing from an older cudaenv, or offline: then nothing.
-    remote) command cudaenv list-remote --bare 2>/dev/null ;;
+    remote) command cudaenv list-remote --bare --offline 2>/dev/null ;;
     programs)
       local prefix program
       prefix=$(command cudaenv prefix 2>/dev/null) && [[ -n $prefix && -d $prefix/bin ]] || return 0
@@ -41,7 +41,7 @@ _cudaenv() {
       prefix) words=$(_cudaenv_words installed) ;;
       global) flags="--unset"; words=$(_cudaenv_words installed) ;;
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
-      list-remote) flags="--mirror --bare --json --refresh" ;;
+      list-remote) flags="--mirror --bare --json --refresh --offline" ;;
       update) flags="--mirror" ;;
       versions) flags="--bare --json" ;;
       current) flags="--json" ;;

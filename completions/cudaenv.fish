@@ -39,7 +39,7 @@ complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a module -d 
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Diagnose mismatches'
 
 # list-remote may be missing from an older cudaenv, or offline: then nothing.
-complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(__cudaenv_ask list-remote --bare)'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(__cudaenv_ask list-remote --bare --offline)'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l profile -x -a 'minimal torch full'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l component -x
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l mirror -x
@@ -53,6 +53,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell p
 complete -c cudaenv -n '__fish_seen_subcommand_from use global shell' -l unset -d 'Remove the setting'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l mirror -x -d 'List what this mirror holds'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l refresh -d 'Read the list of releases again'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l offline -d 'No network: the cached or shipped list'
 complete -c cudaenv -n '__fish_seen_subcommand_from update' -l mirror -x -d 'The redist folder to read'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions' -l bare -d 'Only the names'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor' -l json -d 'Print JSON'
@@ -76,7 +77,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l arch -x
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l offline
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l refresh
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror; and not __fish_seen_subcommand_from sync verify' -x -a 'sync verify'
-complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(__cudaenv_ask list-remote --bare)'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(__cudaenv_ask list-remote --bare --offline)'
 complete -c cudaenv -n '__fish_seen_subcommand_from verify' -x -a '(__fish_complete_directories)'
 complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l profile -x -a 'minimal torch full'
 complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l component -x
