@@ -23,10 +23,19 @@ echo "installed $("$CUDAENV" --version) in $PREFIX"
 
 shell_name=$(basename "${SHELL:-bash}")
 case "$shell_name" in
-  fish) rc="~/.config/fish/config.fish"; line="$CUDAENV init fish | source" ;;
-  zsh) rc="~/.zshrc"; line="eval \"\$($CUDAENV init zsh)\"" ;;
-  *) rc="~/.bashrc"; line="eval \"\$($CUDAENV init bash)\"" ;;
+  fish) rc=.config/fish/config.fish; line="$CUDAENV init fish | source"; shell_name=fish ;;
+  zsh) rc=.zshrc; line="eval \"\$($CUDAENV init zsh)\"" ;;
+  *) rc=.bashrc; line="eval \"\$($CUDAENV init bash)\""; shell_name=bash ;;
 esac
 echo
-echo "Last step: add this line to $rc, then open a new shell:"
-echo "  $line"
+if grep -qsF "$CUDAENV init $shell_name" "$HOME/$rc"; then
+  echo "~/$rc already sets cudaenv up; open a new shell to use this build."
+else
+  echo "Last step: add this line to ~/$rc, then open a new shell:"
+  echo "  $line"
+fi
+case ":${PATH-}:" in
+  *":$PREFIX/bin:"*) ;;
+  *) echo "Note: $PREFIX/bin is not on your PATH. \`cudaenv init\` in your rc file puts it there for"
+     echo "  your shell and what it starts; elsewhere (cron, IDEs) call $CUDAENV by its full path." ;;
+esac

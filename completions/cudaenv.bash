@@ -4,7 +4,7 @@ _cudaenv_words() {
   case $1 in
     installed) command cudaenv versions --bare 2>/dev/null ;;
     # list-remote may be missing from an older cudaenv, or offline: then nothing.
-    remote) command cudaenv list-remote --bare 2>/dev/null ;;
+    remote) command cudaenv list-remote --bare --offline 2>/dev/null ;;
     programs)
       local prefix program
       prefix=$(command cudaenv prefix 2>/dev/null) && [[ -n $prefix && -d $prefix/bin ]] || return 0
@@ -30,22 +30,37 @@ _cudaenv() {
     --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
     --to) files=dirs ;;
     --python) files=files ;;
-    --component | --mirror | --jobs | --platform | --as | --torch | --cuda | --driver | --packages | --arch) return ;;
+    --cuda) [[ $command == exec ]] && words=$(_cudaenv_words installed) || return ;;
+    --component | --mirror | --jobs | --platform | --as | --torch | --driver | --packages | --arch) return ;;
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
       install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin"; words=$(_cudaenv_words remote) ;;
       uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
-      use | prefix) words=$(_cudaenv_words installed) ;;
+      use) flags="--unset"; words=$(_cudaenv_words installed) ;;
+      prefix) words=$(_cudaenv_words installed) ;;
       global) flags="--unset"; words=$(_cudaenv_words installed) ;;
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
-      list-remote) flags="--mirror --bare --json --refresh" ;;
+      list-remote) flags="--mirror --bare --json --refresh --offline" ;;
       update) flags="--mirror" ;;
       versions) flags="--bare --json" ;;
       current) flags="--json" ;;
       add) flags="--as --scan"; files=dirs ;;
       which) words=$(_cudaenv_words programs) ;;
-      exec) [[ $COMP_CWORD == 2 && $cur != -* ]] && { COMPREPLY=($(compgen -c -- "$cur")); return; }; files=files ;;
+      exec)
+        # The program's name comes after exec's options and an optional --.
+        local at=2
+        [[ ${COMP_WORDS[at]} == --cuda ]] && at=4
+        [[ ${COMP_WORDS[at]} == -- ]] && ((at++))
+        if ((COMP_CWORD < at)) || [[ $COMP_CWORD == "$at" && $cur == -* ]]; then
+          flags="--cuda"
+        elif ((COMP_CWORD == at)); then
+          COMPREPLY=($(compgen -c -- "$cur"))
+          return
+        else
+          files=files
+        fi
+        ;;
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;

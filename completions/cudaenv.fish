@@ -1,7 +1,11 @@
 # fish completion for cudaenv. `cudaenv init fish` loads it; `cmake --install` puts it in
 # vendor_completions.d. Versions and programs come from the CLI itself.
+# Without cudaenv on PATH fish would print "Unknown command" into the command line.
+function __cudaenv_ask
+    command -q cudaenv; and command cudaenv $argv 2>/dev/null
+end
 function __cudaenv_programs
-    set -l prefix (command cudaenv prefix 2>/dev/null); or return
+    set -l prefix (__cudaenv_ask prefix); or return
     for program in $prefix/bin/*
         test -f $program -a -x $program; and basename $program
     end
@@ -35,7 +39,7 @@ complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a module -d 
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Diagnose mismatches'
 
 # list-remote may be missing from an older cudaenv, or offline: then nothing.
-complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(command cudaenv list-remote --bare 2>/dev/null)'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(__cudaenv_ask list-remote --bare --offline)'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l profile -x -a 'minimal torch full'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l component -x
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l mirror -x
@@ -45,10 +49,11 @@ complete -c cudaenv -n '__fish_seen_subcommand_from install' -l platform -x -a '
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l keep-downloads
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l skip-manifest-pin
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
-complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(command cudaenv versions --bare 2>/dev/null)'
-complete -c cudaenv -n '__fish_seen_subcommand_from global shell' -l unset -d 'Remove the setting'
+complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(__cudaenv_ask versions --bare)'
+complete -c cudaenv -n '__fish_seen_subcommand_from use global shell' -l unset -d 'Remove the setting'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l mirror -x -d 'List what this mirror holds'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l refresh -d 'Read the list of releases again'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l offline -d 'No network: the cached or shipped list'
 complete -c cudaenv -n '__fish_seen_subcommand_from update' -l mirror -x -d 'The redist folder to read'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions' -l bare -d 'Only the names'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor' -l json -d 'Print JSON'
@@ -57,6 +62,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from add' -l scan -d 'Register ev
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -F -a '(__fish_complete_directories)'
 complete -c cudaenv -n '__fish_seen_subcommand_from which' -a '(__cudaenv_programs)'
 complete -c cudaenv -n '__fish_seen_subcommand_from exec' -x -a '(__fish_complete_subcommand --fcs-skip=2)'
+complete -c cudaenv -n '__fish_seen_subcommand_from exec' -l cuda -x -d 'Run with this CUDA version' -a '(__cudaenv_ask versions --bare)'
 complete -c cudaenv -n '__fish_seen_subcommand_from env' -l shell -x -a 'bash zsh fish json'
 complete -c cudaenv -n '__fish_seen_subcommand_from init' -x -a 'bash zsh fish'
 complete -c cudaenv -n '__fish_seen_subcommand_from trust untrust' -F
@@ -71,7 +77,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l arch -x
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l offline
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l refresh
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror; and not __fish_seen_subcommand_from sync verify' -x -a 'sync verify'
-complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(command cudaenv list-remote --bare 2>/dev/null)'
+complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(__cudaenv_ask list-remote --bare --offline)'
 complete -c cudaenv -n '__fish_seen_subcommand_from verify' -x -a '(__fish_complete_directories)'
 complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l profile -x -a 'minimal torch full'
 complete -c cudaenv -n '__fish_seen_subcommand_from sync' -l component -x

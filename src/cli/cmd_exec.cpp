@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "core/hook_state.h"
 #include "core/toolkit_env.h"
 #include "util/strings.h"
 #include "shell/hook.h"
@@ -27,13 +28,19 @@ EnvChange active_env_change(const Session& session, const Selection& selection) 
   return change;
 }
 
-Result<int> run_exec(const std::vector<std::string>& command) {
+Result<int> run_exec(const std::string& cuda, const std::vector<std::string>& command) {
   if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto selection = session->select();
+  std::optional<std::string> given;
+  if (!cuda.empty()) given = cuda;
+  auto selection = session->select(given);
   if (!selection) return selection.take_error();
-  EnvMap env = session->env;
+  // Built on the environment before the shell hook, so the project's toolkit the hook put
+  // first does not shadow the one selected here (or the system's).
+  EnvMap env = without_hook_changes(session->env);
+  // Shims the command runs must pick the same toolkit.
+  if (given) env["CUDAENV_VERSION"] = *given;
   apply_env_change(active_env_change(*session, *selection), env);
   std::filesystem::path program = command[0];
   if (command[0].find('/') == std::string::npos) {
@@ -75,17 +82,18 @@ Result<int> run_env(const std::string& shell) {
 
 }  // namespace
 
+struct ExecOptions {
+  std::string cuda;
+  std::vector<std::string> command;
+};
+
 CommandHandler configure_exec(CLI::App& command) {
-  auto args = std::make_shared<std::vector<std::string>>();
-  command.add_option("command", *args, "The command and its arguments (after --)")->allow_extra_args();
-  command.prefix_command();
-  command.footer("Example: cudaenv exec -- nvcc --version");
-  return [args, &command] {
-    std::vector<std::string> all = *args;
-    for (const std::string& extra : command.remaining()) all.push_back(extra);
-    if (!all.empty() && all.front() == "--") all.erase(all.begin());
-    return run_exec(all);
-  };
+  auto options = std::make_shared<ExecOptions>();
+  command.add_option("--cuda", options->cuda, "Run it with this CUDA version instead of the active one");
+  command.add_option("command", options->command, "The command and its arguments, kept exactly as given")
+      ->allow_extra_args();
+  command.footer("Example: cudaenv exec -- nvcc --version; cudaenv exec --cuda 12.4 -- make");
+  return [options] { return run_exec(options->cuda, options->command); };
 }
 
 CommandHandler configure_env(CLI::App& command) {

@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
+#include "cli/torch_index_refresh.h"
 #include "install/installer.h"
 #include "store/rehash.h"
 #include "util/strings.h"
@@ -40,6 +41,10 @@ Status apply_project(InstallOptions& options, const Session& session) {
                       "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
   }
   const CudaToml& toml = **project;
+  if (toml.version.empty()) {
+    return make_error(toml.path.string() + " pins no CUDA version",
+                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
+  }
   if (!parse_version(toml.version)) {
     return make_error(toml.path.string() + " asks for '" + toml.version + "', which cannot be installed",
                       "only CUDA versions such as 12.1 can be installed; `cudaenv add` registers other toolkits");
@@ -130,8 +135,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
                         "only its administrator can remove it");
     }
   }
-  Request request{version, OriginKind::argument, {}};
-  return not_installed_error(request, mine);
+  return not_installed_error(Request{version, OriginKind::argument, {}, "uninstall"}, mine);
 }
 
 bool confirmed(const std::string& question) {
@@ -179,6 +183,7 @@ struct ListRemoteOptions {
   bool bare = false;
   bool json = false;
   bool refresh = false;
+  bool offline = false;
 };
 
 // What list-remote and update read: the session, the shipped list and the folder's URL.
@@ -204,7 +209,9 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
   const Session& session = folder->session;
   ReleaseSource source(session, folder->shipped, folder->base);
   const DiscoveredReleases& discovered =
-      source.discovered(options.refresh ? ListFreshness::refresh : ListFreshness::cache_ok);
+      source.discovered(options.refresh   ? ListFreshness::refresh
+                        : options.offline ? ListFreshness::offline
+                                          : ListFreshness::cache_ok);
   std::optional<Version> prefix;
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
@@ -241,10 +248,29 @@ struct UpdateOptions {
   std::string mirror;
 };
 
-// Reads the folder's list of releases again, whatever the cache holds.
+// The PyTorch index too, unless the user turned it off: `update` is the one "refresh what cudaenv
+// learns from the network" command.
+Status update_torch_index(const Session& session) {
+  if (env_get(session.env, "CUDAENV_TORCH_OFFLINE").value_or("").size()) return ok_status();
+  auto snapshot = refresh_torch_index(session);
+  if (!snapshot) {
+    Error error = snapshot.take_error();
+    // The download's own hint speaks of --mirror, which is the CUDA folder's setting.
+    return make_error("cannot read the PyTorch index: " + error.message,
+                      "check CUDAENV_TORCH_INDEX and the network, or set CUDAENV_TORCH_OFFLINE=1 to skip it; the "
+                      "CUDA releases were updated");
+  }
+  std::string newest = snapshot->torch.empty() ? "" : "; newest " + snapshot->torch.back().version.str();
+  std::printf("%zu torch releases at %s%s\n", snapshot->torch.size(), terminal_safe(snapshot->base).c_str(),
+              newest.c_str());
+  return ok_status();
+}
+
+// Reads the folder's list of releases again, whatever the cache holds, and the PyTorch index.
 Result<int> run_update(const UpdateOptions& options) {
   auto folder = remote_folder(options.mirror);
   if (!folder) return folder.take_error();
+  Status torch = update_torch_index(folder->session);
   const ReleaseCatalog& shipped = folder->shipped;
   const std::string& base = folder->base;
   DiscoveredReleases discovered =
@@ -265,6 +291,7 @@ Result<int> run_update(const UpdateOptions& options) {
   if (!unknown.empty()) {
     std::printf("not in this cudaenv's list (installed on their archive checksums): %s\n", join(unknown, ", ").c_str());
   }
+  if (!torch) return torch.take_error();
   return 0;
 }
 
@@ -299,6 +326,8 @@ CommandHandler configure_list_remote(CLI::App& command) {
   command.add_flag("--bare", options->bare, "Only the versions, one per line (for completions)");
   command.add_flag("--json", options->json, "Machine-readable output");
   command.add_flag("--refresh", options->refresh, "Read the folder's list of releases again (it is cached a day)");
+  command.add_flag("--offline", options->offline, "No network: the cached list of any age, else the shipped one (for completions)")
+      ->excludes("--refresh");
   return [options] { return run_list_remote(*options); };
 }
 

@@ -33,7 +33,7 @@ Result<std::vector<Toolkit>> chosen_toolkits(const Session& session, const Modul
     return make_error("the system toolkit is not managed by cudaenv", "register it first: cudaenv add /usr/local/cuda-X.Y", 2);
   }
   auto toolkit = resolve_request(session.fs, session.env, session.layout,
-                                 Request{options.version, OriginKind::argument, {}}, session.toolkit_index());
+                                 Request{options.version, OriginKind::argument, {}, "module"}, session.toolkit_index());
   if (!toolkit) return toolkit.take_error();
   return std::vector<Toolkit>{*toolkit};
 }

@@ -13,8 +13,8 @@ namespace cudaenv {
 namespace {
 
 // Only a request that resolves to a toolkit may be written down.
-Result<Toolkit> check_installed(const Session& session, const std::string& version) {
-  Request request{version, OriginKind::argument, {}};
+Result<Toolkit> check_installed(const Session& session, const std::string& version, const char* command) {
+  Request request{version, OriginKind::argument, {}, command};
   if (!is_valid_version_request(version)) {
     return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
   }
@@ -41,7 +41,7 @@ Result<std::filesystem::path> pinned_file(const std::filesystem::path& file) {
 Result<int> run_use(const std::string& version) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto toolkit = check_installed(*session, version);
+  auto toolkit = check_installed(*session, version, "use");
   if (!toolkit) return toolkit.take_error();
   auto file = pinned_file(session->cwd / kProjectFileName);
   if (!file) return file.take_error();
@@ -57,6 +57,35 @@ Result<int> run_use(const std::string& version) {
   print_note("CUDA " + version + " (" + toolkit->name + ") pinned in " + file->string());
   if (auto env_version = env_get(session->env, "CUDAENV_VERSION")) {
     print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
+  }
+  return 0;
+}
+
+// `use --unset`: ./cuda.toml loses its version (and goes when nothing else is in it).
+Result<int> run_use_unset() {
+  auto session = Session::from_process();
+  if (!session) return session.take_error();
+  std::filesystem::path file = session->cwd / kProjectFileName;
+  auto existing = session->fs.read_file(file);
+  if (!existing) {
+    auto nearest = find_project_file(session->fs, session->cwd);
+    return make_error("no cuda.toml in " + session->cwd.string(),
+                      nearest ? "the pin here comes from " + nearest->string() + ": run `cudaenv use --unset` in " +
+                                    nearest->parent_path().string()
+                              : "nothing pins a version here");
+  }
+  auto edited = unset_cuda_toml_version(file, *existing);
+  if (!edited) return edited.take_error();
+  if (!*edited) {
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    if (ec) return make_error("cannot remove " + file.string() + ": " + ec.message(), "check the folder's permissions");
+    print_note("removed " + file.string() + ": it held only the pin");
+  } else if (**edited == *existing) {
+    print_note(file.string() + " pins no version; nothing to unset");
+  } else {
+    CUDAENV_TRY(write_file_atomically(file, **edited));
+    print_note("unpinned " + file.string() + "; its other settings stay");
   }
   return 0;
 }
@@ -90,7 +119,7 @@ Result<int> run_global(const GlobalOptions& options) {
     return 0;
   }
   if (options.version.empty()) return show_global(*session);
-  auto toolkit = check_installed(*session, options.version);
+  auto toolkit = check_installed(*session, options.version, "global");
   if (!toolkit) return toolkit.take_error();
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
@@ -101,11 +130,24 @@ Result<int> run_global(const GlobalOptions& options) {
 
 }  // namespace
 
+struct UseOptions {
+  std::string version;
+  bool unset = false;
+};
+
 CommandHandler configure_use(CLI::App& command) {
-  auto version = std::make_shared<std::string>();
-  command.add_option("version", *version, "Version to pin: 12, 12.1, 12.1.1, a registered name, or system")
-      ->required();
-  return [version] { return run_use(*version); };
+  auto options = std::make_shared<UseOptions>();
+  auto* version = command.add_option("version", options->version,
+                                     "Version to pin: 12, 12.1, 12.1.1, a registered name, or system");
+  auto* unset = command.add_flag("--unset", options->unset, "Remove the pin from ./cuda.toml (the file goes if nothing else is in it)");
+  version->excludes(unset);
+  return [options]() -> Result<int> {
+    if (options->unset) return run_use_unset();
+    if (options->version.empty()) {
+      return make_error("version is required", "e.g. cudaenv use 12.1, or cudaenv use --unset to remove the pin", 2);
+    }
+    return run_use(options->version);
+  };
 }
 
 CommandHandler configure_global(CLI::App& command) {

@@ -84,23 +84,24 @@ Result<int> run_shell(const ShellOptions& options) {
     return make_error("'" + options.version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
   }
   auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{options.version, OriginKind::argument, {}}, session->toolkit_index());
+                                 Request{options.version, OriginKind::argument, {}, "shell"}, session->toolkit_index());
   if (!toolkit) return toolkit.take_error();
   std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(), stdout);
   return 0;
 }
 
-Result<fs::path> project_file_argument(const Session& session, const std::string& file) {
+Result<fs::path> project_file_argument(const Session& session, const std::string& file, const char* command) {
   if (!file.empty()) return session.cwd / file;
   if (auto found = find_project_file(session.fs, session.cwd)) return *found;
-  return make_error("no cuda.toml in " + session.cwd.string() + " or above", "give its path: cudaenv trust path/to/cuda.toml");
+  return make_error("no cuda.toml in " + session.cwd.string() + " or above",
+                    std::string("give its path: cudaenv ") + command + " path/to/cuda.toml");
 }
 
 // `trust` (allow) and `untrust`: the same file argument, opposite records.
 Result<int> run_trust(const std::string& file, bool allow) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto path = project_file_argument(*session, file);
+  auto path = project_file_argument(*session, file, allow ? "trust" : "untrust");
   if (!path) return path.take_error();
   TrustStore store(session->layout.trust_dir());
   if (allow) {

@@ -122,7 +122,7 @@ Result<int> run_prefix(const std::string& version) {
     return 0;
   }
   auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{version, OriginKind::argument, {}}, session->toolkit_index());
+                                 Request{version, OriginKind::argument, {}, "prefix"}, session->toolkit_index());
   if (!toolkit) return toolkit.take_error();
   std::printf("%s\n", toolkit->home.c_str());
   return 0;

@@ -4,8 +4,9 @@
 // torch` runs it when the cache is stale, so that `cudaenv` itself never links libcurl.
 #include <ctime>
 
+#include "cli/torch_index_refresh.h"
+
 #include "cli/commands.h"
-#include "cli/session.h"
 #include "install/downloader.h"
 #include "torch/discovery.h"
 #include "util/atomic_file.h"
@@ -67,20 +68,20 @@ Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
   return ok_status();
 }
 
-Result<int> refresh_torch_index() {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+}  // namespace
+
+Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
   auto shipped = load_torch_matrix();
   if (!shipped) return shipped.take_error();
-  CUDAENV_TRY(use_index_base(*shipped, env_get(session->env, kTorchIndexVariable)));
-  fs::path cache = session->layout.cache_dir() / kTorchIndexCacheName;
+  CUDAENV_TRY(use_index_base(*shipped, env_get(session.env, kTorchIndexVariable)));
+  fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
   TorchIndexSnapshot snapshot;
   snapshot.base = shipped->index_url;
   snapshot.fetched_at = static_cast<std::int64_t>(std::time(nullptr));
   Status read = read_index(*shipped, snapshot);
   if (!read) {
     // Keep what an earlier refresh learned; record the failure so that the next runs wait a while.
-    auto old = session->fs.read_file(cache);
+    auto old = session.fs.read_file(cache);
     auto previous = old ? parse_snapshot(*old) : std::nullopt;
     snapshot = previous && previous->base == shipped->index_url ? *previous : TorchIndexSnapshot{};
     snapshot.base = shipped->index_url;
@@ -91,14 +92,18 @@ Result<int> refresh_torch_index() {
   fs::create_directories(cache.parent_path(), ignored);
   CUDAENV_TRY(write_file_atomically(cache, render_snapshot(snapshot)));
   if (!read) return read.take_error();
-  return 0;
+  return snapshot;
 }
-
-}  // namespace
 
 CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");  // internal: run by `cudaenv torch`
-  return [] { return refresh_torch_index(); };
+  return []() -> Result<int> {
+    auto session = Session::from_process();
+    if (!session) return session.take_error();
+    auto refreshed = refresh_torch_index(*session);
+    if (!refreshed) return refreshed.take_error();
+    return 0;
+  };
 }
 
 }  // namespace cudaenv

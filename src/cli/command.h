@@ -17,6 +17,8 @@ struct Command {
   const char* name;
   const char* summary;
   CommandHandler (*configure)(CLI::App& command);
+  // Runs another program: what follows its own options is that program's argv, kept as written.
+  bool passes_command_line = false;
 };
 
 const std::vector<Command>& command_table();

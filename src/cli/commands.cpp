@@ -11,7 +11,7 @@ const std::vector<Command>& command_table() {
       {"versions", "List installed and registered toolkits", configure_versions},
       {"which", "Show the real path of a toolkit program", configure_which},
       {"prefix", "Show the root folder of a toolkit", configure_prefix},
-      {"exec", "Run a command with the active toolkit's environment", configure_exec},
+      {"exec", "Run a command with the active toolkit's environment", configure_exec, true},
       {"env", "Print the active toolkit's environment for a shell", configure_env},
       {"rehash", "Rebuild the shims for every toolkit program", configure_rehash},
       {"install", "Install CUDA toolkits from NVIDIA's redist archives", configure_install},

@@ -19,8 +19,8 @@ Result<Session> Session::from_process() {
   return session;
 }
 
-Result<Selection> Session::select(const ToolkitIndex& toolkits) const {
-  auto selection = select_toolkit(fs, env, cwd, layout, toolkits);
+Result<Selection> Session::select(const ToolkitIndex& toolkits, const std::optional<std::string>& given) const {
+  auto selection = select_toolkit(fs, env, cwd, layout, toolkits, given);
   if (selection) {
     for (const std::string& warning : selection->warnings) print_warning(warning);
   }

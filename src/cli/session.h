@@ -18,9 +18,11 @@ struct Session {
   Layout layout;
 
   static Result<Session> from_process();
-  // The active selection; project-file warnings are printed once here.
-  Result<Selection> select() const { return select(toolkit_index()); }
-  Result<Selection> select(const ToolkitIndex& toolkits) const;
+  // The active selection (or the `given` version's); project-file warnings are printed once here.
+  Result<Selection> select(const std::optional<std::string>& given = std::nullopt) const {
+    return select(toolkit_index(), given);
+  }
+  Result<Selection> select(const ToolkitIndex& toolkits, const std::optional<std::string>& given = std::nullopt) const;
   std::vector<Toolkit> toolkits() const { return list_toolkits(fs, layout); }
   ToolkitIndex toolkit_index() const { return {fs, layout}; }
 };

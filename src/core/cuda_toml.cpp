@@ -3,8 +3,10 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/toml_position.h"
+#include "util/edit_distance.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -61,6 +63,86 @@ const char* type_name(toml::node_type type) {
   }
 }
 
+// The key a line sets ("version" in `version = 12.1.1`), or "" when it sets none.
+std::string key_of_line(std::string_view line) {
+  size_t equals = line.find('=');
+  if (equals == std::string_view::npos) return {};
+  std::string_view key = trim(line.substr(0, equals));
+  return std::all_of(key.begin(), key.end(), [](char c) { return is_alnum(c) || c == '_' || c == '-' || c == '.'; })
+             ? std::string(key)
+             : std::string();
+}
+
+// toml++ says what its parser expected ("Error while parsing floating-point: expected
+// decimal digit or exponent, saw '.'"); the user needs what is wrong in their file and
+// what to write instead.
+Error toml_syntax_error(const fs::path& path, std::string_view text, const toml::parse_error& error,
+                        const std::string& also) {
+  std::string_view raw = error.description();
+  auto says = [&](std::string_view part) { return raw.find(part) != std::string_view::npos; };
+  auto lines = split(text, '\n');
+  toml::source_index line_number = error.source().begin.line;
+  std::string line = line_number >= 1 && line_number <= lines.size() ? std::string(trim(lines[line_number - 1])) : "";
+  std::string key = key_of_line(line);
+  std::string value = key.empty() ? "" : std::string(trim(line.substr(line.find('=') + 1)));
+  std::string what;
+  std::string fix;
+  if (says("cannot redefine existing table")) {
+    what = "a table is defined twice";
+    fix = "keep one [" + (line.size() > 2 && line[0] == '[' ? line.substr(1, line.find(']') - 1) : "table") +
+          "] header and put all its keys under it";
+  } else if (says("cannot redefine existing")) {
+    what = (key.empty() ? "a key" : "'" + key + "'") + " is set twice in the same table";
+    fix = "keep one of the two lines";
+  } else if (says("table header")) {
+    what = "a table header is not closed";
+    fix = "write it as [cuda], [torch] or [env]";
+  } else if (says("unknown escape sequence")) {
+    what = "a string holds a backslash escape TOML does not have";
+    fix = "double the backslash (\\\\), or use single quotes for a literal string";
+  } else if (says("unescaped control characters") || (says("parsing string") && says("end-of-file"))) {
+    what = "a string is not closed on its line";
+    fix = "end it with the quote it started with, e.g. " + (key.empty() ? "version" : key) + " = \"12.1\"";
+  } else if (says("parsing array")) {
+    what = "an array is not closed";
+    fix = "close it on the same or a later line, e.g. arch = [\"8.9\", \"9.0\"]";
+  } else if (says("expected '='")) {
+    what = "a key is not followed by =";
+    fix = "write each setting as key = value, e.g. version = \"12.1\"";
+  } else if (says("expected value") || (says("key-value pair") && says("end-of-file"))) {
+    what = (key.empty() ? "a key" : "'" + key + "'") + " has no value";
+    fix = "give it one, e.g. " + (key.empty() ? "version" : key) + " = \"12.1\"";
+  } else if (says("expected a comment or whitespace")) {
+    what = "there is more on the line after the value";
+    fix = "one value per line; a comment starts with #";
+  } else if (!key.empty() && !value.empty() && value[0] != '"' && value[0] != '\'' && value[0] != '[') {
+    what = key + " = " + value + " is not a TOML value";
+    fix = "quote it: " + key + " = \"" + value + "\"";
+  } else {
+    what = std::string(raw);
+    fix = "fix the TOML syntax at that position";
+  }
+  return make_error(toml_position(path, error.source().begin) + ": " + what, fix + also);
+}
+
+// toml++ keeps a table's keys sorted; errors and warnings follow the file instead.
+std::vector<std::pair<const toml::key*, toml::node*>> in_file_order(toml::table& table) {
+  std::vector<std::pair<const toml::key*, toml::node*>> entries;
+  for (auto&& [key, node] : table) entries.emplace_back(&key, &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const toml::source_position& x = a.first->source().begin;
+    const toml::source_position& y = b.first->source().begin;
+    return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+  });
+  return entries;
+}
+
+Result<toml::table> parsed_or_error(toml::parse_result parsed, const fs::path& path, std::string_view text,
+                                    const std::string& also) {
+  if (parsed) return std::move(parsed.table());
+  return toml_syntax_error(path, text, parsed.error(), also);
+}
+
 // Where `text` holds a byte past ASCII outside a string or a comment, the only places TOML
 // allows one, if it does.
 std::optional<size_t> stray_non_ascii(std::string_view text) {
@@ -108,12 +190,6 @@ toml::source_position position_of(std::string_view text, size_t offset) {
           static_cast<toml::source_index>(column)};
 }
 
-Result<toml::table> parsed_or_error(toml::parse_result parsed, const fs::path& path, const std::string& hint) {
-  if (parsed) return std::move(parsed.table());
-  return make_error(toml_position(path, parsed.error().source().begin) + ": " + std::string(parsed.error().description()),
-                    hint);
-}
-
 // toml++ 3.3.0 (Debian 12) must only ever see ASCII where a file is not valid TOML: its
 // is_non_ascii_horizontal_whitespace reaches __builtin_unreachable for most code points past
 // U+00A0 (found by tests/fuzz/fuzz_toml under UBSan), and its error paths ask it about characters
@@ -121,19 +197,19 @@ Result<toml::table> parsed_or_error(toml::parse_result parsed, const fs::path& p
 // copy, each byte past ASCII as 'x' (same byte offsets; its columns then count bytes, which
 // `ascii` callers rely on). Only a copy that is valid, from a file whose other bytes all stand in
 // strings or comments, lets the text as written be parsed for its values.
-Result<toml::table> parse_toml(const fs::path& path, std::string_view text, const std::string& hint, bool ascii) {
+Result<toml::table> parse_toml(const fs::path& path, std::string_view text, const std::string& also, bool ascii) {
   if (auto stray = stray_non_ascii(text)) {
     return make_error(toml_position(path, position_of(text, *stray)) +
                           ": a character beyond ASCII outside a quoted string or a comment",
-                      "TOML allows those only in quoted strings and comments; " + hint);
+                      "TOML allows those only in quoted strings and comments" + also);
   }
   bool plain = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (plain) return parsed_or_error(toml::parse(text, path.string()), path, hint);
+  if (plain) return parsed_or_error(toml::parse(text, path.string()), path, text, also);
   std::string copy(text);
   std::replace_if(copy.begin(), copy.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }, 'x');
-  auto checked = parsed_or_error(toml::parse(copy, path.string()), path, hint);
+  auto checked = parsed_or_error(toml::parse(copy, path.string()), path, text, also);
   if (!checked || ascii) return checked;
-  return parsed_or_error(toml::parse(text, path.string()), path, hint);
+  return parsed_or_error(toml::parse(text, path.string()), path, text, also);
 }
 
 class Parser {
@@ -141,21 +217,17 @@ class Parser {
   Parser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
 
   Result<CudaToml> run() {
-    auto parsed = parse_toml(path_, text_, "fix the TOML syntax at that position", false);
+    auto parsed = parse_toml(path_, text_, "", false);
     if (!parsed) return parsed.take_error();
     toml::table& root = *parsed;
     out_.path = path_;
     out_.text = std::string(text_);
-    for (auto&& [key, node] : root) {
-      std::string name(key.str());
-      if (name == "cuda") CUDAENV_TRY(read_cuda(key, node));
-      else if (name == "torch") CUDAENV_TRY(read_torch(key, node));
-      else if (name == "env") CUDAENV_TRY(read_env(key, node));
-      else warn_unknown(key, "");
-    }
-    if (!root.contains("cuda")) {
-      return make_error(path_.string() + ": no [cuda] table",
-                        "add:\n[cuda]\nversion = \"12.1\"");
+    for (auto [key, node] : in_file_order(root)) {
+      std::string name(key->str());
+      if (name == "cuda") CUDAENV_TRY(read_cuda(*key, *node));
+      else if (name == "torch") CUDAENV_TRY(read_torch(*key, *node));
+      else if (name == "env") CUDAENV_TRY(read_env(*key, *node));
+      else warn_unknown(*key, "", {"cuda", "torch", "env"});
     }
     return std::move(out_);
   }
@@ -164,8 +236,9 @@ class Parser {
   Status read_cuda(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    bool has_version = false;
-    for (auto&& [k, v] : *table) {
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
       std::string name(k.str());
       if (name == "version") {
         auto value = expect_string(k, v, "[cuda] version", "\"12.1\"");
@@ -177,7 +250,6 @@ class Parser {
                             "`cudaenv add --as`");
         }
         out_.version = *value;
-        has_version = true;
       } else if (name == "profile") {
         auto value = expect_string(k, v, "[cuda] profile", "\"minimal\"");
         if (!value) return value.take_error();
@@ -202,12 +274,8 @@ class Parser {
         }
         out_.arch = *value;
       } else {
-        warn_unknown(k, "cuda");
+        warn_unknown(k, "cuda", {"version", "profile", "components", "arch"});
       }
-    }
-    if (!has_version) {
-      return make_error(toml_position(path_, key.source().begin) + ": [cuda] has no version",
-                        "add a line such as: version = \"12.1\"");
     }
     return ok_status();
   }
@@ -215,13 +283,15 @@ class Parser {
   Status read_torch(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    for (auto&& [k, v] : *table) {
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
       if (k.str() == "version") {
         auto value = expect_string(k, v, "[torch] version", "\"2.1.2\"");
         if (!value) return value.take_error();
         out_.torch_version = *value;
       } else {
-        warn_unknown(k, "torch");
+        warn_unknown(k, "torch", {"version"});
       }
     }
     return ok_status();
@@ -230,7 +300,9 @@ class Parser {
   Status read_env(const toml::key& key, toml::node& node) {
     auto* table = as_table(key, node);
     if (!table) return last_error_;
-    for (auto&& [k, v] : *table) {
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
       std::string name(k.str());
       if (!is_variable_name(name)) {
         return make_error(toml_position(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
@@ -281,9 +353,11 @@ class Parser {
     return values;
   }
 
-  void warn_unknown(const toml::key& key, std::string_view table) {
+  void warn_unknown(const toml::key& key, std::string_view table, const std::vector<std::string>& known) {
     std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
-    out_.warnings.push_back(toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored");
+    std::string warning = toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored";
+    if (auto guess = closest_word(key.str(), known)) warning += " (did you mean " + *guess + "?)";
+    out_.warnings.push_back(warning);
   }
 
   fs::path path_;
@@ -310,7 +384,7 @@ std::string new_cuda_toml(std::string_view version) {
 
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
   // Parsed as the ASCII copy: its columns are the byte offsets the edit needs.
-  auto parsed = parse_toml(path, text, "fix the TOML syntax first; the file was left as it was", true);
+  auto parsed = parse_toml(path, text, "\nthe file was left as it was", true);
   if (!parsed) return parsed.take_error();
   std::string edited(text);
   std::string value = quoted_toml_string(version);
@@ -339,6 +413,43 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
   if (line_end == std::string::npos) edited += "\n" + line;
   else edited.insert(line_end + 1, line);
   return edited;
+}
+
+// `text` without its lines `first` to `last` (1-based, inclusive).
+std::string without_lines(std::string_view text, toml::source_index first, toml::source_index last) {
+  std::string out;
+  toml::source_index line = 1;
+  for (std::string_view rest = text; !rest.empty(); ++line) {
+    size_t end = rest.find('\n');
+    std::string_view current = rest.substr(0, end == std::string_view::npos ? rest.size() : end + 1);
+    if (line < first || line > last) out += current;
+    rest.remove_prefix(current.size());
+  }
+  return out;
+}
+
+Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text) {
+  // Parsed as the ASCII copy: its lines are the file's lines.
+  auto parsed = parse_toml(path, text, "\nthe file was left as it was", true);
+  if (!parsed) return parsed.take_error();
+  std::string edited(text);
+  toml::table* table = parsed->get("cuda") ? parsed->get("cuda")->as_table() : nullptr;
+  if (table) {
+    for (auto&& [key, node] : *table) {
+      if (key.str() != "version") continue;
+      if (table->is_inline()) {
+        return make_error(toml_position(path, table->source().begin) + ": [cuda] is an inline table",
+                          "remove version from it by hand; the file was left as it was");
+      }
+      edited = without_lines(text, key.source().begin.line, node.source().end.line);
+      // A [cuda] header with nothing under it goes too (it comes before the version line).
+      if (table->size() == 1) edited = without_lines(edited, table->source().begin.line, table->source().begin.line);
+      break;
+    }
+  }
+  auto rest = parse_toml(path, edited, "", true);
+  if (rest && rest->empty()) return std::optional<std::string>{};
+  return std::optional<std::string>(std::move(edited));
 }
 
 bool is_valid_version_request(std::string_view request) {

@@ -20,7 +20,7 @@ inline constexpr const char* kProjectFileName = "cuda.toml";
 struct CudaToml {
   fs::path path;
   std::string text;     // the bytes parsed: trust is checked on these, never on a second read
-  std::string version;  // required
+  std::string version;  // "" when the file pins none (after `use --unset`): the next setting decides
   std::optional<std::string> profile;
   std::vector<std::string> components;
   std::vector<std::string> arch;  // "8.9", "9.0a", "8.6+PTX"
@@ -33,6 +33,10 @@ Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text);
 
 // `text` with [cuda] version set to `version`; comments, order and other tables kept.
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version);
+
+// `text` without [cuda] version (and without [cuda] when nothing else was in it); nullopt
+// when nothing but comments would be left, so the file should go.
+Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text);
 
 std::string new_cuda_toml(std::string_view version);
 

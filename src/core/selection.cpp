@@ -64,7 +64,7 @@ Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
   if (auto value = env_get(env, "CUDAENV_VERSION")) {
     return validated(Request{*value, OriginKind::environment, {}});
   }
-  if (project) return Request{project->version, OriginKind::project_file, project->path};
+  if (project && !project->version.empty()) return Request{project->version, OriginKind::project_file, project->path};
   fs::path global = layout.global_version_file();
   auto value = read_global_version(fs, global);
   if (!value) return value.take_error();
@@ -85,6 +85,18 @@ std::optional<Toolkit> match_toolkit(const std::string& request, const ToolkitIn
   return *best;
 }
 
+// The command that asks for `version` where `request` asked for its own.
+static std::string suggestion_for(const Request& request, const std::string& version) {
+  switch (request.kind) {
+    case OriginKind::argument: return "cudaenv " + request.command + " " + version;
+    case OriginKind::environment: return "cudaenv shell " + version;
+    case OriginKind::global_file: return "cudaenv global " + version;
+    case OriginKind::project_file:
+    case OriginKind::fallback: break;
+  }
+  return "cudaenv use " + version;
+}
+
 Error not_installed_error(const Request& request, const std::vector<Toolkit>& toolkits) {
   if (!is_valid_version_request(request.value)) return not_a_version_error(request);
   std::vector<std::string> names;
@@ -100,10 +112,17 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
   std::string hint = names.empty() ? "no toolkits are installed yet" : "installed: " + join(names, ", ");
   auto wanted = parse_version(request.value);
   if (wanted) {
-    if (auto nearest = nearest_version(*wanted, versions)) {
-      hint += "\nnearest match: " + version_names[*nearest] + " (`cudaenv use " + version_names[*nearest] + "`)";
+    // Removing another version than the one asked for is never the fix.
+    auto nearest = request.command == "uninstall" ? std::nullopt : nearest_version(*wanted, versions);
+    if (nearest) {
+      const std::string& name = version_names[*nearest];
+      // Code built with one CUDA major does not mix with another's libraries: say so.
+      int major = versions[*nearest].major();
+      std::string other_major = major == wanted->major() ? ""
+                                : ", but that is CUDA " + std::to_string(major) + ", not " + std::to_string(wanted->major());
+      hint += "\nnearest match: " + name + other_major + " (`" + suggestion_for(request, name) + "`)";
     }
-    hint += "\nto install it: cudaenv install " + request.value;
+    if (request.command != "uninstall") hint += "\nto install it: cudaenv install " + request.value;
   } else {
     hint += "\nto register a toolkit under that name: cudaenv add PATH --as " + request.value;
   }
@@ -132,18 +151,20 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
 }
 
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const ToolkitIndex& toolkits) {
+                                 const Layout& layout, const ToolkitIndex& toolkits,
+                                 const std::optional<std::string>& given) {
   Selection selection;
   auto project = load_project(fs, cwd);
   if (project) {
     selection.project = std::move(project.value());
-  } else if (!env_get(env, "CUDAENV_VERSION")) {
+  } else if (!given && !env_get(env, "CUDAENV_VERSION")) {
     return project.take_error();
   } else {
-    // CUDAENV_VERSION decides the version, so a broken cuda.toml only costs its arch list.
+    // The version is decided elsewhere, so a broken cuda.toml only costs its arch list.
     selection.warnings.push_back(project.error().message);
   }
-  auto request = select_request(fs, env, layout, selection.project);
+  auto request = given ? validated(Request{*given, OriginKind::argument, {}, "exec --cuda"})
+                       : select_request(fs, env, layout, selection.project);
   if (!request) return request.take_error();
   selection.request = std::move(request.value());
   auto toolkit = resolve_request(fs, env, layout, selection.request, toolkits);
@@ -156,8 +177,8 @@ Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, co
 }
 
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout) {
-  return select_toolkit(fs, env, cwd, layout, ToolkitIndex(fs, layout));
+                                 const Layout& layout, const std::optional<std::string>& given) {
+  return select_toolkit(fs, env, cwd, layout, ToolkitIndex(fs, layout), given);
 }
 
 }  // namespace cudaenv

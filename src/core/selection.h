@@ -22,6 +22,7 @@ struct Request {
   std::string value;  // "12.1", "system", a registered name
   OriginKind kind = OriginKind::fallback;
   fs::path file;      // the cuda.toml or global file it came from
+  std::string command = "use";  // an argument's command ("prefix", "exec --cuda"): what hints suggest
 
   // "set by /p/cuda.toml", "set by CUDAENV_VERSION", ...
   std::string origin() const;
@@ -54,10 +55,12 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
 Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
                                 const Request& request, const ToolkitIndex& toolkits);
 
-// The whole selection: the request, its toolkit and the governing project file.
+// The whole selection: the request (`given`, as an argument, before all others), its toolkit
+// and the governing project file.
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const ToolkitIndex& toolkits);
+                                 const Layout& layout, const ToolkitIndex& toolkits,
+                                 const std::optional<std::string>& given = std::nullopt);
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout);
+                                 const Layout& layout, const std::optional<std::string>& given = std::nullopt);
 
 }  // namespace cudaenv

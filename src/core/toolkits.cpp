@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/hook_state.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -110,7 +111,8 @@ std::optional<Toolkit> find_system_toolkit(const FileSystemView& fs, const EnvMa
   toolkit.source = ToolkitSource::system;
   const fs::path fallback = "/usr/local/cuda";
   bool fallback_exists = fs.is_executable(fallback / "bin/nvcc");
-  if (auto nvcc = find_on_path(fs, env, "nvcc", shims_dir)) {
+  // The shell hook's own PATH entry (a project's toolkit) is not the system's.
+  if (auto nvcc = find_on_path(fs, without_hook_changes(env), "nvcc", shims_dir)) {
     toolkit.home = follow_links(fs, *nvcc).parent_path().parent_path();
     // A wrapper script in /usr/local/bin is not a toolkit; trust only a folder with headers.
     bool looks_like_toolkit = fs.kind(toolkit.home / "include/cuda.h") == EntryKind::file ||

@@ -412,7 +412,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   fs::create_directory(staging, ec);
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
-  progress.begin(names, sizes);
+  progress.begin(names, sizes, "CUDA " + request.label);
   Status built = download_and_extract(jobs, staging, effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);

@@ -1,5 +1,8 @@
 #include "install/progress.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,7 +26,62 @@ std::string format_eta(double seconds) {
   return text;
 }
 
+// Asked at every redraw, so a resized terminal gets rows that fit at once.
+size_t terminal_columns(std::FILE* out) {
+  winsize size{};
+  if (::ioctl(::fileno(out), TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 80;
+}
+
+std::string padded(std::string text, size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
 }  // namespace
+
+std::string fit_label(const std::string& label, size_t width) {
+  if (label.size() <= width) return label;
+  if (width <= 2) return label.substr(0, width);
+  size_t cut = label.find_last_of("_- ", width - 2);
+  if (cut == std::string::npos || cut == 0) return label.substr(0, width - 2) + "..";
+  return label.substr(0, cut) + "..";
+}
+
+std::string layout_progress_row(const ProgressRow& row, size_t name_width, size_t width) {
+  size_t avail = width > 1 ? width - 1 : 1;
+  std::string state = row.state;
+  if (state.size() + 1 >= avail) return fit_label(state, avail);
+  size_t name_room = std::min(name_width, avail - state.size() - 1);
+  std::string name = padded(fit_label(row.name, name_room), name_room);
+  size_t room = avail - name_room - 1 - state.size();
+
+  char sizes[48];
+  std::snprintf(sizes, sizeof sizes, "%9s / %-9s", human_bytes(row.done).c_str(), human_bytes(row.size).c_str());
+  std::string speed;
+  if (row.rate > 0 && row.done < row.size) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%9s/s ETA %s", human_bytes(static_cast<std::uint64_t>(row.rate)).c_str(),
+                  format_eta(static_cast<double>(row.size - row.done) / row.rate).c_str());
+    speed = text;
+  }
+  constexpr size_t kSpeedWidth = 23, kMinBar = 6, kMaxBar = 24;
+  bool with_sizes = room >= std::string_view(sizes).size() + 1;
+  if (with_sizes) room -= std::string_view(sizes).size() + 1;
+  bool with_speed = room >= kSpeedWidth + 1 + kMinBar + 3;
+  if (with_speed) room -= kSpeedWidth + 1;
+  size_t bar_width = room >= kMinBar + 3 ? std::min(kMaxBar, room - 3) : 0;
+
+  std::string text = name + " ";
+  if (bar_width > 0) {
+    double fraction = row.size ? std::min(1.0, static_cast<double>(row.done) / static_cast<double>(row.size)) : 1.0;
+    size_t filled = static_cast<size_t>(fraction * static_cast<double>(bar_width));
+    text += "[" + std::string(filled, '#') + std::string(bar_width - filled, '-') + "] ";
+  }
+  if (with_sizes) text += std::string(sizes) + " ";
+  if (with_speed) text += padded(speed, kSpeedWidth) + " ";
+  return text + state;
+}
 
 std::string human_bytes(std::uint64_t bytes) {
   const char* units[] = {"B", "kB", "MB", "GB", "TB"};
@@ -43,9 +101,12 @@ ProgressReporter::ProgressReporter(std::FILE* out, bool bars) : out_(out), bars_
 
 ProgressReporter::~ProgressReporter() { end(); }
 
-void ProgressReporter::begin(const std::vector<std::string>& components, const std::vector<std::uint64_t>& sizes) {
+void ProgressReporter::begin(const std::vector<std::string>& components, const std::vector<std::uint64_t>& sizes,
+                             const std::string& title) {
   std::lock_guard lock(mutex_);
   rows_.clear();
+  drawn_.clear();
+  title_ = title;
   for (size_t i = 0; i < components.size(); ++i) rows_.push_back(Row{components[i], sizes[i]});
   begun_ = Clock::now();
   redraw(true);
@@ -117,15 +178,15 @@ void ProgressReporter::extracted(size_t index) {
 void ProgressReporter::end() {
   std::lock_guard lock(mutex_);
   if (bars_ && !rows_.empty()) redraw(true);
-  bars_ = false;
-  drawn_ = 0;
+  // The drawing stays as it is; the next run's begin() draws its own below it.
+  rows_.clear();
+  drawn_.clear();
 }
 
 void ProgressReporter::line(const std::string& text) {
-  if (bars_ && drawn_ > 0) {
+  if (bars_ && !drawn_.empty()) {
     // Print above the bars, then draw them again below.
-    std::fprintf(out_, "\033[%zuA\r\033[J", drawn_);
-    drawn_ = 0;
+    move_above_drawing(terminal_columns(out_));
     std::fprintf(out_, "%s\n", terminal_safe(text).c_str());
     redraw(true);
     return;
@@ -134,21 +195,14 @@ void ProgressReporter::line(const std::string& text) {
   std::fflush(out_);
 }
 
-std::string ProgressReporter::bar_line(const std::string& name, std::uint64_t done, std::uint64_t size, double rate,
-                                       const std::string& state) const {
-  constexpr int kWidth = 24;
-  double fraction = size ? std::min(1.0, static_cast<double>(done) / static_cast<double>(size)) : 1.0;
-  int filled = static_cast<int>(fraction * kWidth);
-  std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '-');
-  char speed[64] = "";
-  if (rate > 0 && done < size) {
-    std::snprintf(speed, sizeof speed, "%9s/s ETA %s", human_bytes(static_cast<std::uint64_t>(rate)).c_str(),
-                  format_eta(static_cast<double>(size - done) / rate).c_str());
-  }
-  char text[256];
-  std::snprintf(text, sizeof text, "%-20.20s [%s] %9s / %-9s %-23s %s", name.c_str(), bar.c_str(),
-                human_bytes(done).c_str(), human_bytes(size).c_str(), speed, state.c_str());
-  return text;
+// Back to the first row drawn, clearing everything below. A terminal that reflows on a
+// resize wraps each old row into ceil(length / width) lines; rows drawn at this width
+// take one line each.
+void ProgressReporter::move_above_drawing(size_t width) {
+  size_t lines = 0;
+  for (size_t length : drawn_) lines += std::max<size_t>(1, (length + width - 1) / width);
+  if (lines > 0) std::fprintf(out_, "\033[%zuA\r\033[J", lines);
+  drawn_.clear();
 }
 
 void ProgressReporter::redraw(bool force) {
@@ -156,20 +210,33 @@ void ProgressReporter::redraw(bool force) {
   auto now = Clock::now();
   if (!force && now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
-  if (drawn_ > 0) std::fprintf(out_, "\033[%zuA\r", drawn_);
-  std::uint64_t total_done = 0, total_size = 0, fresh = 0;
+  size_t width = terminal_columns(out_);
+  move_above_drawing(width);
+  std::string total_name = title_.empty() ? "total" : title_;
+  size_t name_width = total_name.size();
+  for (const Row& row : rows_) name_width = std::max(name_width, row.component.size());
+  name_width = std::min<size_t>(name_width, 20);
+  std::vector<std::string> lines;
+  std::uint64_t total_done = 0, total_size = 0, fresh = 0, resumed = 0;
   for (const Row& row : rows_) {
     double elapsed = row.state == "downloading" ? seconds_since(row.started) : 0;
     double rate = elapsed > 0.2 ? static_cast<double>(row.done - row.resumed_from) / elapsed : 0;
-    std::fprintf(out_, "\033[K%s\n", bar_line(terminal_safe(row.component), row.done, row.size, rate, row.state).c_str());
+    lines.push_back(
+        layout_progress_row({terminal_safe(row.component), row.done, row.size, rate, row.state}, name_width, width));
     total_done += row.done;
     total_size += row.size;
     fresh += row.done - row.resumed_from;
+    resumed += row.resumed_from;
   }
   double elapsed = seconds_since(begun_);
   double rate = elapsed > 0.2 ? static_cast<double>(fresh) / elapsed : 0;
-  std::fprintf(out_, "\033[K%s\n", bar_line("total", total_done, total_size, rate, "").c_str());
-  drawn_ = rows_.size() + 1;
+  // After a resume the total says how much of it this run fetched.
+  std::string state = resumed > 0 ? human_bytes(fresh) + " fetched" : "";
+  lines.push_back(layout_progress_row({total_name, total_done, total_size, rate, state}, name_width, width));
+  for (const std::string& text : lines) {
+    std::fprintf(out_, "%s\n", text.c_str());
+    drawn_.push_back(text.size());
+  }
   std::fflush(out_);
 }
 

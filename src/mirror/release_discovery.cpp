@@ -103,6 +103,10 @@ DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::s
   if (cached && freshness == ListFreshness::cache_ok && is_fresh(*cached, now)) {
     return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt};
   }
+  if (freshness == ListFreshness::offline && cacheable) {
+    if (cached) return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt};
+    return {shipped, "shipped list", std::nullopt};
+  }
   auto listing = read_listing(shipped, base_url);
   if (listing) {
     if (cacheable) write_cache(path, ReleaseListCache{base_url, listing->origin, now, listing->releases});

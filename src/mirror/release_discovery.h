@@ -13,7 +13,9 @@
 
 namespace cudaenv {
 
-enum class ListFreshness { cache_ok, refresh };
+// offline: a cached answer of any age, else the shipped list; never the network (file:// folders
+// are still read: they are local). For completions, which must not wait on a network.
+enum class ListFreshness { cache_ok, refresh, offline };
 
 struct DiscoveredReleases {
   ReleaseCatalog catalog;

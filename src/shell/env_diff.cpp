@@ -6,26 +6,6 @@
 
 namespace cudaenv {
 
-EnvMap revert_owned(EnvMap env, const std::vector<OwnedEntry>& entries, const std::vector<OwnedValue>& values) {
-  for (auto owned = entries.rbegin(); owned != entries.rend(); ++owned) {
-    auto found = env.find(owned->variable);
-    if (found == env.end()) continue;
-    std::vector<std::string> list = split(found->second, ':');
-    auto first = std::find(list.begin(), list.end(), owned->entry);
-    if (first == list.end()) continue;
-    list.erase(first);
-    if (list.empty()) env.erase(found);
-    else found->second = join(list, ":");
-  }
-  for (auto owned = values.rbegin(); owned != values.rend(); ++owned) {
-    auto found = env.find(owned->variable);
-    if (found == env.end() || found->second != owned->value) continue;
-    if (owned->previous) found->second = *owned->previous;
-    else env.erase(found);
-  }
-  return env;
-}
-
 OwnedChange apply_owned(const EnvChange& change, EnvMap& env) {
   OwnedChange owned;
   for (const auto& [name, value] : change.set) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/toolkit_env.h"
-#include "shell/hook_state.h"
+#include "core/hook_state.h"
 #include "util/environment.h"
 
 namespace cudaenv {
@@ -17,11 +17,6 @@ struct OwnedChange {
   std::vector<OwnedEntry> entries;
   std::vector<OwnedValue> values;
 };
-
-// `env` without what `owned` records: each owned list entry loses its first occurrence
-// (a list left empty is unset), and each owned variable still holding the value cudaenv
-// gave it gets its previous value back. A variable the user changed since keeps theirs.
-EnvMap revert_owned(EnvMap env, const std::vector<OwnedEntry>& entries, const std::vector<OwnedValue>& values);
 
 // Applies `change` to `env` (variables first, then list entries, which go in front
 // even when already present further back, so there is exactly one entry to take away).

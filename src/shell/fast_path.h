@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "core/hook_state.h"
 #include "core/toolkit_env.h"
-#include "shell/hook_state.h"
 
 namespace cudaenv {
 

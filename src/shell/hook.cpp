@@ -40,8 +40,8 @@ std::vector<std::string> error_lines(const Error& error) {
 
 // Where the answer holds, and the paths whose change makes the fast path fail: every
 // folder between $PWD and the project where a new cuda.toml would take over, the project
-// file (with none, /cuda.toml and the global file when it decides), and the versions
-// folders (installs change what "12.1" means).
+// file (with none, /cuda.toml), the global file when it may decide (a project file can pin
+// nothing), and the versions folders (installs change what "12.1" means).
 FastPath fast_path_for(const fs::path& cwd, const std::optional<fs::path>& project, const std::string& env_override,
                        const Layout& layout, const HookEffects& effects) {
   FastPath fast;
@@ -51,12 +51,9 @@ FastPath fast_path_for(const fs::path& cwd, const std::optional<fs::path>& proje
   for (fs::path dir = cwd.lexically_normal(); dir != fast.scope && dir.has_relative_path(); dir = dir.parent_path()) {
     fast.folders.push_back({dir / kProjectFileName, std::nullopt});
   }
-  if (project) {
-    fast.fixed.push_back(effects.watch(*project));
-  } else {
-    fast.fixed.push_back({fast.scope / kProjectFileName, std::nullopt});
-    if (env_override.empty()) fast.fixed.push_back(effects.watch(layout.global_version_file()));
-  }
+  if (project) fast.fixed.push_back(effects.watch(*project));
+  else fast.fixed.push_back({fast.scope / kProjectFileName, std::nullopt});
+  if (env_override.empty()) fast.fixed.push_back(effects.watch(layout.global_version_file()));
   for (const fs::path& versions : layout.version_roots()) fast.fixed.push_back(effects.watch(versions));
   return fast;
 }

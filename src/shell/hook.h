@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/hook_state.h"
 #include "core/layout.h"
 #include "core/toolkit_env.h"
 #include "shell/fast_path.h"
-#include "shell/hook_state.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 

@@ -44,6 +44,7 @@ std::string init_script(ShellKind shell, const std::filesystem::path& binary, co
   }
   auto quote = shell == ShellKind::fish ? fish_quote : posix_quote;
   text = replaced(std::move(text), "@BIN@", quote(binary.string()));
+  text = replaced(std::move(text), "@BIN_DIR@", quote(binary.parent_path().string()));
   text = replaced(std::move(text), "@SHIMS@", quote(shims_dir.string()));
   return replaced(std::move(text), "@SHELL@", name);
 }

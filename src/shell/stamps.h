@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "shell/hook_state.h"
+#include "core/hook_state.h"
 
 namespace cudaenv {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "shell/hook_state.h"
+#include "core/hook_state.h"
 
 namespace {
 

@@ -85,6 +85,25 @@ assert_contains "$ERR" "nearest match: 12.4" "use: nearest"
 assert_contains "$ERR" "cudaenv install 12.3" "use: install line"
 assert_contains "$(cat cuda.toml)" 'version = "11.8"' "a failed use leaves cuda.toml alone"
 
+# use --unset removes the pin: the other settings stay, or the file goes with nothing else in it
+cp cuda.toml "$WORK/pinned.toml"
+"$CUDAENV" global 12.1 2>/dev/null
+run_capture "$CUDAENV" use --unset
+assert_eq 0 "$STATUS" "use --unset: $ERR"
+assert_eq "$(printf '# our toolkit\n[cuda]\narch = ["8.9"]\n\n[torch]\nversion = "2.1.2"')" "$(cat cuda.toml)" \
+  "use --unset removes only the version line"
+run_capture "$CUDAENV" current
+assert_eq "12.1 (set by $CUDAENV_ROOT/version)" "$OUT" "then the global default applies"
+run_capture "$CUDAENV" use --unset
+assert_contains "$ERR" "pins no version" "a second --unset says there is nothing to unset"
+printf '[cuda]\nversion = "12.4"\n' >cuda.toml
+run_capture "$CUDAENV" use --unset
+check "use --unset removes a file that held only the pin" test ! -e cuda.toml
+run_capture "$CUDAENV" use 12.4 --unset
+assert_eq 2 "$STATUS" "use VERSION --unset is a usage error"
+"$CUDAENV" global --unset 2>/dev/null
+cp "$WORK/pinned.toml" cuda.toml
+
 # env and exec carry the toolkit environment and the project's arch
 run_capture "$CUDAENV" env --shell bash
 assert_contains "$OUT" "export CUDA_HOME='$WORK/tk/cuda-11.8';" "env bash"

@@ -74,7 +74,8 @@ assert_contains "$ERR" "CUDA 12.9 is not installed (set by CUDAENV_VERSION)" "sh
 make_fake_toolkit "$WORK/system-cuda" 12.4.1
 run_capture env CUDAENV_VERSION=system PATH="$SHIMS:$WORK/system-cuda/bin:/usr/bin:/bin" nvcc --version
 assert_contains "$OUT" "release 12.4" "system falls through to the next nvcc on PATH"
-run_capture env CUDAENV_VERSION=system PATH="$SHIMS:/usr/bin:/bin" sleeper
+# (with its own system toolkit on PATH, so the machine's /usr/local/cuda, or its absence, does not matter)
+run_capture env CUDAENV_VERSION=system PATH="$SHIMS:$WORK/system-cuda/bin:/usr/bin:/bin" sleeper
 assert_eq 127 "$STATUS" "system without the program: 127, no recursion"
 assert_contains "$ERR" "sleeper is not part of CUDA system" "system miss is explained"
 

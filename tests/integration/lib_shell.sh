@@ -20,6 +20,12 @@ setup_projects() {
   : >"$RESULTS"
 }
 
+# interactive SHELL ARGS...: runs an interactive shell in a session of its own, with no
+# controlling terminal. Under a terminal (a developer's, tmux) job control would make the
+# shell that terminal's foreground process group, stopping ctest and the suite around it;
+# this way it runs as it does under CI, with or without a terminal.
+interactive() { setsid -w "$@"; }
+
 result() {  # result KEY: the last value the shell recorded under KEY
   grep "^$1=" "$RESULTS" | tail -n 1 | cut -d= -f2-
 }
@@ -118,7 +124,7 @@ SCENARIO
 check_scenario_results() {
   local err=$1 shims="$CUDAENV_ROOT/shims"
   assert_eq "1" "$(result shims_on_path)" "init twice puts the shims on PATH once"
-  assert_eq "$shims:/usr/local/bin:/usr/bin:/bin" "$(result path_start)" "PATH after init"
+  assert_eq "$shims:/usr/local/bin:/usr/bin:/bin:$BUILD" "$(result path_start)" "PATH after init: the shims first, cudaenv's own folder last"
   assert_eq "/user/cuda" "$(result home_cuda_home)" "outside a project CUDA_HOME is the user's"
 
   assert_eq "$TK121/bin/nvcc" "$(result p1_which)" "in p1 the real nvcc comes first (before the shims)"
@@ -139,7 +145,7 @@ check_scenario_results() {
   assert_eq "1" "$(result status)" "the hook keeps the exit status"
   assert_eq "$TK121/bin/nvcc" "$(result link_which)" "a symlinked folder of p1"
 
-  assert_eq "/user/bin:$shims:/usr/local/bin:/usr/bin:/bin" "$(result left_path)" "leaving keeps the user's PATH entry, drops ours"
+  assert_eq "/user/bin:$shims:/usr/local/bin:/usr/bin:/bin:$BUILD" "$(result left_path)" "leaving keeps the user's PATH entry, drops ours"
   assert_eq "/user/lib2:/user/lib" "$(result left_ld)" "leaving keeps the user's LD entry, drops ours"
   assert_eq "/user/cuda" "$(result left_cuda_home)" "leaving gives CUDA_HOME its old value back"
   assert_eq "unset" "$(result left_arch)" "leaving unsets TORCH_CUDA_ARCH_LIST"

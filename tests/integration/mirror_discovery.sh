@@ -54,6 +54,9 @@ cache["fetched_at"] = int(time.time()) - 2 * 86400
 json.dump(cache, open(sys.argv[1], "w"))
 PY
 : >"$REQUEST_LOG"
+run_capture "$CUDAENV" list-remote --mirror "$MIRROR_URL" --bare --offline
+assert_eq "13.9.0 13.3.0 12.6.0" "$(tr '\n' ' ' <<<"$OUT" | sed 's/ $//')" "--offline: the cache, whatever its age"
+assert_eq "" "$(cat "$REQUEST_LOG")" "--offline sends no request (what completions run)"
 run_capture "$CUDAENV" list-remote --mirror "$MIRROR_URL" --bare
 assert_eq 1 "$(listing_gets)" "a cache older than a day is refreshed"
 
@@ -101,6 +104,10 @@ assert_eq 0 "$STATUS" "list-remote of an unreachable folder still answers: $ERR"
 assert_contains "$OUT" "12.9.2" "with the releases cudaenv ships"
 assert_eq 1 "$(grep -c "cannot read the list of releases at $CLOSED" <<<"$ERR")" "said once on stderr"
 assert_contains "$ERR" "using the releases this cudaenv knows" "saying what it uses instead"
+run_capture "$CUDAENV" list-remote --mirror "$CLOSED" --bare --offline
+assert_eq 0 "$STATUS" "--offline with nothing cached: $ERR"
+assert_contains "$OUT" "12.9.2" "--offline with nothing cached: the shipped list"
+assert_eq "" "$ERR" "--offline with nothing cached: no attempt, no note"
 run_capture "$CUDAENV" update --mirror "$CLOSED"
 assert_eq 1 "$STATUS" "update of an unreachable folder fails"
 assert_contains "$ERR" "cannot read the list of releases at $CLOSED" "naming it"

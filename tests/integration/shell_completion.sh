@@ -17,7 +17,7 @@ cd "$WORK/p1" || exit 1
 
 complete_bash() {  # the candidates bash offers for a command line, sorted, space-separated
   bash --norc --noprofile -c '
-    eval "$(cudaenv init bash)"
+    eval "$("${INIT_BIN:-cudaenv}" init bash)"
     line=$1
     read -ra COMP_WORDS <<<"$line"
     [[ $line == *" " ]] && COMP_WORDS+=("")
@@ -27,7 +27,8 @@ complete_bash() {  # the candidates bash offers for a command line, sorted, spac
 }
 
 complete_fish() {
-  fish --no-config -c 'cudaenv init fish | source; complete -C $argv[1]' "$1" | cut -f1 | sort | tr '\n' ' '
+  fish --no-config -c 'set -q INIT_BIN; or set INIT_BIN cudaenv; $INIT_BIN init fish | source; complete -C $argv[1]' "$1" |
+    cut -f1 | sort | tr '\n' ' '
 }
 
 complete_zsh() {
@@ -61,12 +62,16 @@ assert_eq "12.6.3 12.8.1 " "$(complete_bash "cudaenv install ")" "bash: remote v
 assert_eq "nvcc ptxas " "$(complete_bash "cudaenv which ")" "bash: programs of the active toolkit"
 assert_eq "bash fish json zsh " "$(complete_bash "cudaenv env --shell ")" "bash: env --shell"
 assert_eq "lmod tcl " "$(complete_bash "cudaenv module --format ")" "bash: module --format"
+assert_eq "12.1.1 12.4.1 " "$(complete_bash "cudaenv exec --cuda ")" "bash: installed versions for exec --cuda"
+# (compgen -c names a program once per PATH folder that has it)
+assert_contains "$(complete_bash "cudaenv exec --cuda 12.4 -- cudaen")" "cudaenv " "bash: the program after exec's options"
 
 assert_eq "use " "$(complete_fish "cudaenv us")" "fish: cudaenv us"
 assert_eq "12.1.1 12.4.1 " "$(complete_fish "cudaenv uninstall ")" "fish: installed versions for uninstall"
 assert_eq "12.6.3 12.8.1 " "$(complete_fish "cudaenv install ")" "fish: remote versions for install"
 assert_eq "nvcc ptxas " "$(complete_fish "cudaenv which ")" "fish: programs of the active toolkit"
 assert_eq "bash fish zsh " "$(complete_fish "cudaenv init ")" "fish: init shells"
+assert_eq "12.1.1 12.4.1 " "$(complete_fish "cudaenv exec --cuda ")" "fish: installed versions for exec --cuda"
 
 if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
   assert_eq "use " "$(complete_zsh "cudaenv us")" "zsh: cudaenv us"
@@ -75,6 +80,7 @@ if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
   assert_eq "12.6.3 12.8.1 " "$(complete_zsh "cudaenv install ")" "zsh: remote versions for install"
   assert_eq "nvcc ptxas " "$(complete_zsh "cudaenv which ")" "zsh: programs of the active toolkit"
   assert_eq "bash fish json zsh " "$(complete_zsh "cudaenv env --shell ")" "zsh: env --shell"
+  assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv exec --cuda ")" "zsh: installed versions for exec --cuda"
   assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv use " init-first)" "zsh: init evaluated before compinit"
 fi
 
@@ -92,4 +98,26 @@ if cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null 2>&1; then
 else
   fail "cmake --install into a temporary prefix"
 fi
+
+# Installed where PATH does not look (~/.local/bin off PATH): init puts cudaenv's folder on
+# PATH, so scripts started from the shell can call it and the completions can ask it.
+export PATH="/usr/local/bin:/usr/bin:/bin" INIT_BIN="$WORK/prefix/bin/cudaenv"
+check "cudaenv is not on PATH for this part" test -z "$(command -v cudaenv)"
+run_capture bash --norc --noprofile -c 'eval "$("$1" init bash)"; bash -c "cudaenv --version"' _ "$INIT_BIN"
+assert_contains "$OUT" "cudaenv 0." "bash: a script started from the shell finds cudaenv"
+run_capture bash --norc --noprofile -c 'eval "$("$1" init bash)"; eval "$("$1" init bash)"; echo "$PATH"' _ "$INIT_BIN"
+assert_eq "$CUDAENV_ROOT/shims:/usr/local/bin:/usr/bin:/bin:$WORK/prefix/bin" "$OUT" "init twice adds the folder once, last"
+run_capture fish --no-config -c '$argv[1] init fish | source; fish -c "cudaenv --version"' "$INIT_BIN"
+assert_contains "$OUT" "cudaenv 0." "fish: a script started from the shell finds cudaenv"
+assert_eq "12.1.1 12.4.1 " "$(complete_bash "cudaenv use ")" "bash completes versions with cudaenv off PATH"
+run_capture complete_fish "cudaenv use "
+assert_eq "12.1.1 12.4.1 " "$OUT" "fish completes versions with cudaenv off PATH"
+assert_eq "" "$ERR" "fish prints no error into the command line"
+if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
+  assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv use ")" "zsh completes versions with cudaenv off PATH"
+fi
+# The completion file alone (no init), cudaenv nowhere on PATH: fish stays quiet.
+run_capture fish --no-config -c 'source $argv[1]; complete -C "cudaenv use "' \
+  "$WORK/prefix/share/fish/vendor_completions.d/cudaenv.fish"
+assert_eq "" "$ERR" "fish's completion file without cudaenv on PATH prints no error"
 finish

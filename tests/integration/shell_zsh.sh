@@ -8,7 +8,7 @@ setup_projects
   posix_scenario zsh
   echo "r hooks \"\${(j:,:)precmd_functions}|\${(j:,:)chpwd_functions}\""
 } >"$WORK/scenario"
-zsh -f -i <"$WORK/scenario" >"$WORK/out" 2>"$WORK/err"
+interactive zsh -f -i <"$WORK/scenario" >"$WORK/out" 2>"$WORK/err"
 check_scenario_results "$WORK/err"
 # Without compinit (zsh -f) the completion waits in precmd for compdef to appear.
 assert_eq "_cudaenv_hook,_cudaenv_compdef|_cudaenv_hook" "$(result hooks)" "precmd and chpwd each have the hook once"

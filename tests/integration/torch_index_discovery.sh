@@ -53,6 +53,20 @@ assert_eq "index index (wheel metadata)" "$(jq -r '[.origins.release, .origins.t
 run_capture "$CUDAENV" torch --cuda 13.2 --driver 580.65.06 --refresh
 assert_eq 3 "$(index_requests /torch/)" "--refresh reads the index now"
 
+# `cudaenv update` refreshes the PyTorch index beside the CUDA releases.
+REDIST="$WORK/redist"
+mkdir -p "$REDIST" && cp "$SRC/tests/fixtures/redist/cuda/redistrib_12.1.1.json" "$REDIST/"
+run_capture "$CUDAENV" update --mirror "file://$REDIST/"
+assert_eq 0 "$STATUS" "update: $ERR"
+assert_eq 4 "$(index_requests /torch/)" "update reads the PyTorch index"
+assert_contains "$OUT" "torch releases at $INDEX_URL; newest 2.16.0" "update says what the index holds"
+run_capture env CUDAENV_TORCH_OFFLINE=1 "$CUDAENV" update --mirror "file://$REDIST/"
+assert_eq 4 "$(index_requests /torch/)" "update with CUDAENV_TORCH_OFFLINE=1 leaves the index alone"
+run_capture env CUDAENV_ROOT="$WORK/root-unreachable" CUDAENV_TORCH_INDEX=http://127.0.0.1:1/whl "$CUDAENV" update --mirror "file://$REDIST/"
+assert_eq 1 "$STATUS" "update with an unreachable PyTorch index fails"
+assert_contains "$ERR" "cannot read the PyTorch index" "naming it"
+assert_contains "$ERR" "CUDAENV_TORCH_OFFLINE=1" "and how to skip it"
+
 # Hostile pages: garbage, then a page over the size cap. No crash; the last good snapshot, said once.
 head -c 65536 /dev/urandom >"$INDEX_ROOT/torch/index.html"
 run_capture "$CUDAENV" torch --cuda 13.2 --driver 580.65.06 --refresh

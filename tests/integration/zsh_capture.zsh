@@ -2,11 +2,12 @@
 # Prints the completions zsh offers for a command line: runs an interactive zsh on a
 # pseudo-terminal (zpty), loads compinit and `cudaenv init zsh`, types the line plus
 # TAB, and has compadd print each candidate between two markers instead of inserting.
-# Usage: zsh zsh_capture.zsh 'cudaenv us' [init-first]
+# Usage: zsh zsh_capture.zsh 'cudaenv us' [init-first]; INIT_BIN: the cudaenv whose init is
+# evaluated (default: cudaenv on PATH).
 zmodload zsh/zpty || exit 2
 zpty capture zsh -f -i
 compinit="autoload -Uz compinit; compinit -u -d \"\$HOME/.zcompdump-capture\""
-init='eval "$(cudaenv init zsh)"'
+init="eval \"\$(${(q)${INIT_BIN:-cudaenv}} init zsh)\""
 # With "init-first", the rc file evaluates the integration before compinit runs.
 if [[ ${2-} == init-first ]]; then
   zpty -w capture "PROMPT=''; $init; $compinit"

@@ -50,8 +50,6 @@ TEST_CASE("cuda.toml: missing pieces and wrong values are errors that say what w
     const char* message_start;
   };
   for (const Case& c : std::vector<Case>{
-           {"", "/p/cuda.toml: no [cuda] table"},
-           {"[cuda]\nprofile = \"full\"\n", "/p/cuda.toml:1:2: [cuda] has no version"},
            {"[cuda]\nversion = \"12.1\"\nprofile = \"tiny\"\n", "/p/cuda.toml:3:11: [cuda] profile \"tiny\" is unknown"},
            {"[cuda]\nversion = \"../../etc\"\n", "/p/cuda.toml:2:11: [cuda] version \"../../etc\" is not a version"},
            {"[cuda]\nversion = \"12.1\"\narch = [\"sm_89\"]\n", "/p/cuda.toml:3:8: [cuda] arch entry \"sm_89\""},
@@ -70,8 +68,56 @@ TEST_CASE("cuda.toml: missing pieces and wrong values are errors that say what w
 TEST_CASE("cuda.toml: unknown keys are warnings with their position, not errors") {
   auto parsed = parse_cuda_toml(kFile, "[cuda]\nversion = \"12.1\"\nvesion = \"x\"\n[tools]\n");
   REQUIRE(parsed.ok());
-  CHECK(parsed->warnings == std::vector<std::string>{"/p/cuda.toml:3:1: unknown key 'cuda.vesion' ignored",
+  CHECK(parsed->warnings == std::vector<std::string>{"/p/cuda.toml:3:1: unknown key 'cuda.vesion' ignored (did you mean version?)",
                                                       "/p/cuda.toml:4:2: unknown key 'tools' ignored"});
+}
+
+TEST_CASE("cuda.toml: warnings and the first error follow the file, not the keys' order") {
+  auto parsed = parse_cuda_toml(kFile, "[torch]\nzz = 1\n[cuda]\nversion = \"12.1\"\nprofle = \"torch\"\narhc = []\n[cuda2]\n");
+  REQUIRE(parsed.ok());
+  CHECK(parsed->warnings == std::vector<std::string>{
+                                "/p/cuda.toml:2:1: unknown key 'torch.zz' ignored",
+                                "/p/cuda.toml:5:1: unknown key 'cuda.profle' ignored (did you mean profile?)",
+                                "/p/cuda.toml:6:1: unknown key 'cuda.arhc' ignored (did you mean arch?)",
+                                "/p/cuda.toml:7:2: unknown key 'cuda2' ignored (did you mean cuda?)"});
+  auto broken = parse_cuda_toml(kFile, "[cuda]\nversion = \"12.1\"\nprofile = 1\narch = 2\n");
+  REQUIRE_FALSE(broken.ok());
+  CHECK_THAT(broken.error().message, Catch::StartsWith("/p/cuda.toml:3:11: [cuda] profile"));
+}
+
+TEST_CASE("cuda.toml: TOML syntax errors say what is wrong and what to write") {
+  struct Case {
+    const char* text;
+    const char* message;
+    const char* hint;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"[cuda]\nversion = \n", "/p/cuda.toml:2:11: 'version' has no value", "give it one, e.g. version = \"12.1\""},
+           {"[cuda]\nversion = 12.1.1\n", "/p/cuda.toml:2:15: version = 12.1.1 is not a TOML value",
+            "quote it: version = \"12.1.1\""},
+           {"[cuda]\nversion = \"12.1\n", "/p/cuda.toml:2:16: a string is not closed on its line",
+            "end it with the quote it started with, e.g. version = \"12.1\""},
+           {"[cuda\nversion = \"12.1\"\n", "/p/cuda.toml:1:6: a table header is not closed",
+            "write it as [cuda], [torch] or [env]"},
+           {"[cuda]\nversion = \"12.1\"\nversion = \"12.4\"\n", "/p/cuda.toml:3:11: 'version' is set twice in the same table",
+            "keep one of the two lines"},
+           {"[cuda]\nversion: \"12.1\"\n", "/p/cuda.toml:2:8: a key is not followed by =",
+            "write each setting as key = value, e.g. version = \"12.1\""},
+           {"[cuda]\nversion = \"12.1\"\n[cuda]\n", "/p/cuda.toml:3:1: a table is defined twice",
+            "keep one [cuda] header and put all its keys under it"},
+           {"[cuda]\nversion = \"12.1\" \"x\"\n", "/p/cuda.toml:2:18: there is more on the line after the value",
+            "one value per line; a comment starts with #"},
+       }) {
+    INFO(c.text);
+    auto parsed = parse_cuda_toml(kFile, c.text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error().message == c.message);
+    CHECK(parsed.error().hint == c.hint);
+    CHECK(parsed.error().message.find("Error while parsing") == std::string::npos);
+  }
+  auto edited = set_cuda_toml_version(kFile, "[cuda]\nversion = \n", "12.4");
+  REQUIRE_FALSE(edited.ok());
+  CHECK(edited.error().hint == "give it one, e.g. version = \"12.1\"\nthe file was left as it was");
 }
 
 TEST_CASE("cuda.toml: set_cuda_toml_version changes only the version text") {
@@ -110,6 +156,50 @@ TEST_CASE("cuda.toml: set_cuda_toml_version adds what is missing and keeps the r
     REQUIRE_FALSE(edited.ok());
     CHECK_THAT(edited.error().message, Catch::StartsWith("/p/cuda.toml:1:"));
   }
+}
+
+TEST_CASE("cuda.toml: a file without a version pins nothing") {
+  for (const char* text : {"", "[torch]\nversion = \"2.1.2\"\n", "[cuda]\narch = [\"8.9\"]\n"}) {
+    INFO(text);
+    auto parsed = parse_cuda_toml(kFile, text);
+    REQUIRE(parsed.ok());
+    CHECK(parsed->version.empty());
+  }
+}
+
+TEST_CASE("cuda.toml: unset_cuda_toml_version removes the pin and keeps the rest") {
+  auto only_pin = unset_cuda_toml_version(kFile, "[cuda]\nversion = \"12.1\"\n");
+  REQUIRE(only_pin.ok());
+  CHECK_FALSE(only_pin->has_value());
+  auto with_comment = unset_cuda_toml_version(kFile, "# the project\n[cuda]\nversion = \"12.1\" # pin\n");
+  REQUIRE(with_comment.ok());
+  CHECK_FALSE(with_comment->has_value());
+
+  auto others = unset_cuda_toml_version(
+      kFile, "# mine\n[cuda]\nversion = \"12.1\"  # pin\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n");
+  REQUIRE(others.ok());
+  REQUIRE(others->has_value());
+  CHECK(**others == "# mine\n[cuda]\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n");
+
+  auto other_table = unset_cuda_toml_version(kFile, "[torch]\nversion = \"2.1.2\"\n\n[cuda]\nversion = \"12.1\"\n");
+  REQUIRE(other_table.ok());
+  REQUIRE(other_table->has_value());
+  CHECK(**other_table == "[torch]\nversion = \"2.1.2\"\n\n");
+  auto reparsed = parse_cuda_toml(kFile, **other_table);
+  REQUIRE(reparsed.ok());
+  CHECK(reparsed->version.empty());
+  CHECK(reparsed->torch_version == "2.1.2");
+
+  auto multiline = unset_cuda_toml_version(kFile, "[cuda]\nversion = \"\"\"\n12.1\"\"\"\nprofile = \"torch\"\n");
+  REQUIRE(multiline.ok());
+  CHECK(**multiline == "[cuda]\nprofile = \"torch\"\n");
+
+  auto nothing = unset_cuda_toml_version(kFile, "[torch]\nversion = \"2.1.2\"\n");
+  REQUIRE(nothing.ok());
+  CHECK(**nothing == "[torch]\nversion = \"2.1.2\"\n");
+
+  CHECK_FALSE(unset_cuda_toml_version(kFile, "cuda = { version = \"12.1\" }\n").ok());
+  CHECK_FALSE(unset_cuda_toml_version(kFile, "[cuda]\nversion = \n").ok());
 }
 
 TEST_CASE("version requests never name a path") {

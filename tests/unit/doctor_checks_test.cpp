@@ -141,7 +141,11 @@ TEST_CASE("doctor: facts read upstream: 13.x rows, sm_88, torch's own gcc bounds
   CHECK(*facts().release(v("13.4"))->clang_max == 22);
   CHECK(facts().release(v("13.4"))->builds_for(v("10.7")));
   CHECK_FALSE(facts().release(v("13.3"))->builds_for(v("10.7")));
-  CHECK_FALSE(facts().release(v("13.5"))->gcc_max);  // no source: not made up
+  // nvidia-cuda-crt 13.5.37's host_config.h; nvidia-cuda-nvcc 13.5.37 --list-gpu-arch.
+  CHECK(*facts().release(v("13.5"))->gcc_max == 16);
+  CHECK(*facts().release(v("13.5"))->clang_max == 22);
+  CHECK(*facts().release(v("13.3"))->clang_max == 21);
+  CHECK(facts().release(v("13.5"))->builds_for(v("10.7")));
   CHECK_FALSE(facts().release(v("13.6")));
   CHECK_FALSE(facts().torch_gcc_max(v("2.10.0"), v("12.8")));  // only warns
   CHECK(*facts().torch_gcc_max(v("2.10.0"), v("11.7")) == 11);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "core/hook_state.h"
 #include "core/selection.h"
 #include "support/memory_file_system.h"
 
@@ -84,6 +85,32 @@ TEST_CASE("selection: CUDAENV_VERSION beats cuda.toml beats the global file beat
   CHECK(by_fallback->request.kind == OriginKind::fallback);
 }
 
+TEST_CASE("selection: a version given as an argument (exec --cuda) beats everything") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = 11.8\n");  // broken: a number
+
+  auto given = select_toolkit(fs, {{"CUDAENV_VERSION", "12.1"}}, "/home/u/proj", kLayout, "12.4");
+  REQUIRE(given.ok());
+  CHECK(given->toolkit.name == "12.4.1");
+  CHECK(given->request.origin() == "given as an argument");
+  REQUIRE(given->warnings.size() == 1);
+  CHECK_THAT(given->warnings[0], Catch::Contains("cuda.toml"));
+
+  auto bad = select_toolkit(fs, {}, "/home/u", kLayout, "twelve!");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message, Catch::Contains("given as an argument"));
+}
+
+TEST_CASE("selection: a cuda.toml that pins no version leaves it to the global file") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\narch = [\"8.9\"]\n");
+  fs.file("/home/u/.cudaenv/version", "12.4\n");
+  auto selection = select(fs, {}, "/home/u/proj");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.name == "12.4.1");
+  CHECK(selection->request.kind == OriginKind::global_file);
+}
+
 TEST_CASE("selection: an empty CUDAENV_VERSION counts as unset") {
   MemoryFileSystem fs = machine();
   fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"11.8\"\n");
@@ -132,6 +159,29 @@ TEST_CASE("selection: a version that is not installed lists the installed ones a
         "to install it: cudaenv install 12.3");
 }
 
+TEST_CASE("selection: the nearest match is suggested with the command that asked") {
+  MemoryFileSystem fs = machine();
+  std::vector<Toolkit> toolkits = list_toolkits(fs, kLayout);
+  auto hint = [&](Request request) { return not_installed_error(request, toolkits).hint; };
+  CHECK_THAT(hint({"12.3", OriginKind::argument, {}, "prefix"}), Catch::Contains("(`cudaenv prefix 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::argument, {}, "exec --cuda"}), Catch::Contains("(`cudaenv exec --cuda 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::environment, {}}), Catch::Contains("(`cudaenv shell 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::global_file, "/home/u/.cudaenv/version"}),
+             Catch::Contains("(`cudaenv global 12.4.1`)"));
+  std::string uninstall = hint({"12.3", OriginKind::argument, {}, "uninstall"});
+  CHECK_THAT(uninstall, Catch::StartsWith("installed: "));
+  CHECK_THAT(uninstall, !Catch::Contains("nearest") && !Catch::Contains("install 12.3"));
+}
+
+TEST_CASE("selection: a nearest match of another CUDA major says so") {
+  MemoryFileSystem fs;
+  for (const char* version : {"11.8.0", "13.0.0"}) {
+    fs.file(std::string("/home/u/.cudaenv/versions/") + version + "/bin/nvcc", "", true);
+  }
+  auto error = not_installed_error({"12.1", OriginKind::argument, {}, "use"}, list_toolkits(fs, kLayout));
+  CHECK_THAT(error.hint, Catch::Contains("nearest match: 13.0.0, but that is CUDA 13, not 12 (`cudaenv use 13.0.0`)"));
+}
+
 TEST_CASE("selection: a broken cuda.toml is an error unless CUDAENV_VERSION decides") {
   MemoryFileSystem fs = machine();
   fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = 12.1\n");
@@ -150,6 +200,20 @@ TEST_CASE("selection: system skips the shims folder on PATH") {
   fs.file("/usr/lib/cuda/bin/nvcc", "", true);
   EnvMap env{{"PATH", "/home/u/.cudaenv/shims/:/usr/lib/cuda/bin:/usr/bin"}, {"CUDAENV_VERSION", "system"}};
   auto selection = select(fs, env, "/");
+  REQUIRE(selection.ok());
+  CHECK(selection->toolkit.home == "/usr/lib/cuda");
+}
+
+TEST_CASE("selection: system is not the toolkit the shell hook put first on PATH") {
+  MemoryFileSystem fs = machine();
+  fs.file("/usr/lib/cuda/bin/nvcc", "", true);
+  fs.file("/usr/lib/cuda/include/cuda.h", "");
+  HookState state;
+  state.entries = {{"PATH", "/home/u/.cudaenv/versions/12.4.1/bin"}};
+  EnvMap env{{"PATH", "/home/u/.cudaenv/versions/12.4.1/bin:/home/u/.cudaenv/shims:/usr/lib/cuda/bin:/usr/bin"},
+             {"CUDAENV_VERSION", "system"},
+             {kStateVariable, format_state(state)}};
+  auto selection = select(fs, env, "/home/u/proj");
   REQUIRE(selection.ok());
   CHECK(selection->toolkit.home == "/usr/lib/cuda");
 }

@@ -142,10 +142,12 @@ TEST_CASE("the hook watches the folders where a nearer cuda.toml would take over
   REQUIRE(fast.folders.size() == 1);
   CHECK(fast.folders[0].path == "/p/sub/cuda.toml");
   CHECK(!fast.folders[0].stamp);
-  REQUIRE(fast.fixed.size() == 2);
+  REQUIRE(fast.fixed.size() == 3);
   CHECK(fast.fixed[0].path == "/p/cuda.toml");
   CHECK(fast.fixed[0].stamp);
-  CHECK(fast.fixed[1].path == "/r/versions");
+  // The global file decides too once the project file pins nothing (`use --unset`).
+  CHECK(fast.fixed[1].path == "/r/version");
+  CHECK(fast.fixed[2].path == "/r/versions");
 }
 
 TEST_CASE("outside any project the scope is / and the global file decides") {
@@ -185,7 +187,7 @@ TEST_CASE("a huge [env] is refused once, and the state stays under the kernel's 
   f.fs.file("/p/cuda.toml", toml + "# edited\n");
   messages = f.cd("/p");
   REQUIRE_FALSE(messages.empty());
-  CHECK_THAT(messages[0], Catch::EndsWith("VARIABLE_10004 and 19990 more), not applied: run `cudaenv trust` to allow it"));
+  CHECK_THAT(messages[0], Catch::EndsWith("VARIABLE_9 and 19990 more), not applied: run `cudaenv trust` to allow it"));
 }
 
 TEST_CASE("one [env] value too large for the state is refused too, and a huge own variable stops all") {
@@ -217,6 +219,14 @@ TEST_CASE("an [env] that fits is applied in full") {
   f.trusted = true;
   f.cd("/p");
   CHECK(f.env["VARIABLE_199"] == "value");
+}
+
+TEST_CASE("a project file that pins no version leaves the toolkit to the global file") {
+  Fixture f;
+  f.fs.file("/r/version", "12.4\n");
+  f.fs.file("/q/cuda.toml", "[torch]\nversion = \"2.1.2\"\n");
+  f.cd("/q");
+  CHECK(f.env["CUDA_HOME"] == "/r/versions/12.4.1");
 }
 
 TEST_CASE("a shell start in a folder with only a global default says nothing") {

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "shell/env_diff.h"
+#include "core/hook_state.h"
 #include "shell/fast_path.h"
-#include "shell/hook_state.h"
 #include "shell/trust.h"
 
 using namespace cudaenv;
@@ -81,6 +81,21 @@ TEST_CASE("leaving removes exactly the entries cudaenv added") {
   EnvMap left = revert_owned(env, owned.entries, owned.values);
   CHECK(left["PATH"] == "/user/front:/usr/bin:/user/back");
   CHECK(left["LD_LIBRARY_PATH"] == "/user/lib");
+}
+
+TEST_CASE("the environment before the hook: what its exported state says it added, taken away") {
+  EnvMap env{{"PATH", "/shims:/usr/bin"}, {"CUDA_HOME", "/user/cuda"}};
+  const EnvMap before = env;
+  EnvChange change;
+  change.set = {{"CUDA_HOME", "/tk"}};
+  change.prepend = {{"PATH", "/tk/bin"}};
+  OwnedChange owned = apply_owned(change, env);
+  HookState state;
+  state.entries = owned.entries;
+  state.values = owned.values;
+  env[kStateVariable] = format_state(state);
+  CHECK(without_hook_changes(env) == before);
+  CHECK(without_hook_changes(before) == before);
 }
 
 TEST_CASE("an entry already on the list is added in front and only that copy removed") {

@@ -1,6 +1,8 @@
 # cudaenv shell integration (fish). Set-up: cudaenv init fish | source in config.fish.
 # Sourcing it again changes nothing: PATH gets the shims once, functions are redefined.
 contains -- @SHIMS@ $PATH; or set -gx PATH @SHIMS@ $PATH
+# Scripts started from this shell, and the completions, call cudaenv by its name.
+contains -- @BIN_DIR@ $PATH; or set -gx PATH $PATH @BIN_DIR@
 
 # The prompt's fast path, without a fork and without reading __CUDAENV_STATE: the plain
 # variables hook-env set say where its answer holds and which files would change it.

@@ -4,6 +4,11 @@ case ":${PATH-}:" in
   *:@SHIMS@:*) ;;
   *) export PATH=@SHIMS@"${PATH:+:$PATH}" ;;
 esac
+# Scripts started from this shell, and the completions, call cudaenv by its name.
+case ":${PATH-}:" in
+  *:@BIN_DIR@:*) ;;
+  *) export PATH="${PATH:+$PATH:}"@BIN_DIR@ ;;
+esac
 
 # The prompt's fast path, without a fork and without reading __CUDAENV_STATE: the plain
 # variables hook-env set say where its answer holds and which files would change it.

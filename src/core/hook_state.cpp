@@ -1,4 +1,6 @@
-#include "shell/hook_state.h"
+#include "core/hook_state.h"
+
+#include <algorithm>
 
 #include "util/strings.h"
 
@@ -77,6 +79,34 @@ HookState parse_state(std::string_view text) {
     if (!lines[i].empty()) read_owned(split(lines[i], '\t'), state);
   }
   return state;
+}
+
+EnvMap revert_owned(EnvMap env, const std::vector<OwnedEntry>& entries, const std::vector<OwnedValue>& values) {
+  for (auto owned = entries.rbegin(); owned != entries.rend(); ++owned) {
+    auto found = env.find(owned->variable);
+    if (found == env.end()) continue;
+    std::vector<std::string> list = split(found->second, ':');
+    auto first = std::find(list.begin(), list.end(), owned->entry);
+    if (first == list.end()) continue;
+    list.erase(first);
+    if (list.empty()) env.erase(found);
+    else found->second = join(list, ":");
+  }
+  for (auto owned = values.rbegin(); owned != values.rend(); ++owned) {
+    auto found = env.find(owned->variable);
+    if (found == env.end() || found->second != owned->value) continue;
+    if (owned->previous) found->second = *owned->previous;
+    else env.erase(found);
+  }
+  return env;
+}
+
+EnvMap without_hook_changes(EnvMap env) {
+  auto state_text = env.find(kStateVariable);
+  if (state_text == env.end()) return env;
+  HookState state = parse_state(state_text->second);
+  env.erase(state_text);
+  return revert_owned(std::move(env), state.entries, state.values);
 }
 
 }  // namespace cudaenv

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/environment.h"
+
 namespace cudaenv {
 
 namespace fs = std::filesystem;
@@ -49,5 +51,14 @@ std::string format_state(const HookState& state);
 
 // Tolerant: a missing or garbled state is an empty one (nothing owned).
 HookState parse_state(std::string_view text);
+
+// `env` without what `owned` records: each owned list entry loses its first occurrence
+// (a list left empty is unset), and each owned variable still holding the value cudaenv
+// gave it gets its previous value back. A variable the user changed since keeps theirs.
+EnvMap revert_owned(EnvMap env, const std::vector<OwnedEntry>& entries, const std::vector<OwnedValue>& values);
+
+// The environment as it was before the shell hook changed it (its state variable gone):
+// what `system` means and what another toolkit's environment is built on.
+EnvMap without_hook_changes(EnvMap env);
 
 }  // namespace cudaenv
