@@ -229,6 +229,10 @@ class Parser {
       else if (name == "env") CUDAENV_TRY(read_env(*key, *node));
       else warn_unknown(*key, "", {"cuda", "torch", "env"});
     }
+    if (unknown_keys_ > kUnknownKeysShown) {
+      out_.warnings.push_back(path_.string() + ": " + std::to_string(unknown_keys_ - kUnknownKeysShown) +
+                              " more unknown keys ignored");
+    }
     return std::move(out_);
   }
 
@@ -357,8 +361,12 @@ class Parser {
     std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
     std::string warning = toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored";
     if (auto guess = closest_word(key.str(), known)) warning += " (did you mean " + *guess + "?)";
-    out_.warnings.push_back(warning);
+    // A file from a cloned repository may hold thousands; the shell would print every one.
+    if (++unknown_keys_ <= kUnknownKeysShown) out_.warnings.push_back(warning);
   }
+
+  static constexpr size_t kUnknownKeysShown = 10;
+  size_t unknown_keys_ = 0;
 
   fs::path path_;
   std::string_view text_;

@@ -72,6 +72,16 @@ TEST_CASE("cuda.toml: unknown keys are warnings with their position, not errors"
                                                       "/p/cuda.toml:4:2: unknown key 'tools' ignored"});
 }
 
+TEST_CASE("cuda.toml: thousands of unknown keys give ten warnings and a count") {
+  std::string text = "[cuda]\nversion = \"12.1\"\n";
+  for (int i = 0; i < 5000; ++i) text += "k" + std::to_string(i) + " = 1\n";
+  auto parsed = parse_cuda_toml(kFile, text);
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->warnings.size() == 11);
+  CHECK(parsed->warnings.front() == "/p/cuda.toml:3:1: unknown key 'cuda.k0' ignored");
+  CHECK(parsed->warnings.back() == "/p/cuda.toml: 4990 more unknown keys ignored");
+}
+
 TEST_CASE("cuda.toml: warnings and the first error follow the file, not the keys' order") {
   auto parsed = parse_cuda_toml(kFile, "[torch]\nzz = 1\n[cuda]\nversion = \"12.1\"\nprofle = \"torch\"\narhc = []\n[cuda2]\n");
   REQUIRE(parsed.ok());
