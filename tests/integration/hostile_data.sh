@@ -74,7 +74,9 @@ printf '#!/bin/sh\n' >"$WORK/gccs/gcc-99999999999999"
 chmod +x "$WORK/gccs/gcc-99999999999999"
 run_capture env PATH="$WORK/gccs:$PATH" "$CUDAENV" doctor
 assert_not_contains "$ERR" "internal error" "doctor with gcc-99999999999999 on PATH"
-assert_contains "$OUT" "checks passed" "doctor with gcc-99999999999999 on PATH prints its report"
+# The summary line; "1 check passed" on a machine with no toolkit and no driver.
+check "doctor with gcc-99999999999999 on PATH prints its report" \
+  grep -qE '^[0-9]+ errors?, [0-9]+ warnings?, [0-9]+ checks? passed' <<<"$OUT"
 
 # A probe timeout no milliseconds count holds.
 for timeout in inf 1e300 nan; do
