@@ -52,22 +52,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// The strings of an array member; absent or null: none.
-Result<std::vector<std::string>> strings_at(const JsonValue& object, std::string_view key) {
-  std::vector<std::string> out;
-  auto list = object.find(key);
-  if (!list) return list.take_error();
-  if (!*list) return out;
-  auto elements = (*list)->elements();
-  if (!elements) return elements.take_error();
-  for (const JsonValue& element : *elements) {
-    auto text = element.string();
-    if (!text) return text.take_error();
-    out.push_back(std::move(*text));
-  }
-  return out;
-}
-
 // What the probe script prints: {"torch": {...}, "deepspeed": "...", "torch_error": "..."}.
 Status read_python_json(const JsonValue& answer, PythonProbe& python) {
   auto torch = answer.find("torch");
@@ -84,7 +68,7 @@ Status read_python_json(const JsonValue& answer, PythonProbe& python) {
     auto available = t.optional_boolean("available");
     if (!available) return available.take_error();
     python.cuda_available = available->value_or(false);
-    auto archs = strings_at(t, "arch_list");
+    auto archs = t.strings_at("arch_list");
     if (!archs) return archs.take_error();
     python.arch_list = std::move(*archs);
   }

@@ -13,19 +13,10 @@ constexpr int kSnapshotFormat = 1;
 
 nlohmann::json strings_json(const std::set<std::string>& values) { return nlohmann::json(std::vector<std::string>(values.begin(), values.end())); }
 
-Result<std::set<std::string>> strings_at(const JsonValue& object, std::string_view key) {
-  std::set<std::string> values;
-  auto member = object.find(key);
-  if (!member) return member.take_error();
-  if (!*member) return values;
-  auto elements = (*member)->elements();
-  if (!elements) return elements.take_error();
-  for (const JsonValue& element : *elements) {
-    auto text = element.string();
-    if (!text) return text.take_error();
-    values.insert(*text);
-  }
-  return values;
+Result<std::set<std::string>> string_set_at(const JsonValue& object, std::string_view key) {
+  auto values = object.strings_at(key);
+  if (!values) return values.take_error();
+  return std::set<std::string>(values->begin(), values->end());
 }
 
 Result<std::map<std::string, std::string>> pairs_at(const JsonValue& object, std::string_view key) {
@@ -50,7 +41,7 @@ Result<IndexRelease> release_of(const JsonValue& entry) {
   auto version = parse_version(*text);
   if (!version || version->parts.size() != 3) return entry.error("version is not x.y.z");
   release.version = *version;
-  auto cuda = strings_at(entry, "cuda");
+  auto cuda = entry.strings_at("cuda");
   if (!cuda) return cuda.take_error();
   for (const std::string& item : *cuda) {
     auto parsed = parse_version(item);
@@ -61,10 +52,10 @@ Result<IndexRelease> release_of(const JsonValue& entry) {
   auto cpu = entry.optional_boolean("cpu");
   if (!cpu) return cpu.take_error();
   release.cpu = cpu->value_or(false);
-  auto python = strings_at(entry, "python");
+  auto python = string_set_at(entry, "python");
   if (!python) return python.take_error();
   release.python_tags = *python;
-  auto platforms = strings_at(entry, "platforms");
+  auto platforms = string_set_at(entry, "platforms");
   if (!platforms) return platforms.take_error();
   release.platforms = *platforms;
   return release;
@@ -103,8 +94,8 @@ Result<TorchIndexSnapshot> read_snapshot(std::string_view text) {
       snapshot.torch.push_back(std::move(*release));
     }
   }
-  auto vision = strings_at(*document, "torchvision");
-  auto audio = strings_at(*document, "torchaudio");
+  auto vision = string_set_at(*document, "torchvision");
+  auto audio = string_set_at(*document, "torchaudio");
   auto vision_for = pairs_at(*document, "torchvision_for");
   auto audio_for = pairs_at(*document, "torchaudio_for");
   if (!vision || !audio || !vision_for || !audio_for) return document->error("malformed pairing lists");

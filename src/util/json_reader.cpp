@@ -134,6 +134,21 @@ Result<std::optional<std::string>> JsonValue::optional_string(std::string_view k
   return std::optional<std::string>(std::move(*text));
 }
 
+Result<std::vector<std::string>> JsonValue::strings_at(std::string_view key) const {
+  std::vector<std::string> out;
+  auto member = find(key);
+  if (!member) return member.take_error();
+  if (!*member) return out;
+  auto elements = (*member)->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& element : *elements) {
+    auto text = element.string();
+    if (!text) return text.take_error();
+    out.push_back(std::move(*text));
+  }
+  return out;
+}
+
 Result<std::optional<bool>> JsonValue::optional_boolean(std::string_view key) const {
   auto member = find(key);
   if (!member) return member.take_error();

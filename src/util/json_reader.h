@@ -45,6 +45,8 @@ class JsonValue {
   Result<std::string> string_at(std::string_view key) const;
   Result<std::optional<std::string>> optional_string(std::string_view key) const;
   Result<std::optional<bool>> optional_boolean(std::string_view key) const;
+  // An array of strings; absent or null: none.
+  Result<std::vector<std::string>> strings_at(std::string_view key) const;
 
   // "SOURCE: WHERE WHAT", with the document's hint.
   Error error(std::string_view what) const;

@@ -52,6 +52,16 @@ TEST_CASE("json reader: absent and null members are optional, other types are no
   CHECK(top.error().message == "/x/doc.json: the top level must be an object (it is array)");
 }
 
+TEST_CASE("json reader: string arrays, absent or null as none, a wrong element named") {
+  JsonValue root = parsed(R"({"archs": ["8.0", "9.0"], "none": null, "mixed": ["7.5", 8]})");
+  CHECK(root.strings_at("archs").value() == std::vector<std::string>{"8.0", "9.0"});
+  CHECK(root.strings_at("none").value().empty());
+  CHECK(root.strings_at("absent").value().empty());
+  auto mixed = root.strings_at("mixed");
+  REQUIRE_FALSE(mixed);
+  CHECK(mixed.error().message == "/x/doc.json: mixed[1] must be a string (it is number)");
+}
+
 TEST_CASE("json reader: text that is not JSON says where it breaks") {
   auto broken = JsonValue::parse("{\"a\": [1, 2", "https://m.test/redistrib_1.json", "check the mirror");
   REQUIRE_FALSE(broken);
