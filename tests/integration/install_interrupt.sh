@@ -12,12 +12,7 @@ PART="$CUDAENV_ROOT/cache/12.1.1/$(basename "$NOISE_PATH").part"
 ARGS=(install 12.1.1 --component cuda_nvtx --mirror "$MIRROR_URL" --skip-manifest-pin --platform linux-x86_64)
 
 wait_for_partial() {  # until the trickled archive has some bytes on disk
-  local i
-  for i in $(seq 400); do
-    [ -s "$PART" ] && return 0
-    sleep 0.05
-  done
-  return 1
+  wait_until 20 test -s "$PART"
 }
 
 # kill -9 mid-download: the next run cleans the stale staging folder and resumes with Range.

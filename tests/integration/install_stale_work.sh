@@ -18,7 +18,7 @@ open(sys.argv[2], "w").close()
 time.sleep(300)
 PY
 HOLDER=$!
-for i in $(seq 200); do [ -e "$WORK/locked" ] && break; sleep 0.05; done
+wait_until 10 test -e "$WORK/locked"
 check "the other install holds its lock" test -e "$WORK/locked"
 
 install_from_mirror 12.1.1

@@ -25,6 +25,18 @@ fail() {
   FAILURES=$((FAILURES + 1))
 }
 
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.05 s until it succeeds (status 0) or
+# SECONDS have passed (status 1): for servers and background commands a test has started.
+wait_until() {
+  local tries=$(($1 * 20))
+  shift
+  while ! "$@" 2>/dev/null; do
+    tries=$((tries - 1))
+    [ "$tries" -gt 0 ] || return 1
+    sleep 0.05
+  done
+}
+
 check() {  # check DESCRIPTION COMMAND...: the command must succeed
   local what=$1
   shift

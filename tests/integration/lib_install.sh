@@ -13,11 +13,7 @@ trap 'stop_mirror; rm -rf "$WORK"' EXIT
 start_mirror() {
   "$MIRROR_BIN" --root "$MIRROR_ROOT" --faults "$FAULTS" --log "$REQUEST_LOG" >"$WORK/mirror.port" &
   MIRROR_PID=$!
-  local i
-  for i in $(seq 100); do
-    [ -s "$WORK/mirror.port" ] && break
-    sleep 0.05
-  done
+  wait_until 5 test -s "$WORK/mirror.port"
   MIRROR_URL="http://127.0.0.1:$(cat "$WORK/mirror.port")/"
 }
 

@@ -25,11 +25,7 @@ start_index() {
   : >"$INDEX_LOG"
   python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$INDEX_ROOT" >"$WORK/index.out" 2>>"$INDEX_LOG" &
   INDEX_PID=$!
-  local i
-  for i in $(seq 200); do
-    grep -q 'port [0-9]' "$WORK/index.out" 2>/dev/null && break
-    sleep 0.05
-  done
+  wait_until 10 grep -q 'port [0-9]' "$WORK/index.out"
   INDEX_URL="http://127.0.0.1:$(sed -n 's/.* port \([0-9]*\).*/\1/p' "$WORK/index.out" | head -1)"
 }
 
