@@ -112,7 +112,7 @@ printf '[cuda]\nversion = "12.1"\n\033[31mjunk\n' >"$WORK/esc-broken/cuda.toml"
   echo "eval \"\$(\"$CUDAENV\" init bash)\""
   printf 'cd %q\n:\n' "$ESCDIR" "$ESCDIR/bad" "$WORK/esc-version" "$WORK/esc-broken" "$HOME" "$ESCDIR"
 } >"$WORK/scenario"
-bash --norc --noprofile -i <"$WORK/scenario" >"$WORK/hook-out" 2>"$WORK/hook-err"
+interactive bash --norc --noprofile -i <"$WORK/scenario" >"$WORK/hook-out" 2>"$WORK/hook-err"
 hook_err=$(cat "$WORK/hook-err")
 no_raw_control "$hook_err$(cat "$WORK/hook-out")" "the bash hook across hostile folders"
 assert_contains "$hook_err" 'dir-\x1b[31mred\x1b]0;title\x07/bad/cuda.toml' "the hook names the ESC folder's cuda.toml, escaped"

@@ -104,8 +104,8 @@ for shell in bash zsh; do
     scenario_lines '_cudaenv_unchanged && r'
   } >"$WORK/scenario.$shell"
   case $shell in
-    bash) bash --norc --noprofile -i <"$WORK/scenario.$shell" >"$WORK/out" 2>"$WORK/err.$shell" ;;
-    zsh) zsh -f -i <"$WORK/scenario.$shell" >"$WORK/out" 2>"$WORK/err.$shell" ;;
+    bash) interactive bash --norc --noprofile -i <"$WORK/scenario.$shell" >"$WORK/out" 2>"$WORK/err.$shell" ;;
+    zsh) interactive zsh -f -i <"$WORK/scenario.$shell" >"$WORK/out" 2>"$WORK/err.$shell" ;;
   esac
   check_results $shell "$WORK/err.$shell"
 done
