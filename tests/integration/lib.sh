@@ -128,3 +128,13 @@ skip() {
   echo "SKIPPED: $*"
   exit 77
 }
+
+# The opt-in suites in tests/e2e call this first: they reach PyPI and download several GB, so
+# they run only with CUDAENV_E2E=1 and keep downloads in E2E_CACHE, outside the repository.
+require_e2e() {
+  E2E_CACHE=${CUDAENV_E2E_CACHE:-/var/cache/cudaenv-e2e}
+  [ "${CUDAENV_E2E:-}" = 1 ] ||
+    skip "opt-in suite (PyPI, several GB): run with CUDAENV_E2E=1; downloads are kept in $E2E_CACHE (CUDAENV_E2E_CACHE)"
+  mkdir -p "$E2E_CACHE" 2>/dev/null && [ -w "$E2E_CACHE" ] ||
+    skip "the e2e cache folder $E2E_CACHE is not writable: set CUDAENV_E2E_CACHE to one that is"
+}
