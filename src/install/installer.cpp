@@ -8,17 +8,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <ctime>
-#include <deque>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "install/checked_manifest.h"
 #include "install/downloader.h"
+#include "install/extraction_pool.h"
 #include "install/extractor.h"
 #include "store/rehash.h"
 #include "util/atomic_file.h"
@@ -76,67 +74,6 @@ class WorkingDirectory {
  private:
   explicit WorkingDirectory(fs::path previous) : previous_(std::move(previous)) {}
   fs::path previous_;
-};
-
-// Extracts verified archives on a few threads while the rest still download.
-class ExtractionPool {
- public:
-  ExtractionPool(size_t threads, std::function<Status(size_t)> work) : work_(std::move(work)) {
-    for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~ExtractionPool() { (void)finish(); }
-  ExtractionPool(const ExtractionPool&) = delete;
-  ExtractionPool& operator=(const ExtractionPool&) = delete;
-
-  void submit(size_t index) {
-    std::lock_guard lock(mutex_);
-    queue_.push_back(index);
-    ready_.notify_one();
-  }
-  bool failed() const { return failed_; }
-  // Waits for the queued work; the first error, if any.
-  Status finish() {
-    {
-      std::lock_guard lock(mutex_);
-      closed_ = true;
-      ready_.notify_all();
-    }
-    for (std::thread& thread : threads_) {
-      if (thread.joinable()) thread.join();
-    }
-    if (error_) return *error_;
-    return ok_status();
-  }
-
- private:
-  void loop() {
-    while (true) {
-      size_t index = 0;
-      {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [this] { return closed_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        index = queue_.front();
-        queue_.pop_front();
-      }
-      if (failed_) continue;
-      Status status = work_(index);
-      if (!status) {
-        std::lock_guard lock(mutex_);
-        if (!error_) error_ = status.take_error();
-        failed_ = true;
-      }
-    }
-  }
-
-  std::function<Status(size_t)> work_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<size_t> queue_;
-  bool closed_ = false;
-  std::atomic<bool> failed_{false};
-  std::optional<Error> error_;
 };
 
 bool is_link(const fs::path& path) {
@@ -325,7 +262,9 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   if (!cwd) return cwd.take_error();
   auto stop = [] { return g_interrupted.load(); };
   size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max(1, jobs_wanted));
-  ExtractionPool pool(threads, [&](size_t i) -> Status {
+  std::vector<std::uint64_t> sizes;
+  for (const DownloadJob& job : jobs) sizes.push_back(job.size);
+  ExtractionPool pool(threads, sizes, [&](size_t i) -> Status {
     progress.extracting(i);
     Status extracted = extract_archive(jobs[i].destination, jobs[i].component, stop);
     if (!extracted) {
