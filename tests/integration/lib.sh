@@ -20,8 +20,21 @@ cd "$WORK" || exit 1
 FAILURES=0
 CHECKS=0
 
+# The test script's file:line that failed: the first caller outside the lib*.sh helpers.
+failed_at() {
+  local frame=1 info file
+  while info=$(caller "$frame"); do
+    file=${info##* }
+    case "${file##*/}" in
+      lib*.sh) frame=$((frame + 1)) ;;
+      *) echo "${file##*/}:${info%% *}"; return ;;
+    esac
+  done
+  echo "?"
+}
+
 fail() {
-  echo "FAIL: $*" >&2
+  echo "FAIL ($(failed_at)): $*" >&2
   FAILURES=$((FAILURES + 1))
 }
 
