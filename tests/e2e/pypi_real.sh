@@ -12,7 +12,7 @@ mkdir -p "$E2E_CACHE/cudaenv-cache" "$CUDAENV_ROOT"
 ln -s "$E2E_CACHE/cudaenv-cache" "$CUDAENV_ROOT/cache"  # the wheels, kept with --keep-downloads
 
 run_capture "$CUDAENV" install 13.2 --source pypi --index-url "$INDEX" --profile minimal --component cuda_cuobjdump \
-  --keep-downloads
+  --component cuda_nvdisasm --keep-downloads
 assert_eq 0 "$STATUS" "install 13.2 from PyPI: $ERR"
 echo "$ERR" | tail -1
 LABEL=$(ls "$CUDAENV_ROOT/versions" | grep '^13\.2\.' | head -1)
@@ -40,34 +40,37 @@ int main() {
 CU
 build_with() {  # build_with TOOLKIT_ROOT NAME: compile, link (static and shared cudart), list the cubins
   local root=$1 name=$2
+  # The system 13.0 has no cuobjdump: the wheel toolkit's reads both sides' binaries.
   mkdir -p "$WORK/$name"
   check "$name: nvcc compiles and links saxpy.cu" \
     "$root/bin/nvcc" -arch=sm_90 -o "$WORK/$name/saxpy" "$WORK/saxpy.cu"
   check "$name: links against the shared cudart" \
     "$root/bin/nvcc" -arch=sm_90 -cudart shared -o "$WORK/$name/saxpy_shared" "$WORK/saxpy.cu"
   assert_contains "$(readelf -d "$WORK/$name/saxpy_shared")" "libcudart.so.13" "$name: needs libcudart.so.13"
-  "$root/bin/cuobjdump" --list-elf "$WORK/$name/saxpy" >"$WORK/$name/elf.txt" 2>&1
+  "$TOOLKIT/bin/cuobjdump" --list-elf "$WORK/$name/saxpy" >"$WORK/$name/elf.txt" 2>&1
   assert_contains "$(cat "$WORK/$name/elf.txt")" "sm_90" "$name: cuobjdump lists the sm_90 cubin"
-  "$root/bin/cuobjdump" -sass "$WORK/$name/saxpy" >"$WORK/$name/sass.txt" 2>&1
+  "$TOOLKIT/bin/cuobjdump" -sass "$WORK/$name/saxpy" >"$WORK/$name/sass.txt" 2>&1
   assert_contains "$(cat "$WORK/$name/sass.txt")" "saxpy" "$name: the kernel's SASS"
   "$WORK/$name/saxpy" >"$WORK/$name/run.txt" 2>&1  # without a GPU it says so; it must not fail to load
   assert_contains "$(cat "$WORK/$name/run.txt")" "cudaMalloc:" "$name: the program starts"
 }
 build_with "$TOOLKIT" pypi
-if [ -x /usr/local/cuda-13.0/bin/nvcc ] && [ -x /usr/local/cuda-13.0/bin/cuobjdump ]; then
+if [ -x /usr/local/cuda-13.0/bin/nvcc ]; then
   build_with /usr/local/cuda-13.0 system
-  # The same kernel from both: the wheel toolkit's cubin is for the same arch, and each side's
-  # cuobjdump reads the other's binary.
-  check "13.0's cuobjdump reads the 13.2 binary" /usr/local/cuda-13.0/bin/cuobjdump --list-elf "$WORK/pypi/saxpy"
-  check "13.2's cuobjdump reads the 13.0 binary" "$TOOLKIT/bin/cuobjdump" --list-elf "$WORK/system/saxpy"
+  # The same kernel from both toolkits: the same entry point in each one's cubin.
+  assert_eq "$(grep -c 'Function : ' "$WORK/system/sass.txt")" "$(grep -c 'Function : ' "$WORK/pypi/sass.txt")" \
+    "as many kernels in the 13.0 and the 13.2 binary"
+  assert_contains "$("$TOOLKIT/bin/nvcc" --version)" "V13.2" "the wheel toolkit is 13.2"
+  assert_contains "$(/usr/local/cuda-13.0/bin/nvcc --version)" "V13.0" "beside the system 13.0"
 else
   echo "NOTE: /usr/local/cuda-13.0 is absent here: the side-by-side half is skipped"
 fi
 
 # Through the shims and cudaenv's own view of it.
 assert_contains "$(CUDAENV_VERSION=$LABEL "$CUDAENV_ROOT/shims/nvcc" --version)" "release 13.2" "the nvcc shim"
-run_capture env CUDAENV_VERSION="$LABEL" "$CUDAENV" doctor
+run_capture env CUDAENV_VERSION="$LABEL" PATH="$CUDAENV_ROOT/shims:$PATH" "$CUDAENV" doctor
 assert_not_contains "$OUT$ERR" "internal error" "doctor runs"
 assert_contains "$OUT" "$LABEL" "doctor names the toolkit"
-echo "$OUT" | tail -5
+assert_contains "$OUT" "$CUDAENV_ROOT/shims/nvcc" "doctor finds the shim first on PATH"
+echo "$OUT"
 finish
