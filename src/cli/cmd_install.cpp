@@ -96,9 +96,7 @@ Result<int> run_install(InstallOptions options) {
                  " (--force reinstalls it)");
       continue;
     }
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    char took[32];
-    std::snprintf(took, sizeof took, "%.1f s", seconds);
+    std::string took = seconds_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     print_note("installed CUDA " + *label + " in " + took + " -> " + result->home.string() + " (" + summary(*result) + ")");
   }
   return 0;
