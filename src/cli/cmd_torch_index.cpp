@@ -17,8 +17,6 @@ namespace cudaenv {
 
 namespace {
 
-// PEP 691: JSON where the index serves it, else the PEP 503 HTML page.
-constexpr const char* kIndexAccept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1";
 constexpr size_t kMetadataReadsPerPackage = 16;  // the newest unpaired releases; a cold refresh stays small
 
 DownloadOptions index_options() {
@@ -52,7 +50,7 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
 Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
   for (const char* package : {"torch", "torchvision", "torchaudio"}) {
     std::string url = snapshot.base + "/" + package + "/";
-    auto page = fetch_text(url, index_options(), kIndexAccept);  // at most kMaxTextBytes, within a deadline
+    auto page = fetch_text(url, index_options(), kSimpleIndexAccept);  // at most kMaxTextBytes, within a deadline
     if (!page && std::string(package) == "torch") return page.take_error();
     if (!page) continue;  // a proxy without torchaudio still serves torch
     std::vector<IndexFile> files = parse_project_page(*page);
