@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "doctor/checks.h"
-#include "doctor/probe.h"
+#include "doctor/machine_probes.h"
 #include "doctor/report.h"
 
 namespace cudaenv {

@@ -130,7 +130,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
                       "name the one to remove, e.g. cudaenv uninstall " + matching.front(), 2);
   }
   for (const Toolkit& toolkit : session.toolkits()) {
-    if (toolkit.name == version && toolkit.source == ToolkitSource::system_root) {
+    if (toolkit.name == version && toolkit.source == ToolkitSource::shared_root) {
       return make_error("CUDA " + version + " lives in the shared root " + toolkit.home.parent_path().string(),
                         "only its administrator can remove it");
     }

@@ -47,7 +47,7 @@ struct VersionsOptions {
 std::string describe(const Toolkit& toolkit) {
   std::string text = toolkit.name;
   if (toolkit.registered) text += " --> " + toolkit.home.string();
-  if (toolkit.source == ToolkitSource::system_root) text += " (shared: " + toolkit.home.parent_path().string() + ")";
+  if (toolkit.source == ToolkitSource::shared_root) text += " (shared: " + toolkit.home.parent_path().string() + ")";
   if (!toolkit.present) text += " (missing: no bin/ folder)";
   return text;
 }

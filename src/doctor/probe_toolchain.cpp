@@ -7,7 +7,7 @@
 #include "core/toolkits.h"
 #include "core/version_detect.h"
 #include "doctor/parsers.h"
-#include "doctor/probe.h"
+#include "doctor/machine_probes.h"
 #include "util/process.h"
 #include "util/strings.h"
 

@@ -236,7 +236,7 @@ TEST_CASE("selection: the user's root shadows the shared root, and both are list
     return *std::find_if(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == name; });
   };
   CHECK(find("12.4.1").source == ToolkitSource::user_root);
-  CHECK(find("12.6.3").source == ToolkitSource::system_root);
+  CHECK(find("12.6.3").source == ToolkitSource::shared_root);
   CHECK(find("12.6.3").home == "/opt/cudaenv/versions/12.6.3");
   auto selection = select_toolkit(fs, {{"CUDAENV_VERSION", "12"}}, "/", layout);
   REQUIRE(selection.ok());
@@ -316,7 +316,7 @@ TEST_CASE("selection: an exact lookup finds what the listing finds, in both root
     check_same(*found, toolkit);
   }
   CHECK(direct.find("12.4.1")->source == ToolkitSource::user_root);
-  CHECK(direct.find("12.6.3")->source == ToolkitSource::system_root);
+  CHECK(direct.find("12.6.3")->source == ToolkitSource::shared_root);
   CHECK_FALSE(direct.find("gone")->present);
   CHECK_FALSE(direct.find(".12.8.0.staging"));
   CHECK_FALSE(direct.find("12.9"));
@@ -325,4 +325,17 @@ TEST_CASE("selection: an exact lookup finds what the listing finds, in both root
   auto gone = select_toolkit(fs, {{"CUDAENV_VERSION", "gone"}}, "/", layout);
   REQUIRE_FALSE(gone.ok());
   CHECK_THAT(gone.error().message, Catch::Contains("which has no bin/ folder any more"));
+}
+
+TEST_CASE("the shared root is CUDAENV_SHARED_ROOT, or its old name CUDAENV_SYSTEM_ROOT") {
+  auto both = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SHARED_ROOT", "/opt/new"}, {"CUDAENV_SYSTEM_ROOT", "/opt/old"}});
+  REQUIRE(both);
+  CHECK(both->shared_root == fs::path("/opt/new"));
+  auto old_name = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SYSTEM_ROOT", "/opt/old"}});
+  REQUIRE(old_name);
+  CHECK(old_name->shared_root == fs::path("/opt/old"));
+  auto relative = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SYSTEM_ROOT", "opt"}});
+  REQUIRE_FALSE(relative);
+  CHECK(relative.error().message == "CUDAENV_SYSTEM_ROOT='opt' is not an absolute path");
+  CHECK_FALSE(layout_from_env({{"HOME", "/home/u"}})->shared_root);
 }

@@ -8,7 +8,7 @@
 
 #include "core/layout.h"
 #include "core/selection.h"
-#include "doctor/probes.h"
+#include "doctor/probe_results.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"
