@@ -36,10 +36,10 @@ Result<int> run_doctor(const DoctorOptions& options) {
   }
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto facts = load_cuda_facts();
+  auto facts = load_cuda_facts(session->data);
   if (!facts) return facts.take_error();
   CUDAENV_TRY(use_index_base(facts->torch_matrix, env_get(session->env, kTorchIndexVariable)));
-  auto selection = select_toolkit(session->fs, session->env, session->cwd, session->layout);
+  SelectionOutcome selection = select_or_fail(session->fs, session->env, session->cwd, session->layout, session->toolkit_index());
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));

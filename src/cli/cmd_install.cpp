@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -13,6 +14,7 @@
 #include "cli/torch_index_refresh.h"
 #include "install/installer.h"
 #include "store/rehash.h"
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -24,16 +26,17 @@ struct InstallOptions {
   std::string profile;
   std::vector<std::string> components;
   std::string mirror;
-  int jobs = 4;
+  std::optional<int> jobs;
   bool force = false;
   std::string platform;
   bool keep_downloads = false;
   bool skip_manifest_pin = false;
 };
 
-// The versions to install and what to install of them: the arguments, else the nearest cuda.toml.
-Status apply_project(InstallOptions& options, const Session& session) {
-  if (!options.versions.empty()) return ok_status();
+// The versions to install and what to install of them: the arguments, else the nearest cuda.toml
+// (whose profile then applies too).
+Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Session& session) {
+  if (!options.versions.empty()) return std::optional<CudaToml>();
   auto project = load_project(session.fs, session.cwd);
   if (!project) return project.take_error();
   if (!*project) {
@@ -51,9 +54,8 @@ Status apply_project(InstallOptions& options, const Session& session) {
   }
   print_note("installing what " + toml.path.string() + " asks for");
   options.versions.push_back(toml.version);
-  if (options.profile.empty() && toml.profile) options.profile = *toml.profile;
   options.components.insert(options.components.end(), toml.components.begin(), toml.components.end());
-  return ok_status();
+  return project;
 }
 
 std::string summary(const InstallResult& result) {
@@ -69,12 +71,15 @@ std::string summary(const InstallResult& result) {
 Result<int> run_install(InstallOptions options) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
-  CUDAENV_TRY(apply_project(options, *session));
-  auto releases = load_release_catalog();
+  if (options.jobs && *options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
+  int jobs = options.jobs.value_or(kDefaultJobs);
+  auto project = apply_project(options, *session);
+  if (!project) return project.take_error();
+  auto releases = load_release_catalog(session->data);
   if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog();
+  auto profiles = load_profile_catalog(session->data);
   if (!profiles) return profiles.take_error();
+  std::string profile = profile_setting(options.profile, *project ? &**project : nullptr, *profiles).value;
   auto base = redist_base_url(options.mirror, *session, *releases);
   if (!base) return base.take_error();
   auto platform = host_platform(options.platform);
@@ -85,8 +90,7 @@ Result<int> run_install(InstallOptions options) {
   for (const std::string& version : options.versions) {
     auto label = source.resolve(version);
     if (!label) return label.take_error();
-    InstallRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
-                           options.components, *platform, *base, options.jobs, options.force,
+    InstallRequest request{*label, profile, options.components, *platform, *base, jobs, options.force,
                            options.keep_downloads, skip_pin};
     auto started = std::chrono::steady_clock::now();
     auto result = install_release(session->layout, *releases, *profiles, request, progress);
@@ -172,7 +176,7 @@ Result<int> run_uninstall(const UninstallOptions& options) {
     CUDAENV_TRY(remove_installed(session->layout, toolkit->name));
     print_note("removed CUDA " + toolkit->name + " (" + entry.string() + ")");
   }
-  auto rehashed = rehash_after_change(session->layout);
+  auto rehashed = rehash_after_change(session->fs, session->layout);
   if (!rehashed) return rehashed.take_error();
   return 0;
 }
@@ -196,7 +200,7 @@ struct RemoteFolder {
 Result<RemoteFolder> remote_folder(const std::string& mirror) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
-  auto shipped = load_release_catalog();
+  auto shipped = load_release_catalog(session->data);
   if (!shipped) return shipped.take_error();
   auto base = redist_base_url(mirror, *session, *shipped);
   if (!base) return base.take_error();
@@ -220,17 +224,17 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
   auto installed = [&](const std::string& label) {
     return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
   };
-  std::vector<std::string> json_rows;
+  nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
   for (const Release& release : discovered.catalog.releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;
     if (options.bare) {
       std::printf("%s\n", release.label.c_str());
     } else if (options.json) {
-      json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"release_date\": " +
-                          (release.date ? json_quote(*release.date) : std::string("null")) +
-                          ", \"installed\": " + (installed(release.label) ? "true" : "false") +
-                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") +
-                          ", \"source\": " + json_quote(discovered.origin) + "}");
+      json_rows.push_back({{"version", release.label},
+                           {"release_date", release.date ? nlohmann::ordered_json(*release.date) : nullptr},
+                           {"installed", installed(release.label)},
+                           {"manifest_pinned", release.sha256.has_value()},
+                           {"source", discovered.origin}});
     } else {
       char row[96];
       std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
@@ -240,7 +244,7 @@ Result<int> run_list_remote(const ListRemoteOptions& options) {
       std::printf("%s\n", line.c_str());
     }
   }
-  if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  if (options.json) std::fputs(json_text(json_rows).c_str(), stdout);
   return 0;
 }
 

@@ -428,7 +428,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
     for (const DownloadJob& job : jobs) fs::remove(job.destination, ec);
     fs::remove(cache, ec);  // only when empty
   }
-  auto rehashed = rehash_after_change(layout);
+  auto rehashed = rehash_after_change(RealFileSystem(), layout);
   if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
                                rehashed.error().message + " (run `cudaenv rehash`)");
   return InstallResult{false, target, std::move(*plan)};

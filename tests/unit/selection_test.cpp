@@ -327,6 +327,28 @@ TEST_CASE("selection: an exact lookup finds what the listing finds, in both root
   CHECK_THAT(gone.error().message, Catch::Contains("which has no bin/ folder any more"));
 }
 
+TEST_CASE("a failed selection keeps its request; a broken cuda.toml leaves none") {
+  MemoryFileSystem fs = machine();
+  SelectionOutcome missing = select_or_fail(fs, {{"CUDAENV_VERSION", "12.7"}}, "/home/u", kLayout, ToolkitIndex(fs, kLayout));
+  const auto* failed = std::get_if<FailedSelection>(&missing);
+  REQUIRE(failed);
+  CHECK(failed->error.message == "CUDA 12.7 is not installed (set by CUDAENV_VERSION)");
+  REQUIRE(failed->request);
+  CHECK(failed->request->value == "12.7");
+  CHECK(failed->request->kind == OriginKind::environment);
+
+  fs.file("/home/u/proj/cuda.toml", "[cuda\n");
+  SelectionOutcome broken = select_or_fail(fs, {}, "/home/u/proj", kLayout, ToolkitIndex(fs, kLayout));
+  failed = std::get_if<FailedSelection>(&broken);
+  REQUIRE(failed);
+  CHECK_THAT(failed->error.message, Catch::Contains("/home/u/proj/cuda.toml"));
+  CHECK_FALSE(failed->request);
+
+  SelectionOutcome good = select_or_fail(fs, {{"CUDAENV_VERSION", "12.1"}}, "/home/u", kLayout, ToolkitIndex(fs, kLayout));
+  REQUIRE(std::get_if<Selection>(&good));
+  CHECK(std::get<Selection>(good).toolkit.name == "12.1.1");
+}
+
 TEST_CASE("the shared root is CUDAENV_SHARED_ROOT, or its old name CUDAENV_SYSTEM_ROOT") {
   auto both = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SHARED_ROOT", "/opt/new"}, {"CUDAENV_SYSTEM_ROOT", "/opt/old"}});
   REQUIRE(both);
@@ -338,4 +360,26 @@ TEST_CASE("the shared root is CUDAENV_SHARED_ROOT, or its old name CUDAENV_SYSTE
   REQUIRE_FALSE(relative);
   CHECK(relative.error().message == "CUDAENV_SYSTEM_ROOT='opt' is not an absolute path");
   CHECK_FALSE(layout_from_env({{"HOME", "/home/u"}})->shared_root);
+}
+
+TEST_CASE("a setting is the option, else the variable, else cuda.toml, else the default, and says which") {
+  SettingPlaces places{"--profile", "CUDAENV_PROFILE", "profile"};
+  EnvMap env{{"CUDAENV_PROFILE", "torch"}};
+  Setting option = pick_setting(places, "full", env, std::string("minimal"), "/p/cuda.toml", "minimal");
+  CHECK(option.value == "full");
+  CHECK(option.origin() == "--profile");
+  CHECK(option.as_written() == "--profile full");
+  Setting variable = pick_setting(places, "", env, std::string("minimal"), "/p/cuda.toml", "minimal");
+  CHECK(variable.origin() == "CUDAENV_PROFILE");
+  CHECK(variable.as_written() == "CUDAENV_PROFILE=torch");
+  CHECK(variable.how_to_set("full") == "set CUDAENV_PROFILE to full");
+  Setting file = pick_setting(places, "", {{"CUDAENV_PROFILE", ""}}, std::string("torch"), "/p/cuda.toml", "minimal");
+  CHECK(file.origin() == "/p/cuda.toml");
+  CHECK(file.as_written("profile") == "profile = \"torch\" in /p/cuda.toml");
+  Setting fallback = pick_setting(places, "", {}, std::nullopt, {}, "minimal");
+  CHECK(fallback.value == "minimal");
+  CHECK(fallback.origin() == "default");
+  CHECK(fallback.as_written() == "the default minimal");
+  // A place the setting cannot be given is never read.
+  CHECK(pick_setting({"--jobs"}, "", {{"CUDAENV_JOBS", "8"}}, std::nullopt, {}, "4").value == "4");
 }
