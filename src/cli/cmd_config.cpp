@@ -2,6 +2,8 @@
 // resolved by the same functions the commands that read them use.
 #include <cstdio>
 #include <memory>
+
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -64,6 +66,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"version", version_setting(*request)},
       {"root", root_setting(session)},
       {"shared_root", shared_root_setting(session)},
+      {"source", source_setting({}, session, toml)},
       {"mirror", mirror_setting({}, session, *releases)},
       {"platform", platform_setting({})},
       {"profile", profile_setting({}, toml, *profiles)},
@@ -94,10 +97,8 @@ CommandHandler configure_config(CLI::App& command) {
   command.add_flag("--json", *json_output, "Print the settings as JSON");
   command.footer("Each setting shows where its value came from: an environment variable, cuda.toml, or the default.\n"
                  "A command's own option (install --mirror, --profile, ...) comes before all of them.");
-  return [json_output]() -> Result<int> {
-    auto session = Session::from_process();
-    if (!session) return session.take_error();
-    auto settings = all_settings(*session);
+  return [json_output](const Setup& setup) -> Result<int> {
+    auto settings = all_settings(setup.session());
     if (!settings) return settings.take_error();
     std::string text = *json_output ? render_json(*settings) : render_text(*settings);
     std::fputs(text.c_str(), stdout);

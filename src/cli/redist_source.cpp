@@ -2,7 +2,9 @@
 
 #include <sys/utsname.h>
 
+#include "install/pip_config.h"
 #include "install/plan.h"
+#include "install/pypi_index.h"
 #include "cli/output.h"
 #include "util/strings.h"
 
@@ -58,6 +60,50 @@ Result<std::string> host_platform(const std::string& option) {
   if (!platform.value.empty()) return platform.value;
   return make_error("NVIDIA publishes no redist toolkit for this machine (" + machine_name() + ")",
                     "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
+}
+
+Setting source_setting(const std::string& option, const Session& session, const CudaToml* project) {
+  return pick_setting({"--source", "CUDAENV_SOURCE", "source"}, option, session.env,
+                      project ? project->source : std::nullopt, project ? project->path : fs::path(), "redist");
+}
+
+Result<std::string> install_source(const std::string& option, const Session& session) {
+  std::optional<CudaToml> project;
+  if (option.empty() && !env_get(session.env, "CUDAENV_SOURCE").value_or("").size()) {
+    auto loaded = load_project(session.fs, session.cwd);
+    if (!loaded) return loaded.take_error();
+    project = std::move(*loaded);
+  }
+  Setting source = source_setting(option, session, project ? &*project : nullptr);
+  // cuda.toml's source was checked when it was read.
+  if (source.value != "redist" && source.value != "pypi") {
+    return make_error(source.as_written() + " is not a source",
+                      "use redist (NVIDIA's archives, or --mirror) or pypi (NVIDIA's CUDA wheels, or --index-url)", 2);
+  }
+  return source.value;
+}
+
+Result<std::string> package_index_url(const std::string& option, const Session& session) {
+  std::string url = option, origin = "--index-url";
+  if (url.empty() && (url = env_get(session.env, "PIP_INDEX_URL").value_or("")).size()) origin = "PIP_INDEX_URL";
+  if (url.empty()) {
+    for (const fs::path& file : pip_config_files(session.env)) {
+      auto text = session.fs.read_file(file);
+      if (!text) continue;  // pip skips files it cannot read
+      if (auto configured = pip_config_index_url(*text)) {
+        url = *configured;
+        origin = file.string() + "'s index-url";
+      }
+    }
+  }
+  if (url.empty()) return std::string(kDefaultPackageIndex);
+  if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
+    return make_error(origin + " '" + url + "' is not an http://, https:// or file:// URL",
+                      "e.g. --index-url https://pypi.org/simple, or a proxy such as "
+                      "https://artifactory.example/api/pypi/pypi/simple", 2);
+  }
+  while (url.back() == '/') url.pop_back();
+  return url;
 }
 
 bool skip_manifest_pin(bool option, const Session& session) {

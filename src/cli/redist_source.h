@@ -1,7 +1,7 @@
 #pragma once
 // Where `install`, `list-remote`, `update` and `mirror sync` fetch from, and for which platform:
-// the --mirror / CUDAENV_MIRROR URL, --platform or this machine, and the releases that folder
-// offers (src/mirror/release_discovery).
+// the source (redist or pypi), the --mirror / CUDAENV_MIRROR URL or the package index,
+// --platform or this machine, and the releases that folder offers (src/mirror/release_discovery).
 
 #include <optional>
 #include <string>
@@ -30,6 +30,15 @@ Setting jobs_setting(std::optional<int> option);
 Result<std::string> redist_base_url(const std::string& option, const Session& session, const ReleaseCatalog& releases);
 // The platform to fetch for; an error where this machine has none and none was given.
 Result<std::string> host_platform(const std::string& option);
+// --source, else CUDAENV_SOURCE, else the nearest cuda.toml's [cuda] source, else "redist".
+Setting source_setting(const std::string& option, const Session& session, const CudaToml* project);
+// Where toolkits come from, "redist" or "pypi"; an error names where another value was set.
+Result<std::string> install_source(const std::string& option, const Session& session);
+
+// The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
+// else the last of pip's configuration files that sets index-url, else PyPI.
+Result<std::string> package_index_url(const std::string& option, const Session& session);
+
 bool skip_manifest_pin(bool option, const Session& session);
 
 // The releases of one redist folder, discovered at most once per command; a folder that cannot
