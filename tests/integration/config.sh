@@ -32,7 +32,7 @@ assert_eq 0 "$STATUS" "config --json: $ERR"
 check "config --json is JSON with each value and origin" python3 -c '
 import json, sys
 settings = json.loads(sys.argv[1])
-assert list(settings)[:4] == ["version", "root", "shared_root", "mirror"], list(settings)
+assert list(settings)[:5] == ["version", "root", "shared_root", "source", "mirror"], list(settings)
 assert settings["version"] == {"value": "12.1", "origin": "CUDAENV_VERSION"}, settings["version"]
 assert settings["jobs"] == {"value": "4", "origin": "default"}, settings["jobs"]
 ' "$OUT"
