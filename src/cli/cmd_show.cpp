@@ -1,33 +1,41 @@
 // Read-only commands about the selection: current, versions, which, prefix.
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
-std::string toolkit_json(const Toolkit& toolkit) {
-  return "\"name\": " + json_quote(toolkit.name) + ", \"version\": " +
-         (toolkit.version ? json_quote(toolkit.version->str()) : std::string("null")) +
-         ", \"prefix\": " + json_quote(toolkit.home.string()) + ", \"source\": " +
-         json_quote(source_label(toolkit.source)) + ", \"registered\": " + (toolkit.registered ? "true" : "false");
+using json = nlohmann::ordered_json;
+
+json toolkit_json(const Toolkit& toolkit) {
+  return {{"name", toolkit.name},
+          {"version", toolkit.version ? json(toolkit.version->str()) : json(nullptr)},
+          {"prefix", toolkit.home.string()},
+          {"source", source_label(toolkit.source)},
+          {"registered", toolkit.registered}};
 }
 
-std::string request_json(const Request& request) {
-  return "\"request\": " + json_quote(request.value) + ", \"origin\": " + json_quote(request.origin()) +
-         ", \"origin_file\": " + (request.file.empty() ? std::string("null") : json_quote(request.file.string()));
+void add_request(json& object, const Request& request) {
+  object["request"] = request.value;
+  object["origin"] = request.origin();
+  object["origin_file"] = request.file.empty() ? json(nullptr) : json(request.file.string());
 }
 
-Result<int> run_current(const Selection& selection, bool json) {
-  if (json) {
-    std::printf("{%s, %s}\n", toolkit_json(selection.toolkit).c_str(), request_json(selection.request).c_str());
+Result<int> run_current(const Selection& selection, bool as_json) {
+  if (as_json) {
+    json current = toolkit_json(selection.toolkit);
+    add_request(current, selection.request);
+    std::fputs(json_text(current).c_str(), stdout);
   } else if (selection.toolkit.source == ToolkitSource::system) {
     std::printf("system (%s; %s)\n", terminal_safe(selection.toolkit.home.string()).c_str(),
                 terminal_safe(selection.request.origin()).c_str());
@@ -45,7 +53,7 @@ struct VersionsOptions {
 std::string describe(const Toolkit& toolkit) {
   std::string text = toolkit.name;
   if (toolkit.registered) text += " --> " + toolkit.home.string();
-  if (toolkit.source == ToolkitSource::system_root) text += " (shared: " + toolkit.home.parent_path().string() + ")";
+  if (toolkit.source == ToolkitSource::shared_root) text += " (shared: " + toolkit.home.parent_path().string() + ")";
   if (!toolkit.present) text += " (missing: no bin/ folder)";
   return text;
 }
@@ -65,14 +73,15 @@ Result<int> run_versions(const Session& session, const VersionsOptions& options)
     return selection && selection->toolkit.name == toolkit.name && selection->toolkit.source == toolkit.source;
   };
   if (options.json) {
-    std::printf("[");
-    for (size_t i = 0; i < toolkits.size(); ++i) {
-      std::printf("%s\n  {%s, \"present\": %s, \"active\": %s", i ? "," : "", toolkit_json(toolkits[i]).c_str(),
-                  toolkits[i].present ? "true" : "false", is_active(toolkits[i]) ? "true" : "false");
-      if (is_active(toolkits[i])) std::printf(", %s", request_json(selection->request).c_str());
-      std::printf("}");
+    json rows = json::array();
+    for (const Toolkit& toolkit : toolkits) {
+      json row = toolkit_json(toolkit);
+      row["present"] = toolkit.present;
+      row["active"] = is_active(toolkit);
+      if (is_active(toolkit)) add_request(row, selection->request);
+      rows.push_back(std::move(row));
     }
-    std::printf("%s]\n", toolkits.empty() ? "" : "\n");
+    std::fputs(json_text(rows).c_str(), stdout);
     return 0;
   }
   for (const Toolkit& toolkit : toolkits) {
@@ -121,9 +130,9 @@ Result<int> run_prefix(const Session& session, const std::string& version) {
 }  // namespace
 
 CommandHandler configure_current(CLI::App& command) {
-  auto json = std::make_shared<bool>(false);
-  command.add_flag("--json", *json, "Print a JSON object");
-  return [json](const Setup& setup) { return run_current(setup.selection(), *json); };
+  auto as_json = std::make_shared<bool>(false);
+  command.add_flag("--json", *as_json, "Print a JSON object");
+  return [as_json](const Setup& setup) { return run_current(setup.selection(), *as_json); };
 }
 
 CommandHandler configure_versions(CLI::App& command) {

@@ -24,14 +24,14 @@ bool same_file(const fs::path& a, const fs::path& b) {
 }
 
 // A hard link where it can be, else (another file system) a copy written like any file.
-Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
+Status place_shim(const FileSystemView& disk, const fs::path& shim_binary, const fs::path& shim) {
   fs::path temporary = temporary_path_beside(shim);
   if (::link(shim_binary.c_str(), temporary.c_str()) != 0) {
     if (errno != EXDEV && errno != EPERM) {
       return make_error("cannot create shim " + shim.string() + ": " + std::strerror(errno),
                         "check that " + shim.parent_path().string() + " is writable");
     }
-    auto program = RealFileSystem().read_file(shim_binary, kLargeFileLimit);
+    auto program = disk.read_file(shim_binary, kLargeFileLimit);
     if (!program) return program.take_error();
     return write_file_atomically(shim, *program, 0755);
   }
@@ -75,7 +75,7 @@ std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layo
   return {names.begin(), names.end()};
 }
 
-Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
+Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, const fs::path& shim_binary) {
   auto lock = FileLock::acquire(layout.locks_dir() / "rehash");
   if (!lock) return lock.take_error();
   std::error_code ec;
@@ -84,14 +84,13 @@ Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
     return make_error("cannot create " + layout.shims_dir().string() + ": " + ec.message(),
                       "check that " + layout.user_root.string() + " is writable");
   }
-  RealFileSystem disk;
   RehashReport report;
   report.shims = shim_names(disk, layout);
   for (const std::string& name : report.shims) {
     fs::path shim = layout.shims_dir() / name;
     if (same_file(shim, shim_binary)) continue;
     if (disk.kind(shim) == EntryKind::missing) report.added.push_back(name);
-    CUDAENV_TRY(place_shim(shim_binary, shim));
+    CUDAENV_TRY(place_shim(disk, shim_binary, shim));
   }
   for (const std::string& name : disk.list_dir(layout.shims_dir())) {
     if (name[0] == '.' || std::binary_search(report.shims.begin(), report.shims.end(), name)) continue;
@@ -101,10 +100,10 @@ Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
   return report;
 }
 
-Result<RehashReport> rehash_after_change(const Layout& layout) {
+Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout) {
   auto shim_binary = locate_program("cudaenv-shim");
   if (!shim_binary) return shim_binary.take_error();
-  return rehash(layout, *shim_binary);
+  return rehash(fs, layout, *shim_binary);
 }
 
 }  // namespace cudaenv

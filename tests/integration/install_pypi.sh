@@ -141,7 +141,7 @@ run_capture env CUDAENV_SOURCE=pypi "$CUDAENV" list-remote 13.0 --bare
 assert_eq "13.0.2" "$OUT" "CUDAENV_SOURCE=pypi"
 run_capture env CUDAENV_SOURCE=conda "$CUDAENV" install 13.2
 assert_eq 2 "$STATUS" "an unknown CUDAENV_SOURCE"
-assert_contains "$ERR" "CUDAENV_SOURCE 'conda'" "is named"
+assert_contains "$ERR" "CUDAENV_SOURCE=conda" "is named"
 
 mkdir -p "$WORK/project" && cd "$WORK/project" || exit 1
 printf '[cuda]\nversion = "13.2"\nsource = "pypi"\n' >cuda.toml

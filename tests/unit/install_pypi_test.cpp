@@ -67,7 +67,7 @@ class FakeIndex : public WheelIndex {
 };
 
 ProfileCatalog profiles() {
-  auto catalog = load_profile_catalog();
+  auto catalog = load_profile_catalog(DataFiles::find({}));
   REQUIRE(catalog.ok());
   return *catalog;
 }
