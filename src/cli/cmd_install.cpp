@@ -6,6 +6,8 @@
 #include <iostream>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/redist_source.h"
@@ -95,18 +97,16 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
   return ok_status();
 }
 
-Result<int> run_install(InstallOptions options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_install(const Session& session, InstallOptions options) {
   if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
-  CUDAENV_TRY(apply_project(options, *session));
+  CUDAENV_TRY(apply_project(options, session));
   auto releases = load_release_catalog();
   if (!releases) return releases.take_error();
   auto profiles = load_profile_catalog();
   if (!profiles) return profiles.take_error();
   auto platform = host_platform(options.platform);
   if (!platform) return platform.take_error();
-  auto source = install_source(options.source, *session);
+  auto source = install_source(options.source, session);
   if (!source) return source.take_error();
   ProgressReporter progress(stderr, stderr_wants_colour());
   std::string profile = options.profile.empty() ? profiles->default_profile : options.profile;
@@ -114,24 +114,24 @@ Result<int> run_install(InstallOptions options) {
     return InstallRequest{label, profile, options.components, *platform, options.jobs, options.force, options.keep_downloads};
   };
   if (*source == "pypi") {
-    auto index_url = package_index_url(options.index_url, *session);
+    auto index_url = package_index_url(options.index_url, session);
     if (!index_url) return index_url.take_error();
     PackageIndex index(*index_url);
     for (const std::string& version : options.versions) {
       auto label = resolve_wheel_label(index, *profiles, version, WheelRequest{{}, profile, options.components, *platform});
       if (!label) return label.take_error();
-      CUDAENV_TRY(install_one(*session, *profiles, request_for(*label), plan_wheel_files(index, *profiles), progress));
+      CUDAENV_TRY(install_one(session, *profiles, request_for(*label), plan_wheel_files(index, *profiles), progress));
     }
     return 0;
   }
-  auto base = redist_base_url(options.mirror, *session, *releases);
+  auto base = redist_base_url(options.mirror, session, *releases);
   if (!base) return base.take_error();
-  RedistFolder folder{*base, skip_manifest_pin(options.skip_manifest_pin, *session)};
-  ReleaseSource releases_at(*session, *releases, *base);
+  RedistFolder folder{*base, skip_manifest_pin(options.skip_manifest_pin, session)};
+  ReleaseSource releases_at(session, *releases, *base);
   for (const std::string& version : options.versions) {
     auto label = releases_at.resolve(version);
     if (!label) return label.take_error();
-    CUDAENV_TRY(install_one(*session, *profiles, request_for(*label),
+    CUDAENV_TRY(install_one(session, *profiles, request_for(*label),
                             plan_redist_files(*releases, *profiles, folder, progress), progress));
   }
   return 0;
@@ -180,12 +180,10 @@ bool confirmed(const std::string& question) {
   return answer == "y" || answer == "Y" || answer == "yes";
 }
 
-Result<int> run_uninstall(const UninstallOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto toolkit = find_removable(*session, options.version);
+Result<int> run_uninstall(const Session& session, const UninstallOptions& options) {
+  auto toolkit = find_removable(session, options.version);
   if (!toolkit) return toolkit.take_error();
-  fs::path entry = session->layout.versions_dir() / toolkit->name;
+  fs::path entry = session.layout.versions_dir() / toolkit->name;
   if (toolkit->registered) {
     std::error_code ec;
     fs::remove(entry, ec);
@@ -202,10 +200,10 @@ Result<int> run_uninstall(const UninstallOptions& options) {
         return 1;
       }
     }
-    CUDAENV_TRY(remove_installed(session->layout, toolkit->name));
+    CUDAENV_TRY(remove_installed(session.layout, toolkit->name));
     print_note("removed CUDA " + toolkit->name + " (" + entry.string() + ")");
   }
-  auto rehashed = rehash_after_change(session->layout);
+  auto rehashed = rehash_after_change(session.layout);
   if (!rehashed) return rehashed.take_error();
   return 0;
 }
@@ -221,21 +219,18 @@ struct ListRemoteOptions {
   bool offline = false;
 };
 
-// What list-remote and update read: the session, the shipped list and the folder's URL.
+// What list-remote and update read: the shipped list and the folder's URL.
 struct RemoteFolder {
-  Session session;
   ReleaseCatalog shipped;
   std::string base;
 };
 
-Result<RemoteFolder> remote_folder(const std::string& mirror) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<RemoteFolder> remote_folder(const Session& session, const std::string& mirror) {
   auto shipped = load_release_catalog();
   if (!shipped) return shipped.take_error();
-  auto base = redist_base_url(mirror, *session, *shipped);
+  auto base = redist_base_url(mirror, session, *shipped);
   if (!base) return base.take_error();
-  return RemoteFolder{std::move(*session), std::move(*shipped), std::move(*base)};
+  return RemoteFolder{std::move(*shipped), std::move(*base)};
 }
 
 // The toolkit releases the package index's cuda-toolkit metapackage offers, newest first.
@@ -270,21 +265,18 @@ Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions
   return 0;
 }
 
-Result<int> run_list_remote(const ListRemoteOptions& options) {
+Result<int> run_list_remote(const Session& session, const ListRemoteOptions& options) {
   {
-    auto session = Session::from_process();
-    if (!session) return session.take_error();
-    auto source = install_source(options.source, *session);
+    auto source = install_source(options.source, session);
     if (!source) return source.take_error();
     std::optional<Version> prefix;
     if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
       return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 13", 2);
     }
-    if (*source == "pypi") return run_list_remote_pypi(*session, options, prefix);
+    if (*source == "pypi") return run_list_remote_pypi(session, options, prefix);
   }
-  auto folder = remote_folder(options.mirror);
+  auto folder = remote_folder(session, options.mirror);
   if (!folder) return folder.take_error();
-  const Session& session = folder->session;
   ReleaseSource source(session, folder->shipped, folder->base);
   const DiscoveredReleases& discovered =
       source.discovered(options.refresh   ? ListFreshness::refresh
@@ -345,14 +337,14 @@ Status update_torch_index(const Session& session) {
 }
 
 // Reads the folder's list of releases again, whatever the cache holds, and the PyTorch index.
-Result<int> run_update(const UpdateOptions& options) {
-  auto folder = remote_folder(options.mirror);
+Result<int> run_update(const Session& session, const UpdateOptions& options) {
+  auto folder = remote_folder(session, options.mirror);
   if (!folder) return folder.take_error();
-  Status torch = update_torch_index(folder->session);
+  Status torch = update_torch_index(session);
   const ReleaseCatalog& shipped = folder->shipped;
   const std::string& base = folder->base;
   DiscoveredReleases discovered =
-      discover_releases(shipped, base, folder->session.layout.cache_dir(), ListFreshness::refresh);
+      discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh);
   if (discovered.unreadable) {
     return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,
                       discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "
@@ -391,14 +383,14 @@ CommandHandler configure_install(CLI::App& command) {
                      "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
   command.add_option("--index-url", options->index_url,
                      "Package index for --source pypi; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
-  return [options] { return run_install(*options); };
+  return [options](const Setup& setup) { return run_install(setup.session(), *options); };
 }
 
 CommandHandler configure_uninstall(CLI::App& command) {
   auto options = std::make_shared<UninstallOptions>();
   command.add_option("version", options->version, "Installed or registered version")->required();
   command.add_flag("--yes,-y", options->yes, "Do not ask (required when stdin is not a terminal)");
-  return [options] { return run_uninstall(*options); };
+  return [options](const Setup& setup) { return run_uninstall(setup.session(), *options); };
 }
 
 CommandHandler configure_list_remote(CLI::App& command) {
@@ -412,13 +404,13 @@ CommandHandler configure_list_remote(CLI::App& command) {
   command.add_flag("--refresh", options->refresh, "Read the folder's list of releases again (it is cached a day)");
   command.add_flag("--offline", options->offline, "No network: the cached list of any age, else the shipped one (for completions)")
       ->excludes("--refresh");
-  return [options] { return run_list_remote(*options); };
+  return [options](const Setup& setup) { return run_list_remote(setup.session(), *options); };
 }
 
 CommandHandler configure_update(CLI::App& command) {
   auto options = std::make_shared<UpdateOptions>();
   command.add_option("--mirror", options->mirror, "The redist folder to read (http, https, file://); CUDAENV_MIRROR");
-  return [options] { return run_update(*options); };
+  return [options](const Setup& setup) { return run_update(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

@@ -4,6 +4,8 @@
 // torch` runs it when the cache is stale, so that `cudaenv` itself never links libcurl.
 #include <ctime>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/torch_index_refresh.h"
 
 #include "cli/commands.h"
@@ -95,10 +97,8 @@ Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
 
 CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");  // internal: run by `cudaenv torch`
-  return []() -> Result<int> {
-    auto session = Session::from_process();
-    if (!session) return session.take_error();
-    auto refreshed = refresh_torch_index(*session);
+  return [](const Setup& setup) -> Result<int> {
+    auto refreshed = refresh_torch_index(setup.session());
     if (!refreshed) return refreshed.take_error();
     return 0;
   };
