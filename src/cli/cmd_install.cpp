@@ -233,6 +233,10 @@ Result<RemoteFolder> remote_folder(const Session& session, const std::string& mi
   return RemoteFolder{std::move(*shipped), std::move(*base)};
 }
 
+bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label) {
+  return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
+}
+
 // The toolkit releases the package index's cuda-toolkit metapackage offers, newest first.
 Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options,
                                  const std::optional<Version>& prefix) {
@@ -247,7 +251,7 @@ Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions
   for (const ToolkitRelease& release : toolkit_releases(*files)) {
     Version version = *parse_version(release.label);
     if (prefix && !version_matches(*prefix, version)) continue;
-    bool installed = std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == release.label; });
+    bool installed = is_installed(toolkits, release.label);
     std::string note = version.major() < 13 ? "no nvcc wheel (use --source redist)" : installed ? "installed" : "";
     if (options.bare) {
       if (version.major() >= 13) std::printf("%s\n", release.label.c_str());
@@ -266,15 +270,13 @@ Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions
 }
 
 Result<int> run_list_remote(const Session& session, const ListRemoteOptions& options) {
-  {
-    auto source = install_source(options.source, session);
-    if (!source) return source.take_error();
-    std::optional<Version> prefix;
-    if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-      return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 13", 2);
-    }
-    if (*source == "pypi") return run_list_remote_pypi(session, options, prefix);
+  std::optional<Version> prefix;
+  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
+    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
+  auto kind = install_source(options.source, session);
+  if (!kind) return kind.take_error();
+  if (*kind == "pypi") return run_list_remote_pypi(session, options, prefix);
   auto folder = remote_folder(session, options.mirror);
   if (!folder) return folder.take_error();
   ReleaseSource source(session, folder->shipped, folder->base);
@@ -282,14 +284,8 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
       source.discovered(options.refresh   ? ListFreshness::refresh
                         : options.offline ? ListFreshness::offline
                                           : ListFreshness::cache_ok);
-  std::optional<Version> prefix;
-  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
-  }
   std::vector<Toolkit> toolkits = session.toolkits();
-  auto installed = [&](const std::string& label) {
-    return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
-  };
+  auto installed = [&](const std::string& label) { return is_installed(toolkits, label); };
   std::vector<std::string> json_rows;
   for (const Release& release : discovered.catalog.releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;
