@@ -235,6 +235,10 @@ Result<RemoteFolder> remote_folder(const Session& session, const std::string& mi
   return RemoteFolder{std::move(*shipped), std::move(*base)};
 }
 
+bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label) {
+  return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
+}
+
 // The toolkit releases the package index's cuda-toolkit metapackage offers, newest first.
 Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options,
                                  const std::optional<Version>& prefix) {
@@ -245,38 +249,37 @@ Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions
   auto files = index.files("cuda-toolkit");
   if (!files) return files.take_error();
   std::vector<Toolkit> toolkits = session.toolkits();
-  std::vector<std::string> json_rows;
+  nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
   for (const ToolkitRelease& release : toolkit_releases(*files)) {
     Version version = *parse_version(release.label);
     if (prefix && !version_matches(*prefix, version)) continue;
-    bool installed = std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == release.label; });
+    bool installed = is_installed(toolkits, release.label);
     std::string note = version.major() < 13 ? "no nvcc wheel (use --source redist)" : installed ? "installed" : "";
     if (options.bare) {
       if (version.major() >= 13) std::printf("%s\n", release.label.c_str());
     } else if (options.json) {
-      json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"installed\": " + (installed ? "true" : "false") +
-                          ", \"installable\": " + (version.major() >= 13 ? "true" : "false") +
-                          ", \"source\": " + json_quote(index.url()) + "}");
+      json_rows.push_back({{"version", release.label},
+                           {"installed", installed},
+                           {"installable", version.major() >= 13},
+                           {"source", index.url()}});
     } else {
       std::string line = std::string(installed ? "* " : "  ") + release.label;
       if (!note.empty()) line += std::string(release.label.size() < 8 ? 10 - release.label.size() : 2, ' ') + note;
       std::printf("%s\n", line.c_str());
     }
   }
-  if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  if (options.json) std::fputs(json_text(json_rows).c_str(), stdout);
   return 0;
 }
 
 Result<int> run_list_remote(const Session& session, const ListRemoteOptions& options) {
-  {
-    auto source = install_source(options.source, session);
-    if (!source) return source.take_error();
-    std::optional<Version> prefix;
-    if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-      return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 13", 2);
-    }
-    if (*source == "pypi") return run_list_remote_pypi(session, options, prefix);
+  std::optional<Version> prefix;
+  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
+    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
+  auto kind = install_source(options.source, session);
+  if (!kind) return kind.take_error();
+  if (*kind == "pypi") return run_list_remote_pypi(session, options, prefix);
   auto folder = remote_folder(session, options.mirror);
   if (!folder) return folder.take_error();
   ReleaseSource source(session, folder->shipped, folder->base);
@@ -284,14 +287,8 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
       source.discovered(options.refresh   ? ListFreshness::refresh
                         : options.offline ? ListFreshness::offline
                                           : ListFreshness::cache_ok);
-  std::optional<Version> prefix;
-  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
-  }
   std::vector<Toolkit> toolkits = session.toolkits();
-  auto installed = [&](const std::string& label) {
-    return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
-  };
+  auto installed = [&](const std::string& label) { return is_installed(toolkits, label); };
   nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
   for (const Release& release : discovered.catalog.releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;

@@ -85,15 +85,10 @@ Result<std::string> install_source(const std::string& option, const Session& ses
 
 Result<std::string> package_index_url(const std::string& option, const Session& session) {
   std::string url = option, origin = "--index-url";
-  if (url.empty() && (url = env_get(session.env, "PIP_INDEX_URL").value_or("")).size()) origin = "PIP_INDEX_URL";
   if (url.empty()) {
-    for (const fs::path& file : pip_config_files(session.env)) {
-      auto text = session.fs.read_file(file);
-      if (!text) continue;  // pip skips files it cannot read
-      if (auto configured = pip_config_index_url(*text)) {
-        url = *configured;
-        origin = file.string() + "'s index-url";
-      }
+    if (auto configured = pip_index_url(session.env, session.fs)) {
+      url = configured->url;
+      origin = configured->origin;
     }
   }
   if (url.empty()) return std::string(kDefaultPackageIndex);
