@@ -28,6 +28,11 @@ command -v jq >/dev/null || skip "jq is needed to read doctor --json"
 PY_TAG=$(python3 -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")')
 python3 -c 'import venv, ensurepip' 2>/dev/null || skip "python3 with venv and ensurepip is needed"
 
+# The fix installs a toolkit from the index: without one the suite cannot show it.
+INDEX=${CUDAENV_E2E_INDEX:-https://pypi.org/simple}
+curl -sf -o /dev/null -m 30 -H 'Accept: application/vnd.pypi.simple.v1+json' "$INDEX/cuda-toolkit/" ||
+  skip "$INDEX/cuda-toolkit/ is not reachable from here (set CUDAENV_E2E_INDEX to a proxy of PyPI)"
+
 # The wheels: from the cache, else from PyPI into it (skipped when neither has them).
 fetch_wheels() {
   mkdir -p "$WHEELS"
@@ -65,6 +70,10 @@ TORCH_CUDA=$("$PY" -c 'import torch; print(torch.version.cuda)' 2>/dev/null)
 TORCH_VERSION=$("$PY" -c 'import torch; print(torch.__version__)' 2>/dev/null)  # 2.15.0+cu132
 assert_eq 13.2 "$TORCH_CUDA" "PyPI's torch $TORCH is built for CUDA 13.2"
 SITE=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
+# The toolkit wheels cudaenv downloads are kept between runs, as the pypi_real suite keeps them.
+mkdir -p "$E2E_CACHE/cudaenv-cache" "$CUDAENV_ROOT"
+ln -s "$E2E_CACHE/cudaenv-cache" "$CUDAENV_ROOT/cache"
 
 # The project: the system CUDA 13.0 registered and selected, against torch's 13.2.
 export PATH="$CUDAENV_ROOT/shims:$PATH"
@@ -162,7 +171,8 @@ assert_contains "$FIXES" "-m pip install torch==" "the torch-side fix"
 # (ATen/cuda/CUDAContext.h pulls in cuBLAS, cuSPARSE and cuSOLVER).
 echo "the fix: cudaenv install $TORCH_CUDA --source pypi --profile torch && cudaenv use $TORCH_CUDA"
 started=$(date +%s)
-"$CUDAENV" install "$TORCH_CUDA" --source pypi --profile torch >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "cudaenv install $TORCH_CUDA --source pypi"; }
+"$CUDAENV" install "$TORCH_CUDA" --source pypi --index-url "$INDEX" --profile torch --keep-downloads >"$WORK/install.log" 2>&1 ||
+  { cat "$WORK/install.log" >&2; fail "cudaenv install $TORCH_CUDA --source pypi"; }
 echo "  installed in $(($(date +%s) - started)) s: $(tail -1 "$WORK/install.log")"
 check "cudaenv use $TORCH_CUDA" "$CUDAENV" use "$TORCH_CUDA"
 assert_eq "$TORCH_CUDA" "$("$CUDAENV" exec -- sh -c 'nvcc --version' | sed -n 's/.*release \([0-9.]*\),.*/\1/p')" "nvcc is now torch's CUDA"
