@@ -4,7 +4,7 @@
 #include <map>
 
 #include "cli/command.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "util/edit_distance.h"
 #include "util/strings.h"
 

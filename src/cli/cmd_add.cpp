@@ -1,7 +1,7 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
 #include "store/rehash.h"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "cli/torch_index_refresh.h"

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "modules/modulefile.h"
 #include "util/atomic_file.h"

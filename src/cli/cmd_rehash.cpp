@@ -1,5 +1,5 @@
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "store/rehash.h"
 #include "util/strings.h"

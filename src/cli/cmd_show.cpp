@@ -3,8 +3,9 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
+#include "core/program.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -88,26 +89,13 @@ Result<int> run_versions(const VersionsOptions& options) {
   return 0;
 }
 
-Error missing_program_error(const Session& session, const Selection& selection, const std::string& program) {
-  auto having = toolkits_with_program(session.fs, session.toolkits(), program);
-  std::string hint = having.empty() ? "no installed toolkit has it"
-                                    : "it is in: " + join(having, ", ") + " (e.g. `cudaenv shell " + having.back() + "`)";
-  return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")",
-                    hint, 127);
-}
-
 Result<int> run_which(const std::string& program) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
   auto selection = session->select();
   if (!selection) return selection.take_error();
-  std::optional<std::filesystem::path> path;
-  if (selection->toolkit.source == ToolkitSource::system) {
-    path = find_on_path(session->fs, session->env, program, session->layout.shims_dir());
-  } else if (session->fs.is_executable(selection->toolkit.bin_dir() / program)) {
-    path = selection->toolkit.bin_dir() / program;
-  }
-  if (!path) return missing_program_error(*session, *selection, program);
+  auto path = program_for_selection(session->fs, session->env, session->layout, *selection, program);
+  if (!path) return path.take_error();
   std::printf("%s\n", path->c_str());
   return 0;
 }

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
 #include "torch/discovery.h"

@@ -3,7 +3,7 @@
 #include <sys/utsname.h>
 
 #include "install/plan.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/toml_position.h"
+#include "lean/lean_toml.h"
 #include "util/edit_distance.h"
 #include "util/strings.h"
 
@@ -19,22 +20,7 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
 
-size_t skip_digits(std::string_view text, size_t pos) {
-  while (pos < text.size() && is_digit(text[pos])) ++pos;
-  return pos;
-}
-
-// "8.9", "9.0a", "8.6+PTX"
-bool is_compute_capability(std::string_view text) {
-  size_t pos = skip_digits(text, 0);
-  if (pos == 0 || pos >= text.size() || text[pos] != '.') return false;
-  size_t minor_end = skip_digits(text, pos + 1);
-  if (minor_end == pos + 1) return false;
-  pos = minor_end;
-  if (pos < text.size() && text[pos] >= 'a' && text[pos] <= 'z') ++pos;
-  std::string_view rest = text.substr(pos);
-  return rest.empty() || rest == "+PTX";
-}
+bool is_compute_capability(std::string_view text) { return lean_is_compute_capability(text.data(), text.size()); }
 
 bool is_variable_name(std::string_view name) {
   if (name.empty() || is_digit(name[0])) return false;
@@ -461,10 +447,7 @@ Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path,
 }
 
 bool is_valid_version_request(std::string_view request) {
-  if (request.empty() || !(is_alnum(request[0]) || request[0] == '_')) return false;
-  if (request.find("..") != std::string_view::npos) return false;
-  return std::all_of(request.begin(), request.end(),
-                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+  return lean_is_version_request(request.data(), request.size());
 }
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {
