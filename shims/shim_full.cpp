@@ -25,13 +25,6 @@ int fail(const Error& error) {
   return error.exit_code;
 }
 
-// A shim in <root>/shims knows its root even where CUDAENV_ROOT is not exported (IDEs, cron).
-void default_root_from_location(EnvMap& env, const fs::path& shim) {
-  if (env_get(env, "CUDAENV_ROOT")) return;
-  fs::path dir = shim.parent_path();
-  if (dir.filename() == "shims") env["CUDAENV_ROOT"] = dir.parent_path().string();
-}
-
 int run_shim(int argc, char** argv) {
   auto self = running_program();
   fs::path shim = self ? *self : fs::path("/proc/self/exe");
@@ -46,9 +39,7 @@ int run_shim(int argc, char** argv) {
                            "run `cudaenv rehash` to create the shims", 2));
   }
   EnvMap env = env_from_environ(environ);
-  EnvMap lookup = env;  // the derived root is for finding toolkits, not for the child
-  default_root_from_location(lookup, shim);
-  auto layout = layout_from_env(lookup);
+  auto layout = layout_for_shim(env, shim);
   if (!layout) return fail(layout.error());
   auto cwd = logical_working_dir(env);
   if (!cwd) return fail(cwd.error());

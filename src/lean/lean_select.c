@@ -79,12 +79,19 @@ static const char* env_value(char** environ, const char* name) {
 
 /* Every entry NAME=value, each name once: the full resolver's map would drop the others. */
 static int environment_is_plain(char** environ) {
-  for (char** entry = environ; *entry; ++entry) {
-    const char* eq = strchr(*entry, '=');
-    if (!eq || eq == *entry) return 0;
-    size_t n = (size_t)(eq - *entry) + 1;
-    for (char** other = environ; other != entry; ++other) {
-      if (strncmp(*other, *entry, n) == 0) return 0;
+  enum { MOST = 4096 };
+  static size_t lengths[MOST];
+  size_t count = 0;
+  for (; environ[count]; ++count) {
+    const char* eq = strchr(environ[count], '=');
+    if (count == MOST || !eq || eq == environ[count]) return 0;
+    lengths[count] = (size_t)(eq - environ[count]);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (lengths[i] == lengths[j] && environ[i][0] == environ[j][0] && !memcmp(environ[i], environ[j], lengths[i])) {
+        return 0;
+      }
     }
   }
   return 1;
