@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# bench/install.sh [BUILD_DIR]: `cudaenv install` against a sequential `curl | tar -xJ` of the same
-# archives, both from a loopback mirror (build/tests/test_mirror).
+# bench/install.sh [BUILD_DIR]: `cudaenv install` against the 2-core decode floor of the same
+# archives, for multi-block and single-block .tar.xz, from a loopback mirror (build/tests/test_mirror).
 #
-# Fixture: ~300 MB of .tar.xz archives in NVIDIA's redist layout (8 components, 4-120 MB each),
+# Fixture: ~300 MB of .tar.xz archives in NVIDIA's redist layout (8 components, 3-120 MB each),
 # filled with random-ish data that compresses poorly (alternating 1 MB chunks of random bytes and
-# base64 of random bytes), built once and cached in BUILD_DIR/bench-install-fixture.
-# Prints both wall times, the ratio cudaenv/baseline (goal <= 0.8) and cudaenv's peak RSS
-# (goal <= 64 MiB, from /usr/bin/time -v). Each side runs ROUNDS times (default 2); the best counts.
-# SINGLE_BLOCK=1 compresses each archive as one xz block (xz -T1), so no decoder can split one
-# archive across cores; the default (xz -T2) writes multi-block archives.
+# base64 of random bytes), built once and cached in BUILD_DIR/bench-install-fixture: written by
+# xz -T2 (multi-block: one archive can decode on both cores), and the same archives rewritten as
+# one block each (bench/xz_one_block.py: as xz -T1 writes them, each decodes on one core) in
+# BUILD_DIR/bench-install-fixture-single-block.
+#
+# The floor is what decoding alone costs on 2 cores, output thrown away: `xz -T2 -dc` of every
+# archive in turn, and two single-threaded `xz -dc` side by side taking the archives largest
+# first (xargs -P2); the faster of the two counts. cudaenv also downloads, checks sha256 and
+# writes the files. Each round runs the floors and cudaenv one after the other (ROUNDS, default
+# 5); printed are medians, the spread of the per-round ratios cudaenv/floor (goal <= 1.05) and
+# cudaenv's peak RSS (goal <= 64 MiB, /usr/bin/time -v). A sequential `curl | tar -xJ` of the
+# same archives runs once per set, as the baseline of a plain script (goal <= 0.8).
+# SETS="multi" or SETS="single" measures one set only.
 set -euo pipefail
 
 BUILD=$(cd "${1:-${CUDAENV_BUILD_DIR:-build}}" && pwd)
 CUDAENV="$BUILD/cudaenv"
 MIRROR_BIN="$BUILD/tests/test_mirror"
-ROUNDS=${ROUNDS:-2}
-XZ_THREADS=2
-FIXTURE="$BUILD/bench-install-fixture"
-if [ "${SINGLE_BLOCK:-0}" = 1 ]; then XZ_THREADS=1 FIXTURE="$BUILD/bench-install-fixture-single-block"; fi
+ROUNDS=${ROUNDS:-5}
+SETS=${SETS:-multi single}
 LABEL=99.0.0
 for tool in "$CUDAENV" "$MIRROR_BIN"; do
   [ -x "$tool" ] || { echo "bench/install: $tool is missing; build first (ninja -C $BUILD)" >&2; exit 1; }
@@ -26,15 +32,30 @@ done
 
 COMPONENTS="libcublas:120 libcusparse:60 libcufft:45 cuda_nvcc:40 libnvjitlink:20 cuda_cudart:8 cuda_cccl:4 cuda_nvrtc:3"
 
-make_fixture() {
-  echo "building the fixture in $FIXTURE (once; a few minutes)..." >&2
-  rm -rf "$FIXTURE" && mkdir -p "$FIXTURE/mirror"
-  local entries=()
+write_manifest() {  # FIXTURE: redistrib_$LABEL.json naming every archive under FIXTURE/mirror
+  local fixture=$1
+  (cd "$fixture/mirror" && find . -name '*.tar.xz' -printf '%P\n' | sort | while read -r relative; do
+    echo "${relative%%/*} $relative $(sha256sum "$relative" | cut -c1-64) $(stat -c %s "$relative")"
+  done) | python3 -c '
+import json, sys
+manifest = {"release_date": "2099-01-01", "release_label": sys.argv[1], "release_product": "cuda"}
+for line in sys.stdin:
+    component, relative, sha, size = line.split()
+    manifest[component] = {"name": component, "license": "CUDA Toolkit", "version": "1.0",
+                           "linux-x86_64": {"relative_path": relative, "sha256": sha, "md5": "0" * 32, "size": size}}
+print(json.dumps(manifest, indent=4))' "$LABEL" >"$fixture/mirror/redistrib_$LABEL.json"
+  touch "$fixture/complete"
+}
+
+make_multi_block() {
+  local fixture=$1
+  echo "building the fixture in $fixture (once; a few minutes)..." >&2
+  rm -rf "$fixture" && mkdir -p "$fixture/mirror"
   for spec in $COMPONENTS; do
     local component=${spec%%:*} megabytes=${spec##*:}
     local top="$component-linux-x86_64-1.0-archive"
-    local tree="$FIXTURE/tree/$top"
-    mkdir -p "$tree/lib" "$FIXTURE/mirror/$component/linux-x86_64"
+    local tree="$fixture/tree/$top"
+    mkdir -p "$tree/lib" "$fixture/mirror/$component/linux-x86_64"
     # Files of up to 8 MB; about 1.15 MB of input per MB of output after xz.
     local remaining=$((megabytes * 115 / 100)) index=0
     while [ "$remaining" -gt 0 ]; do
@@ -45,70 +66,110 @@ make_fixture() {
       remaining=$((remaining - size))
       index=$((index + 1))
     done
-    local relative="$component/linux-x86_64/$top.tar.xz"
-    tar -C "$FIXTURE/tree" -cf - "$top" | xz -T"$XZ_THREADS" -1 >"$FIXTURE/mirror/$relative"
-    rm -rf "$FIXTURE/tree"
-    entries+=("$component $relative $(sha256sum "$FIXTURE/mirror/$relative" | cut -c1-64) $(stat -c %s "$FIXTURE/mirror/$relative")")
+    tar -C "$fixture/tree" -cf - "$top" | xz -T2 -1 >"$fixture/mirror/$component/linux-x86_64/$top.tar.xz"
+    rm -rf "$fixture/tree"
   done
-  printf '%s\n' "${entries[@]}" | python3 -c '
-import json, sys
-manifest = {"release_date": "2099-01-01", "release_label": sys.argv[1], "release_product": "cuda"}
-for line in sys.stdin:
-    component, relative, sha, size = line.split()
-    manifest[component] = {"name": component, "license": "CUDA Toolkit", "version": "1.0",
-                           "linux-x86_64": {"relative_path": relative, "sha256": sha, "md5": "0" * 32, "size": size}}
-print(json.dumps(manifest, indent=4))' "$LABEL" >"$FIXTURE/mirror/redistrib_$LABEL.json"
-  touch "$FIXTURE/complete"
+  write_manifest "$fixture"
 }
 
-[ -e "$FIXTURE/complete" ] || make_fixture
+make_single_block() {  # the multi-block fixture's archives, each rewritten as one block
+  local fixture=$1 multi=$2
+  echo "building the fixture in $fixture (once)..." >&2
+  rm -rf "$fixture" && mkdir -p "$fixture/mirror"
+  (cd "$multi/mirror" && find . -name '*.tar.xz' -printf '%P\n') | while read -r relative; do
+    mkdir -p "$fixture/mirror/$(dirname "$relative")"
+    python3 "$(dirname "$0")/xz_one_block.py" "$multi/mirror/$relative" >"$fixture/mirror/$relative"
+  done
+  write_manifest "$fixture"
+}
+
+MULTI="$BUILD/bench-install-fixture" SINGLE="$BUILD/bench-install-fixture-single-block"
+[ -e "$MULTI/complete" ] || make_multi_block "$MULTI"
+case " $SETS " in *" single "*) [ -e "$SINGLE/complete" ] || make_single_block "$SINGLE" "$MULTI" ;; esac
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cudaenv-bench.XXXXXX")
-"$MIRROR_BIN" --root "$FIXTURE/mirror" >"$WORK/port" &
-MIRROR_PID=$!
-trap 'kill $MIRROR_PID 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.05; done
-URL="http://127.0.0.1:$(cat "$WORK/port")/"
-ARCHIVES=$(cd "$FIXTURE/mirror" && find . -name '*.tar.xz' -printf '%P\n' | sort)
-TOTAL=$(cd "$FIXTURE/mirror" && du -cb $ARCHIVES | tail -1 | cut -f1)
+MIRROR_PID=
+trap '[ -z "$MIRROR_PID" ] || kill $MIRROR_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 
 now() { date +%s.%N; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+minimum() { printf '%s\n' "$@" | sort -g | head -1; }
+maximum() { printf '%s\n' "$@" | sort -g | tail -1; }
+ratio() { echo "$1 / $2" | bc -l; }
+
+start_mirror() {  # FIXTURE: serve it, set URL and ARCHIVES (largest first)
+  local fixture=$1
+  [ -z "$MIRROR_PID" ] || kill "$MIRROR_PID" 2>/dev/null
+  rm -f "$WORK/port"
+  "$MIRROR_BIN" --root "$fixture/mirror" >"$WORK/port" &
+  MIRROR_PID=$!
+  for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.05; done
+  URL="http://127.0.0.1:$(cat "$WORK/port")/"
+  ARCHIVES=$(find "$fixture/mirror" -name '*.tar.xz' -printf '%s %p\n' | sort -rn | cut -d' ' -f2)
+}
+
+# Runs a command, its output thrown away; prints "WALL CPU PEAK_RSS_KB": seconds, seconds of user
+# plus system time (children included), kB.
+timed() {
+  /usr/bin/time -f '%e %U %S %M' -o "$WORK/time.txt" "$@" >/dev/null || { cat "$WORK/install.log" >&2 2>/dev/null; exit 1; }
+  awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' "$WORK/time.txt"
+}
+
+floor_threaded() { timed xz -T2 -dc $ARCHIVES; }
+
+floor_pair() { printf '%s\n' $ARCHIVES | timed xargs -P2 -n1 xz -T1 -dc; }
+
+with_cudaenv() {
+  rm -rf "$WORK/root"
+  CUDAENV_ROOT="$WORK/root" NO_COLOR=1 timed "$CUDAENV" install "$LABEL" --mirror "$URL" --skip-manifest-pin \
+    --platform linux-x86_64 --profile full 2>"$WORK/install.log"
+}
 
 baseline() {
   local dest="$WORK/baseline"
   rm -rf "$dest" && mkdir -p "$dest"
-  local start=$(now)
+  local start=$(now) archive
   for archive in $ARCHIVES; do
-    curl -sSf "$URL$archive" | tar -xJ -C "$dest" --strip-components=1
+    curl -sSf "$URL${archive#"$FIXTURE/mirror/"}" | tar -xJ -C "$dest" --strip-components=1
   done
   echo "$(now) - $start" | bc
 }
 
-with_cudaenv() {
-  rm -rf "$WORK/root"
-  local start=$(now)
-  CUDAENV_ROOT="$WORK/root" NO_COLOR=1 /usr/bin/time -v -o "$WORK/time.txt" "$CUDAENV" install "$LABEL" \
-    --mirror "$URL" --skip-manifest-pin --platform linux-x86_64 --profile full 2>"$WORK/install.log" ||
-    { cat "$WORK/install.log" >&2; exit 1; }
-  local elapsed=$(echo "$(now) - $start" | bc)
-  local rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
-  echo "$elapsed $rss"
-}
-
-best_baseline=999999 best_cudaenv=999999 peak_rss=0
-for round in $(seq "$ROUNDS"); do
+printf 'bench/install: %d CPU cores, load average at start: %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+for set in $SETS; do
+  case $set in
+    multi) FIXTURE=$MULTI kind="multi-block (xz -T2)" ;;
+    single) FIXTURE=$SINGLE kind="single-block (xz -T1)" ;;
+    *) echo "bench/install: SETS names multi and single, not '$set'" >&2; exit 1 ;;
+  esac
+  start_mirror "$FIXTURE"
+  total=$(du -cb $ARCHIVES | tail -1 | cut -f1)
+  cat $ARCHIVES >/dev/null  # in the page cache for every side
+  threaded=() pair=() installs=() ratios=() cpu_threaded=() cpu_pair=() cpu_installs=() peak_rss=0
+  for round in $(seq "$ROUNDS"); do
+    read -r t t_cpu _ <<<"$(floor_threaded)"
+    read -r p p_cpu _ <<<"$(floor_pair)"
+    read -r c c_cpu rss <<<"$(with_cudaenv)"
+    threaded+=("$t") pair+=("$p") installs+=("$c") ratios+=("$(ratio "$c" "$(minimum "$t" "$p")")")
+    cpu_threaded+=("$t_cpu") cpu_pair+=("$p_cpu") cpu_installs+=("$c_cpu")
+    [ "$rss" -gt "$peak_rss" ] && peak_rss=$rss
+    printf '  %s round %d: xz -T2 -dc %.2f s (CPU %.2f s), 2 x xz -dc %.2f s (CPU %.2f s), cudaenv %.2f s (CPU %.2f s): %.3f x floor\n' \
+      "$set" "$round" "$t" "$t_cpu" "$p" "$p_cpu" "$c" "$c_cpu" "${ratios[-1]}"
+  done
   b=$(baseline)
-  read -r c rss < <(with_cudaenv)
-  printf 'round %d: curl|tar -xJ %.2f s, cudaenv install %.2f s (peak RSS %d kB)\n' "$round" "$b" "$c" "$rss"
-  best_baseline=$(echo "if ($b < $best_baseline) $b else $best_baseline" | bc)
-  best_cudaenv=$(echo "if ($c < $best_cudaenv) $c else $best_cudaenv" | bc)
-  [ "$rss" -gt "$peak_rss" ] && peak_rss=$rss
+  diff -r -q "$WORK/baseline" "$WORK/root/versions/$LABEL" 2>/dev/null | grep -v -e 'Only in .*: cudaenv-install.json' \
+    -e 'Only in .*: version.json' -e 'Only in .*: lib64' && { echo "bench/install: the two trees differ" >&2; exit 1; }
+  mt=$(median "${threaded[@]}") mp=$(median "${pair[@]}") mc=$(median "${installs[@]}")
+  floor=$(minimum "$mt" "$mp")
+  printf '%s: %d archives, %.1f MB of .tar.xz, %d rounds (medians)\n' "$kind" "$(echo "$ARCHIVES" | wc -l)" \
+    "$(echo "$total / 1000000" | bc -l)" "$ROUNDS"
+  printf '  floor: xz -T2 -dc %.2f s (CPU %.2f s), two xz -dc side by side %.2f s (CPU %.2f s)\n' \
+    "$mt" "$(median "${cpu_threaded[@]}")" "$mp" "$(median "${cpu_pair[@]}")"
+  printf '  cudaenv install (--jobs 4, sha256-checked, files written): %.2f s (CPU %.2f s)\n' \
+    "$mc" "$(median "${cpu_installs[@]}")"
+  printf '  ratio cudaenv/floor: %.3f (rounds %.3f-%.3f; goal <= 1.05)\n' "$(ratio "$mc" "$floor")" \
+    "$(minimum "${ratios[@]}")" "$(maximum "${ratios[@]}")"
+  printf '  sequential curl | tar -xJ: %.2f s, ratio cudaenv/it %.2f (goal <= 0.8)\n' "$b" "$(ratio "$mc" "$b")"
+  printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak_rss / 1024" | bc -l)"
 done
-diff -r -q "$WORK/baseline" "$WORK/root/versions/$LABEL" 2>/dev/null | grep -v -e 'Only in .*: cudaenv-install.json' \
-  -e 'Only in .*: version.json' -e 'Only in .*: lib64' && { echo "bench/install: the two trees differ" >&2; exit 1; }
-
-printf 'archives: %d, %.1f MB of .tar.xz (xz -T%d); %d CPU cores\n' "$(echo "$ARCHIVES" | wc -l)" \
-  "$(echo "$TOTAL / 1000000" | bc -l)" "$XZ_THREADS" "$(nproc)"
-printf 'baseline (sequential curl | tar -xJ): %.2f s\n' "$best_baseline"
-printf 'cudaenv install (--jobs 4, sha256-checked): %.2f s\n' "$best_cudaenv"
-printf 'wall ratio cudaenv/baseline: %.2f (goal <= 0.8)\n' "$(echo "$best_cudaenv / $best_baseline" | bc -l)"
-printf 'cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak_rss / 1024" | bc -l)"
+printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -88,9 +88,7 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
     print_note("CUDA " + request.label + " is already installed in " + result->home.string() + " (--force reinstalls it)");
     return ok_status();
   }
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  char took[32];
-  std::snprintf(took, sizeof took, "%.1f s", seconds);
+  std::string took = seconds_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   std::string from = result->plan.source == "pypi" ? " from " + result->plan.origin : "";
   print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result->home.string() + " (" +
              summary(*result) + ")");

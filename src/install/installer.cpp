@@ -12,9 +12,9 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <thread>
 
 #include "install/downloader.h"
+#include "install/cores.h"
 #include "install/extraction_pool.h"
 #include "install/extractor.h"
 #include "install/plan.h"
@@ -282,7 +282,7 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   auto cwd = WorkingDirectory::enter(staging);
   if (!cwd) return cwd.take_error();
   auto stop = [] { return g_interrupted.load(); };
-  size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max(1, jobs_wanted));
+  size_t threads = std::clamp<size_t>(usable_cores(), 1, std::max(1, jobs_wanted));
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
   ExtractionPool pool(threads, sizes, [&](size_t i) -> Status {

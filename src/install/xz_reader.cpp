@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <thread>
+
+#include "install/cores.h"
 
 namespace cudaenv {
 
@@ -37,7 +38,7 @@ Status XzReader::open(archive* reader, const std::filesystem::path& path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return make_error("cannot open " + path.string() + ": " + std::strerror(errno));
   lzma_mt options{};
-  options.threads = std::max(1u, std::thread::hardware_concurrency());
+  options.threads = usable_cores();
   options.memlimit_threading = kThreadingMemoryLimit;
   options.memlimit_stop = UINT64_MAX;
   options.flags = LZMA_CONCATENATED;

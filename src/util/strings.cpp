@@ -71,6 +71,12 @@ std::vector<char*> c_string_array(std::vector<std::string>& strings) {
   return pointers;
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  return text;
+}
+
 std::string json_quote(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) {

@@ -28,6 +28,8 @@ std::string terminal_safe(std::string_view text);
 // A whole decimal number no larger than `max`: digits only, no sign, spaces or overflow.
 std::optional<std::uint64_t> parse_decimal(std::string_view text,
                                            std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+// A duration as people read it: "4.2 s".
+std::string seconds_text(double seconds);
 // argv/envp for exec: pointers into `strings`, ending with nullptr; `strings` must outlive it.
 std::vector<char*> c_string_array(std::vector<std::string>& strings);
 
