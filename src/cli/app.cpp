@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.h"
-#include "cli/output.h"
 #include "cli/session.h"
+#include "util/output.h"
 #include "util/edit_distance.h"
 #include "util/strings.h"
 

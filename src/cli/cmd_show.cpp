@@ -6,8 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
+#include "core/program.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -93,22 +94,9 @@ Result<int> run_versions(const Session& session, const VersionsOptions& options)
   return 0;
 }
 
-Error missing_program_error(const Session& session, const Selection& selection, const std::string& program) {
-  auto having = toolkits_with_program(session.fs, session.toolkits(), program);
-  std::string hint = having.empty() ? "no installed toolkit has it"
-                                    : "it is in: " + join(having, ", ") + " (e.g. `cudaenv shell " + having.back() + "`)";
-  return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")",
-                    hint, 127);
-}
-
 Result<int> run_which(const Session& session, const Selection& selection, const std::string& program) {
-  std::optional<std::filesystem::path> path;
-  if (selection.toolkit.source == ToolkitSource::system) {
-    path = find_on_path(session.fs, session.env, program, session.layout.shims_dir());
-  } else if (session.fs.is_executable(selection.toolkit.bin_dir() / program)) {
-    path = selection.toolkit.bin_dir() / program;
-  }
-  if (!path) return missing_program_error(session, selection, program);
+  auto path = program_for_selection(session.fs, session.env, session.layout, selection, program);
+  if (!path) return path.take_error();
   std::printf("%s\n", path->c_str());
   return 0;
 }

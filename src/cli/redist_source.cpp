@@ -5,7 +5,7 @@
 #include "install/pip_config.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -1,6 +1,6 @@
 #include "cli/session.h"
 
-#include "cli/output.h"
+#include "util/output.h"
 #include "util/working_dir.h"
 
 extern char** environ;

@@ -396,10 +396,7 @@ Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path,
 }
 
 bool is_valid_version_request(std::string_view request) {
-  if (request.empty() || !(is_alnum(request[0]) || request[0] == '_')) return false;
-  if (request.find("..") != std::string_view::npos) return false;
-  return std::all_of(request.begin(), request.end(),
-                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+  return lean_is_version_request(request.data(), request.size());
 }
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {

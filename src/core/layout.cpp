@@ -47,4 +47,11 @@ Result<Layout> layout_from_env(const EnvMap& env) {
   return layout;
 }
 
+Result<Layout> layout_for_shim(const EnvMap& env, const fs::path& shim) {
+  if (env_get(env, "CUDAENV_ROOT") || shim.parent_path().filename() != "shims") return layout_from_env(env);
+  EnvMap lookup = env;
+  lookup["CUDAENV_ROOT"] = shim.parent_path().parent_path().string();
+  return layout_from_env(lookup);
+}
+
 }  // namespace cudaenv

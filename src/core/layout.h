@@ -33,4 +33,8 @@ const char* shared_root_variable(const EnvMap& env);
 // answer does not depend on the current directory.
 Result<Layout> layout_from_env(const EnvMap& env);
 
+// The layout of a shim at `shim`: one in <root>/shims knows its root where CUDAENV_ROOT is not
+// exported (IDEs, cron); the root it finds is for finding toolkits, not for the program run.
+Result<Layout> layout_for_shim(const EnvMap& env, const fs::path& shim);
+
 }  // namespace cudaenv

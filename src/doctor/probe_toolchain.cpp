@@ -4,6 +4,7 @@
 #include <cctype>
 #include <future>
 
+#include "core/program.h"
 #include "core/toolkits.h"
 #include "core/version_detect.h"
 #include "doctor/parsers.h"
@@ -63,11 +64,8 @@ NvccProbe probe_nvcc(const ProbeContext& context) {
     probe.resolved = real(*probe.path);
   } else if (const Selection* selection = selected(context)) {
     // What `cudaenv which nvcc` answers: the selected toolkit's, or the system one.
-    const Toolkit& toolkit = selection->toolkit;
-    std::optional<fs::path> target = toolkit.source == ToolkitSource::system
-                                         ? find_on_path(context.fs, context.env, "nvcc", context.layout.shims_dir())
-                                         : std::optional<fs::path>(toolkit.bin_dir() / "nvcc");
-    if (target && context.fs.is_executable(*target)) probe.resolved = real(*target);
+    auto target = program_for_selection(context.fs, context.env, context.layout, *selection, "nvcc");
+    if (target) probe.resolved = real(*target);
   }
   if (probe.resolved) probe.version = nvcc_version(*probe.resolved, context.env);
   return probe;

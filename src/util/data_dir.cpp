@@ -1,9 +1,11 @@
 #include "util/data_dir.h"
 
+#include <limits.h>
 #include <unistd.h>
 
 #include <vector>
 
+#include "lean/lean_os.h"
 #include "util/file_system.h"
 
 namespace cudaenv {
@@ -11,10 +13,11 @@ namespace cudaenv {
 namespace fs = std::filesystem;
 
 Result<fs::path> running_program() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return make_error("cannot find the running cudaenv program: " + ec.message());
-  return self;
+  char self[PATH_MAX];
+  if (lean_self_exe(self, sizeof self) < 0) {
+    return make_error("cannot find the running cudaenv program through /proc/self/exe", "is /proc mounted?");
+  }
+  return fs::path(self);
 }
 
 namespace {

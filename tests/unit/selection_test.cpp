@@ -11,16 +11,7 @@ namespace {
 
 const Layout kLayout{"/home/u/.cudaenv", std::nullopt};
 
-MemoryFileSystem machine() {
-  MemoryFileSystem fs;
-  for (const char* version : {"11.8.0", "12.1.0", "12.1.1", "12.4.1", "12.9.0", "12.10.0"}) {
-    fs.file(std::string("/home/u/.cudaenv/versions/") + version + "/bin/nvcc", "", true);
-  }
-  fs.file("/opt/cuda-13/bin/nvcc", "", true);
-  fs.symlink("/home/u/.cudaenv/versions/13.0", "/opt/cuda-13");
-  fs.dir("/home/u/proj/src/deep");
-  return fs;
-}
+MemoryFileSystem machine() { return cudaenv::testing::machine_with_toolkits(); }
 
 Result<Selection> select(const MemoryFileSystem& fs, const EnvMap& env, const char* cwd) {
   return select_toolkit(fs, env, cwd, kLayout);
