@@ -1,6 +1,7 @@
 // install, uninstall, list-remote: toolkits from NVIDIA's redist archives (src/install/).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -8,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/project_lock.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "cli/torch_index_refresh.h"
@@ -29,11 +31,21 @@ struct InstallOptions {
   std::string platform;
   bool keep_downloads = false;
   bool skip_manifest_pin = false;
+  std::vector<std::string> libraries;
+  bool locked = false;
+  bool frozen = false;
 };
 
-// The versions to install and what to install of them: the arguments, else the nearest cuda.toml.
-Status apply_project(InstallOptions& options, const Session& session) {
-  if (!options.versions.empty()) return ok_status();
+// The versions to install and what to install of them: the arguments, else the nearest
+// cuda.toml, which is returned when it is used.
+Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Session& session) {
+  if (!options.versions.empty()) {
+    if (options.locked || options.frozen) {
+      return make_error("--locked and --frozen install what cuda.lock holds, so they take no VERSION",
+                        "run `cudaenv install --locked` in the project, or drop the flag", 2);
+    }
+    return std::optional<CudaToml>{};
+  }
   auto project = load_project(session.fs, session.cwd);
   if (!project) return project.take_error();
   if (!*project) {
@@ -52,8 +64,9 @@ Status apply_project(InstallOptions& options, const Session& session) {
   print_note("installing what " + toml.path.string() + " asks for");
   options.versions.push_back(toml.version);
   if (options.profile.empty() && toml.profile) options.profile = *toml.profile;
-  options.components.insert(options.components.end(), toml.components.begin(), toml.components.end());
-  return ok_status();
+  options.components.insert(options.components.begin(), toml.components.begin(), toml.components.end());
+  options.libraries.insert(options.libraries.begin(), toml.libraries.begin(), toml.libraries.end());
+  return project;
 }
 
 std::string summary(const InstallResult& result) {
@@ -63,43 +76,124 @@ std::string summary(const InstallResult& result) {
     parts.push_back(archive.component + " " + archive.version);
     bytes += archive.artifact.size;
   }
+  for (const PlannedLibrary& library : result.libraries) {
+    parts.push_back(library.name + " " + library.archive.version);
+    bytes += library.archive.artifact.size;
+  }
   return join(parts, ", ") + "; " + human_bytes(bytes) + " downloaded";
+}
+
+// The environment every install shares: catalogs, the redist folder, the platform.
+struct InstallContext {
+  Session session;
+  ReleaseCatalog releases;
+  ProfileCatalog profiles;
+  std::string base;
+  std::string platform;
+  bool skip_pin = false;
+};
+
+Status report_install(const Result<InstallResult>& result, const std::string& label,
+                      std::chrono::steady_clock::time_point started) {
+  if (!result) return result.error();
+  if (result->already_installed) {
+    print_note("CUDA " + label + " is already installed in " + result->home.string() + " (--force reinstalls it)");
+    return ok_status();
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1f s", seconds);
+  print_note("installed CUDA " + label + " in " + took + " -> " + result->home.string() + " (" + summary(*result) + ")");
+  return ok_status();
+}
+
+// The lock a project install uses: cuda.lock as it is (--locked checks it against cuda.toml
+// first, --frozen does not), or with [cuda] lock = true one resolved again and written when
+// cuda.toml has changed since.
+Result<CudaLock> project_lock(const InstallOptions& options, const InstallContext& context, const CudaToml& toml,
+                              ProgressReporter& progress) {
+  fs::path path = lock_path_of(toml);
+  auto existing = read_lock_file(path);
+  if (!existing) return existing.take_error();
+  LockRequest wanted{toml.version, options.profile, options.components, options.libraries};
+  bool pinned = options.locked || options.frozen;
+  if (!*existing && pinned) {
+    return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
+  }
+  if (*existing) {
+    const CudaLock& lock = **existing;
+    std::vector<std::string> differences = options.frozen ? std::vector<std::string>{} : request_differences(lock.request, wanted);
+    bool has_platform = std::count(lock.platforms.begin(), lock.platforms.end(), context.platform) > 0;
+    if (!differences.empty() && options.locked) {
+      return make_error(path.string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
+                        "run `cudaenv lock` to update the lock, or install without --locked");
+    }
+    if (pinned || (differences.empty() && has_platform)) return lock;
+  }
+  std::vector<std::string> platforms = *existing ? (*existing)->platforms : std::vector<std::string>{};
+  platforms.push_back(context.platform);
+  auto lock = resolve_lock(context.session, context.releases, context.profiles, wanted, platforms,
+                           LockSources{context.base, context.skip_pin}, progress);
+  if (!lock) return lock.take_error();
+  CUDAENV_TRY(write_lock_file(path, *lock));
+  print_note((*existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
+  return lock;
+}
+
+Result<int> install_locked(const InstallOptions& options, InstallContext& context, const CudaToml& toml) {
+  ProgressReporter progress(stderr, stderr_wants_colour());
+  auto lock = project_lock(options, context, toml, progress);
+  if (!lock) return lock.take_error();
+  auto request = install_request_from_lock(*lock, context.platform, lock_path_of(toml));
+  if (!request) return request.take_error();
+  request->jobs = options.jobs;
+  request->force = options.force;
+  request->keep_downloads = options.keep_downloads;
+  request->skip_manifest_pin = context.skip_pin;
+  fs::path home = context.session.layout.versions_dir() / lock->label;
+  std::error_code ec;
+  if (!request->force && fs::exists(fs::symlink_status(home, ec))) {
+    std::vector<std::string> differences = installed_differences(home, *lock, context.platform);
+    if (!differences.empty()) {
+      print_note("CUDA " + lock->label + " in " + home.string() + " differs from cuda.lock (" + join(differences, "; ") +
+                 "); reinstalling it as locked");
+      request->force = true;
+    }
+  }
+  auto started = std::chrono::steady_clock::now();
+  auto result = install_release(context.session.layout, context.releases, context.profiles, *request, progress);
+  CUDAENV_TRY(report_install(result, lock->label, started));
+  return 0;
 }
 
 Result<int> run_install(InstallOptions options) {
   auto session = Session::from_process();
   if (!session) return session.take_error();
   if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
-  CUDAENV_TRY(apply_project(options, *session));
-  auto releases = load_release_catalog();
-  if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog();
-  if (!profiles) return profiles.take_error();
-  auto base = redist_base_url(options.mirror, *session, *releases);
-  if (!base) return base.take_error();
+  auto project = apply_project(options, *session);
+  if (!project) return project.take_error();
+  auto catalogs = load_redist_catalogs(options.mirror, *session);
+  if (!catalogs) return catalogs.take_error();
   auto platform = host_platform(options.platform);
   if (!platform) return platform.take_error();
   bool skip_pin = skip_manifest_pin(options.skip_manifest_pin, *session);
+  InstallContext context{std::move(*session), std::move(catalogs->releases), std::move(catalogs->profiles),
+                         catalogs->base_url, *platform, skip_pin};
+  if (*project && (options.locked || options.frozen || (*project)->lock)) return install_locked(options, context, **project);
   ProgressReporter progress(stderr, stderr_wants_colour());
-  ReleaseSource source(*session, *releases, *base);
+  ReleaseSource source(context.session, context.releases, context.base);
   for (const std::string& version : options.versions) {
     auto label = source.resolve(version);
     if (!label) return label.take_error();
-    InstallRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
-                           options.components, *platform, *base, options.jobs, options.force,
-                           options.keep_downloads, skip_pin};
+    auto libraries = resolve_libraries(context.session, options.libraries, *label, context.platform,
+                                       LockSources{context.base, skip_pin}, progress);
+    if (!libraries) return libraries.take_error();
+    InstallRequest request{*label, options.profile.empty() ? context.profiles.default_profile : options.profile,
+                           options.components, context.platform, context.base, options.jobs, options.force,
+                           options.keep_downloads, skip_pin, std::move(*libraries), {}};
     auto started = std::chrono::steady_clock::now();
-    auto result = install_release(session->layout, *releases, *profiles, request, progress);
-    if (!result) return result.take_error();
-    if (result->already_installed) {
-      print_note("CUDA " + *label + " is already installed in " + result->home.string() +
-                 " (--force reinstalls it)");
-      continue;
-    }
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    char took[32];
-    std::snprintf(took, sizeof took, "%.1f s", seconds);
-    print_note("installed CUDA " + *label + " in " + took + " -> " + result->home.string() + " (" + summary(*result) + ")");
+    auto result = install_release(context.session.layout, context.releases, context.profiles, request, progress);
+    CUDAENV_TRY(report_install(result, *label, started));
   }
   return 0;
 }
@@ -309,6 +403,10 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_flag("--keep-downloads", options->keep_downloads, "Keep the archives in CUDAENV_ROOT/cache");
   command.add_flag("--skip-manifest-pin", options->skip_manifest_pin,
                    "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
+  command.add_option("--library", options->libraries, "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
+  command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");
+  command.add_flag("--frozen", options->frozen, "Install what cuda.lock holds without comparing it to cuda.toml; never write it")
+      ->excludes("--locked");
   return [options] { return run_install(*options); };
 }
 

@@ -16,6 +16,7 @@ const std::vector<Command>& command_table() {
       {"rehash", "Rebuild the shims for every toolkit program", configure_rehash},
       {"install", "Install CUDA toolkits from NVIDIA's redist archives", configure_install},
       {"uninstall", "Remove an installed toolkit (a registered one is only unregistered)", configure_uninstall},
+      {"lock", "Write cuda.lock: the exact archives cuda.toml resolves to (--check, --hash for CI)", configure_lock},
       {"list-remote", "List the CUDA versions that can be installed", configure_list_remote},
       {"update", "Read the list of CUDA releases again (it is cached a day)", configure_update},
       {"init", "Print the shell integration (PATH, cd hook, completions) for bash, zsh or fish", configure_init},

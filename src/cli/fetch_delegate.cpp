@@ -41,6 +41,7 @@ CommandHandler configure_uninstall(CLI::App& command) { return delegate(command)
 CommandHandler configure_list_remote(CLI::App& command) { return delegate(command); }
 CommandHandler configure_mirror(CLI::App& command) { return delegate(command); }
 CommandHandler configure_update(CLI::App& command) { return delegate(command); }
+CommandHandler configure_lock(CLI::App& command) { return delegate(command); }
 CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");
   return delegate(command);

@@ -19,6 +19,16 @@ Result<std::string> redist_base_url(const std::string& option, const Session& se
   return url;
 }
 
+Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const Session& session) {
+  auto releases = load_release_catalog();
+  if (!releases) return releases.take_error();
+  auto profiles = load_profile_catalog();
+  if (!profiles) return profiles.take_error();
+  auto base = redist_base_url(mirror_option, session, *releases);
+  if (!base) return base.take_error();
+  return RedistCatalogs{std::move(*releases), std::move(*profiles), std::move(*base)};
+}
+
 Result<std::string> host_platform(const std::string& option) {
   if (!option.empty()) return option;
   struct utsname name {};

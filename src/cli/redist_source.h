@@ -16,6 +16,14 @@ namespace cudaenv {
 // --mirror, else CUDAENV_MIRROR, else NVIDIA's folder; ends in '/'.
 Result<std::string> redist_base_url(const std::string& option, const Session& session, const ReleaseCatalog& releases);
 
+// What an install or a lock plans from: the shipped catalogs and the folder to fetch from.
+struct RedistCatalogs {
+  ReleaseCatalog releases;
+  ProfileCatalog profiles;
+  std::string base_url;
+};
+Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const Session& session);
+
 // --platform, else this machine's redist platform.
 Result<std::string> host_platform(const std::string& option);
 

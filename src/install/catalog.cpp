@@ -169,6 +169,12 @@ Result<ReleaseCatalog> load_release_catalog() {
   return parse_release_catalog(file->text, file->path);
 }
 
+Result<ReleaseCatalog> load_cudnn_catalog() {
+  auto file = read_manifest("cudnn-releases.toml");
+  if (!file) return file.take_error();
+  return parse_release_catalog(file->text, file->path);
+}
+
 Result<ProfileCatalog> load_profile_catalog() {
   auto file = read_manifest("redist-profiles.toml");
   if (!file) return file.take_error();

@@ -58,5 +58,7 @@ Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::f
 // Both files from manifests_dir().
 Result<ReleaseCatalog> load_release_catalog();
 Result<ProfileCatalog> load_profile_catalog();
+// manifests/cudnn-releases.toml: cuDNN's redist releases, in the same format.
+Result<ReleaseCatalog> load_cudnn_catalog();
 
 }  // namespace cudaenv

@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
-#include <ctime>
 #include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -185,19 +184,21 @@ void clean_stale_work_folders(const Layout& layout, const std::string& label, Pr
   }
 }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm {};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 struct InstalledState {
   std::string profile;
   std::vector<std::string> components;
+  std::vector<ReceiptArchive> archives;  // components, then libraries
 };
+
+Result<ReceiptArchive> receipt_archive(const JsonValue& entry, bool library) {
+  auto name = entry.string_at("name");
+  if (!name) return name.take_error();
+  auto version = entry.optional_string("version");
+  if (!version) return version.take_error();
+  auto sha256 = entry.optional_string("sha256");
+  if (!sha256) return sha256.take_error();
+  return ReceiptArchive{std::move(*name), version->value_or(""), sha256->value_or(""), library};
+}
 
 // A receipt that is missing, unreadable or damaged (wrong JSON types included) counts as none.
 std::optional<InstalledState> read_receipt(const fs::path& home) {
@@ -209,15 +210,19 @@ std::optional<InstalledState> read_receipt(const fs::path& home) {
   InstalledState state;
   auto profile = root->optional_string("profile");
   auto components = root->find("components");
-  if (!profile || !components) return std::nullopt;
+  auto libraries = root->find("libraries");
+  if (!profile || !components || !libraries) return std::nullopt;
   state.profile = profile->value_or("");
-  if (!*components) return state;
-  auto entries = (*components)->elements();
-  if (!entries) return std::nullopt;
-  for (const JsonValue& entry : *entries) {
-    auto name = entry.string_at("name");
-    if (!name) return std::nullopt;
-    state.components.push_back(std::move(*name));
+  for (const auto& [list, library] : {std::pair{&*components, false}, std::pair{&*libraries, true}}) {
+    if (!*list) continue;
+    auto entries = (*list)->elements();
+    if (!entries) return std::nullopt;
+    for (const JsonValue& entry : *entries) {
+      auto archive = receipt_archive(entry, library);
+      if (!archive) return std::nullopt;
+      if (!library) state.components.push_back(archive->name);
+      state.archives.push_back(std::move(*archive));
+    }
   }
   return state;
 }
@@ -234,7 +239,12 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
     const auto& listed = profiles.by_major.at(parse_version(request.label)->major()).at(request.profile);
     wanted.insert(wanted.end(), listed.begin(), listed.end());
   }
-  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& entry) {
+  bool libraries = std::all_of(request.libraries.begin(), request.libraries.end(), [&](const PlannedLibrary& library) {
+    return std::any_of(state.archives.begin(), state.archives.end(), [&](const ReceiptArchive& archive) {
+      return archive.library && archive.name == library.name && archive.sha256 == library.archive.artifact.sha256;
+    });
+  });
+  return libraries && std::all_of(wanted.begin(), wanted.end(), [&](const std::string& entry) {
     std::vector<std::string> keys = profiles.alternatives(entry);
     return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return have.count(key) > 0; });
   });
@@ -275,7 +285,6 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
   receipt["source"] = request.base_url;
   receipt["manifest"] = {{"url", manifest_url(request.base_url, request.label)},
                          {"sha256", manifest_sha256}};
-  receipt["installed_at"] = utc_now();
   receipt["components"] = nlohmann::ordered_json::array();
   for (const PlannedArchive& archive : plan) {
     version[archive.component] = {{"name", archive.component}, {"version", archive.version}};
@@ -284,6 +293,19 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
                                      {"url", request.base_url + archive.artifact.relative_path},
                                      {"sha256", archive.artifact.sha256},
                                      {"size", archive.artifact.size}});
+  }
+  // No time or host in it: two installs from one cuda.lock write the same receipt.
+  receipt["libraries"] = nlohmann::ordered_json::array();
+  for (const PlannedLibrary& library : request.libraries) {
+    version[library.name] = {{"name", library.name}, {"version", library.archive.version}};
+    receipt["libraries"].push_back({{"name", library.name},
+                                    {"release", library.release},
+                                    {"version", library.archive.version},
+                                    {"url", library.url},
+                                    {"sha256", library.archive.artifact.sha256},
+                                    {"size", library.archive.artifact.size},
+                                    {"source", library.source},
+                                    {"source_sha256", library.source_sha256}});
   }
   CUDAENV_TRY(write_file_atomically(root / "version.json", json_text(version)));
   return write_file_atomically(root / kInstallReceiptName, json_text(receipt));
@@ -312,6 +334,11 @@ std::vector<DownloadJob> download_jobs(const std::vector<PlannedArchive>& plan, 
     fs::path name = fs::path(archive.artifact.relative_path).filename();
     jobs.push_back(DownloadJob{archive.component, request.base_url + archive.artifact.relative_path, cache / name,
                                archive.artifact.size, archive.artifact.sha256});
+  }
+  for (const PlannedLibrary& library : request.libraries) {
+    fs::path name = fs::path(library.url.substr(library.url.rfind('/') + 1));
+    jobs.push_back(DownloadJob{library.name, library.url, cache / name, library.archive.artifact.size,
+                               library.archive.artifact.sha256});
   }
   return jobs;
 }
@@ -357,6 +384,12 @@ std::vector<std::string> installed_components(const fs::path& home) {
   return state ? state->components : std::vector<std::string>{};
 }
 
+std::optional<std::vector<ReceiptArchive>> installed_archives(const fs::path& home) {
+  auto state = read_receipt(home);
+  if (!state) return std::nullopt;
+  return state->archives;
+}
+
 Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
                                       const ProfileCatalog& profiles, const InstallRequest& request,
                                       ProgressReporter& progress) {
@@ -383,7 +416,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   }
   if (exists_no_follow(target) && !request.force) {
     auto state = read_receipt(target);
-    if (!state || covers(*state, profiles, request)) return InstallResult{true, target, {}};
+    if (!state || covers(*state, profiles, request)) return InstallResult{true, target, {}, {}};
     for (const std::string& component : state->components) effective.components.push_back(component);
     progress.note("CUDA " + request.label + " is installed without some requested components; reinstalling with them");
   }
@@ -399,6 +432,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   auto plan = plan_install(*manifest, profiles,
                            PlanRequest{effective.label, effective.profile, effective.components, effective.platform});
   if (!plan) return plan.take_error();
+  if (effective.check_plan) CUDAENV_TRY(effective.check_plan(*plan, sha256_hex(*manifest_text)));
 
   std::vector<DownloadJob> jobs = download_jobs(*plan, effective, cache);
   std::vector<std::string> names;
@@ -431,7 +465,7 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   auto rehashed = rehash_after_change(layout);
   if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
                                rehashed.error().message + " (run `cudaenv rehash`)");
-  return InstallResult{false, target, std::move(*plan)};
+  return InstallResult{false, target, std::move(*plan), effective.libraries};
 }
 
 Status remove_installed(const Layout& layout, const std::string& label) {
