@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/project_lock.h"
@@ -67,10 +69,8 @@ Result<int> print_hash(const CudaToml& toml, const std::string& platform) {
   return 0;
 }
 
-Result<int> run_lock(const LockOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto toml = project_file(*session);
+Result<int> run_lock(const Session& session, const LockOptions& options) {
+  auto toml = project_file(session);
   if (!toml) return toml.take_error();
   if (options.check) return check_lock(*toml);
   if (options.hash) {
@@ -79,7 +79,7 @@ Result<int> run_lock(const LockOptions& options) {
     if (!platform) return platform.take_error();
     return print_hash(*toml, *platform);
   }
-  auto catalogs = load_redist_catalogs(options.mirror, *session);
+  auto catalogs = load_redist_catalogs(options.mirror, session);
   if (!catalogs) return catalogs.take_error();
   std::vector<std::string> platforms;
   for (const std::string& option : options.platforms) {
@@ -97,8 +97,8 @@ Result<int> run_lock(const LockOptions& options) {
     platforms.push_back(*host);
   }
   ProgressReporter progress(stderr, false);
-  auto lock = resolve_lock(*session, catalogs->releases, catalogs->profiles, lock_request_of(*toml), platforms,
-                           LockSources{catalogs->base_url, skip_manifest_pin(options.skip_manifest_pin, *session)},
+  auto lock = resolve_lock(session, catalogs->releases, catalogs->profiles, lock_request_of(*toml), platforms,
+                           LockSources{catalogs->base_url, skip_manifest_pin(options.skip_manifest_pin, session)},
                            progress);
   if (!lock) return lock.take_error();
   if (*previous && **previous == *lock) {
@@ -127,7 +127,7 @@ CommandHandler configure_lock(CLI::App& command) {
   command.add_flag("--hash", options->hash, "Print a cache key for CI: label, platform, components and libraries")
       ->excludes("--check");
   command.footer("Example: cudaenv lock; git add cuda.toml cuda.lock; in CI: cudaenv install --locked");
-  return [options] { return run_lock(*options); };
+  return [options](const Setup& setup) { return run_lock(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

@@ -40,8 +40,8 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
 Result<PlannedLibrary> resolve_library(const LibrarySpec& spec, const LibraryContext& context,
                                        ProgressReporter& progress) {
   if (spec.name == "cudnn") return resolve_cudnn(spec, context, progress);
-  return make_error("NCCL is installed from NVIDIA's PyPI wheels (nvidia-nccl-cu12, nvidia-nccl-cu13), which this "
-                    "cudaenv cannot read yet",
+  return make_error("NCCL comes from NVIDIA's PyPI wheels (nvidia-nccl-cu12, nvidia-nccl-cu13), which this cudaenv "
+                    "does not install as a library yet",
                     "install NCCL with pip (pip install nvidia-nccl-cu" + std::to_string(context.cuda_major) +
                         "), or leave it out of libraries");
 }

@@ -7,6 +7,7 @@
 #include "cli/redist_source.h"
 #include "install/checked_manifest.h"
 #include "install/plan.h"
+#include "install/redist_files.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -15,9 +16,8 @@ namespace cudaenv {
 
 namespace {
 
-LockedArchive locked_component(const PlannedArchive& archive, const std::string& platform, const std::string& base) {
-  return LockedArchive{archive.component, platform, archive.version, base + archive.artifact.relative_path,
-                       archive.artifact.sha256, archive.artifact.size, "", "", ""};
+LockedArchive locked_file(const PlannedFile& file, const std::string& platform) {
+  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", ""};
 }
 
 LockedArchive locked_library(const PlannedLibrary& library, const std::string& platform) {
@@ -26,19 +26,35 @@ LockedArchive locked_library(const PlannedLibrary& library, const std::string& p
                        library.release, library.source, library.source_sha256};
 }
 
-PlannedLibrary planned_library(const LockedArchive& locked) {
-  std::string file = locked.url.substr(locked.url.rfind('/') + 1);
-  return PlannedLibrary{locked.name,
-                        locked.release,
-                        PlannedArchive{locked.name, locked.version, RedistArtifact{file, locked.sha256, locked.size}},
-                        locked.url,
-                        locked.source,
-                        locked.source_sha256};
+PlannedFile planned_file(const LockedArchive& locked) {
+  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, {}};
+}
+
+PlannedFile library_file(const PlannedLibrary& library) {
+  return PlannedFile{library.name, library.archive.version, library.url, library.archive.artifact.sha256,
+                     library.archive.artifact.size, {}};
 }
 
 int major_of(const std::string& label) {
   auto version = parse_version(label);
   return version ? version->major() : 0;
+}
+
+Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, const std::vector<std::string>& specs,
+                                                      const std::string& label, const std::string& platform,
+                                                      const LockSources& sources, ProgressReporter& progress) {
+  std::vector<PlannedLibrary> out;
+  LibraryContext context{session.layout, session.env, sources.base_url, platform, major_of(label),
+                         sources.skip_manifest_pin};
+  for (const std::string& text : specs) {
+    auto spec = parse_library_spec(text, "library");
+    if (!spec) return spec.take_error();
+    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec->name; })) continue;
+    auto library = resolve_library(*spec, context, progress);
+    if (!library) return library.take_error();
+    out.push_back(std::move(*library));
+  }
+  return out;
 }
 
 const char* const kRelockHint =
@@ -66,21 +82,17 @@ Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock) 
   return write_file_atomically(path, render_lock(lock));
 }
 
-Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, const std::vector<std::string>& specs,
-                                                      const std::string& label, const std::string& platform,
-                                                      const LockSources& sources, ProgressReporter& progress) {
-  std::vector<PlannedLibrary> out;
-  LibraryContext context{session.layout, session.env, sources.base_url, platform, major_of(label),
-                         sources.skip_manifest_pin};
-  for (const std::string& text : specs) {
-    auto spec = parse_library_spec(text, "library");
-    if (!spec) return spec.take_error();
-    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec->name; })) continue;
-    auto library = resolve_library(*spec, context, progress);
-    if (!library) return library.take_error();
-    out.push_back(std::move(*library));
-  }
-  return out;
+PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources,
+                         ProgressReporter& progress) {
+  return [plan_files, &session, sources, &progress](const InstallRequest& request,
+                                                    const std::function<bool()>& should_stop) -> Result<InstallPlan> {
+    auto plan = plan_files(request, should_stop);
+    if (!plan) return plan.take_error();
+    auto libraries = resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress);
+    if (!libraries) return libraries.take_error();
+    for (const PlannedLibrary& library : *libraries) plan->files.push_back(library_file(library));
+    return plan;
+  };
 }
 
 Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
@@ -92,22 +104,19 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
   std::string profile = request.profile.empty() ? profiles.default_profile : request.profile;
   CUDAENV_TRY(check_release_label(*label));
   CUDAENV_TRY(check_profile(profiles, *label, profile));
-  auto text = fetch_checked_manifest(releases, sources.base_url, *label, sources.skip_manifest_pin, DownloadOptions{},
-                                     progress);
-  if (!text) return text.take_error();
-  auto manifest = parse_redist_manifest(*text, manifest_url(sources.base_url, *label));
-  if (!manifest) return manifest.take_error();
+  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin}, progress);
   CudaLock lock;
   lock.request = request;
   lock.label = *label;
   lock.profile = profile;
   lock.platforms = platforms;
   lock.source = sources.base_url;
-  lock.manifest_sha256 = sha256_hex(*text);
   for (const std::string& platform : platforms) {
-    auto plan = plan_install(*manifest, profiles, PlanRequest{*label, profile, request.components, platform});
+    InstallRequest wanted{*label, profile, request.components, platform, 4, false, false, {}};
+    auto plan = redist(wanted, [] { return false; });
     if (!plan) return plan.take_error();
-    for (const PlannedArchive& archive : *plan) lock.components.push_back(locked_component(archive, platform, sources.base_url));
+    lock.manifest_sha256 = plan->pinned_by_sha256;
+    for (const PlannedFile& file : plan->files) lock.components.push_back(locked_file(file, platform));
     auto libraries = resolve_libraries(session, request.libraries, *label, platform, sources, progress);
     if (!libraries) return libraries.take_error();
     for (const PlannedLibrary& library : *libraries) lock.libraries.push_back(locked_library(library, platform));
@@ -116,51 +125,54 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
   return lock;
 }
 
-Result<InstallRequest> install_request_from_lock(const CudaLock& lock, const std::string& platform,
-                                                 const std::filesystem::path& lock_path) {
+Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform,
+                                     const std::filesystem::path& lock_path, const ReleaseCatalog& releases,
+                                     const ProfileCatalog& profiles, bool skip_manifest_pin, ProgressReporter& progress) {
   if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
     return make_error(lock_path.string() + " locks CUDA " + lock.label + " for " + join(lock.platforms, ", ") +
                           ", not for " + platform,
                       "run `cudaenv lock --platform " + platform + "` (with the other platforms too) to add it");
   }
-  InstallRequest request;
-  request.label = lock.label;
-  request.profile = lock.profile;
-  request.platform = platform;
-  request.base_url = lock.source;
+  InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
   std::vector<LockedArchive> locked = lock.components_for(platform);
   for (const LockedArchive& archive : locked) request.components.push_back(archive.name);
-  for (const LockedArchive& archive : lock.libraries_for(platform)) request.libraries.push_back(planned_library(archive));
-  std::string base = lock.source, path = lock_path.string();
-  request.check_plan = [locked, platform, base, path](const std::vector<PlannedArchive>& plan, const std::string&) -> Status {
-    std::vector<LockedArchive> now;
-    for (const PlannedArchive& archive : plan) now.push_back(locked_component(archive, platform, base));
-    std::vector<std::string> differences = archive_differences(locked, now);
-    if (differences.empty()) return ok_status();
-    return make_error("the manifest at " + base + " no longer gives what " + path + " locks:\n  " +
-                          join(differences, "\n  "),
-                      kRelockHint);
+  for (const LockedArchive& archive : lock.libraries_for(platform)) request.libraries.push_back(archive.name);
+  InstallPlan exact{lock.label, "redist", lock.source, manifest_url(lock.source, lock.label), lock.manifest_sha256, {}};
+  for (const LockedArchive& archive : locked) exact.files.push_back(planned_file(archive));
+  for (const LockedArchive& archive : lock.libraries_for(platform)) exact.files.push_back(planned_file(archive));
+  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{lock.source, skip_manifest_pin}, progress);
+  std::string path = lock_path.string();
+  PlanFiles plan_files = [redist, locked, exact, platform, path](const InstallRequest& wanted,
+                                                                  const std::function<bool()>& should_stop) -> Result<InstallPlan> {
+    auto now = redist(wanted, should_stop);
+    if (!now) return now.take_error();
+    std::vector<LockedArchive> offered;
+    for (const PlannedFile& file : now->files) offered.push_back(locked_file(file, platform));
+    std::vector<std::string> differences = archive_differences(locked, offered);
+    if (!differences.empty()) {
+      return make_error("the manifest at " + now->origin + " no longer gives what " + path + " locks:\n  " +
+                            join(differences, "\n  "),
+                        kRelockHint);
+    }
+    return exact;
   };
-  return request;
+  return LockedInstall{std::move(request), std::move(plan_files)};
 }
 
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,
                                                const std::string& platform) {
-  auto installed = installed_archives(home);
+  auto installed = installed_files(home);
   if (!installed) return {"it has no readable install receipt"};
+  std::vector<LockedArchive> locked = lock.components_for(platform);
+  for (const LockedArchive& library : lock.libraries_for(platform)) locked.push_back(library);
   std::vector<std::string> out;
-  auto compare = [&](const std::vector<LockedArchive>& locked, bool library) {
-    for (const LockedArchive& archive : locked) {
-      bool found = std::any_of(installed->begin(), installed->end(), [&](const ReceiptArchive& have) {
-        return have.library == library && have.name == archive.name && have.sha256 == archive.sha256;
-      });
-      if (!found) out.push_back(archive.name + " " + archive.version + " is not installed as locked");
-    }
-    size_t count = std::count_if(installed->begin(), installed->end(), [&](const ReceiptArchive& have) { return have.library == library; });
-    if (count > locked.size()) out.push_back("it has " + std::string(library ? "libraries" : "components") + " the lock does not list");
-  };
-  compare(lock.components_for(platform), false);
-  compare(lock.libraries_for(platform), true);
+  for (const LockedArchive& archive : locked) {
+    bool found = std::any_of(installed->begin(), installed->end(), [&](const ReceiptFile& have) {
+      return have.name == archive.name && have.sha256 == archive.sha256;
+    });
+    if (!found) out.push_back(archive.name + " " + archive.version + " is not installed as locked");
+  }
+  if (installed->size() > locked.size()) out.push_back("it has files the lock does not list");
   return out;
 }
 

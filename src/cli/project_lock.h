@@ -40,15 +40,20 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
                               const LockRequest& request, const std::vector<std::string>& platforms,
                               const LockSources& sources, ProgressReporter& progress);
 
-// The libraries of a request resolved for one toolkit (plain installs without a lock).
-Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, const std::vector<std::string>& specs,
-                                                      const std::string& label, const std::string& platform,
-                                                      const LockSources& sources, ProgressReporter& progress);
+// A source's PlanFiles with the request's libraries added (resolved for the toolkit's major).
+PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources,
+                         ProgressReporter& progress);
 
-// An install of exactly what the lock holds for `platform`; its check_plan refuses a manifest
-// whose archives differ from the lock's, naming each difference.
-Result<InstallRequest> install_request_from_lock(const CudaLock& lock, const std::string& platform,
-                                                 const std::filesystem::path& lock_path);
+// An install of exactly what the lock holds for `platform`: its PlanFiles reads the lock's
+// manifest to refuse archives that differ from the lock (naming each difference), and plans the
+// lock's own files.
+struct LockedInstall {
+  InstallRequest request;
+  PlanFiles plan_files;
+};
+Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform,
+                                     const std::filesystem::path& lock_path, const ReleaseCatalog& releases,
+                                     const ProfileCatalog& profiles, bool skip_manifest_pin, ProgressReporter& progress);
 
 // How an installed toolkit differs from the lock (empty: it is what the lock says).
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,

@@ -8,22 +8,19 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
-#include "install/checked_manifest.h"
+#include "core/library_spec.h"
 #include "install/downloader.h"
+#include "install/extraction_pool.h"
 #include "install/extractor.h"
-#include "store/rehash.h"
+#include "install/plan.h"
 #include "util/atomic_file.h"
 #include "util/file_lock.h"
 #include "util/file_system.h"
-#include "util/sha256.h"
 #include "util/json_reader.h"
 
 namespace cudaenv {
@@ -77,67 +74,6 @@ class WorkingDirectory {
   fs::path previous_;
 };
 
-// Extracts verified archives on a few threads while the rest still download.
-class ExtractionPool {
- public:
-  ExtractionPool(size_t threads, std::function<Status(size_t)> work) : work_(std::move(work)) {
-    for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~ExtractionPool() { (void)finish(); }
-  ExtractionPool(const ExtractionPool&) = delete;
-  ExtractionPool& operator=(const ExtractionPool&) = delete;
-
-  void submit(size_t index) {
-    std::lock_guard lock(mutex_);
-    queue_.push_back(index);
-    ready_.notify_one();
-  }
-  bool failed() const { return failed_; }
-  // Waits for the queued work; the first error, if any.
-  Status finish() {
-    {
-      std::lock_guard lock(mutex_);
-      closed_ = true;
-      ready_.notify_all();
-    }
-    for (std::thread& thread : threads_) {
-      if (thread.joinable()) thread.join();
-    }
-    if (error_) return *error_;
-    return ok_status();
-  }
-
- private:
-  void loop() {
-    while (true) {
-      size_t index = 0;
-      {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [this] { return closed_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        index = queue_.front();
-        queue_.pop_front();
-      }
-      if (failed_) continue;
-      Status status = work_(index);
-      if (!status) {
-        std::lock_guard lock(mutex_);
-        if (!error_) error_ = status.take_error();
-        failed_ = true;
-      }
-    }
-  }
-
-  std::function<Status(size_t)> work_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<size_t> queue_;
-  bool closed_ = false;
-  std::atomic<bool> failed_{false};
-  std::optional<Error> error_;
-};
-
 bool is_link(const fs::path& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
@@ -186,19 +122,9 @@ void clean_stale_work_folders(const Layout& layout, const std::string& label, Pr
 
 struct InstalledState {
   std::string profile;
-  std::vector<std::string> components;
-  std::vector<ReceiptArchive> archives;  // components, then libraries
+  std::vector<std::string> components;  // libraries included
+  std::vector<ReceiptFile> files;
 };
-
-Result<ReceiptArchive> receipt_archive(const JsonValue& entry, bool library) {
-  auto name = entry.string_at("name");
-  if (!name) return name.take_error();
-  auto version = entry.optional_string("version");
-  if (!version) return version.take_error();
-  auto sha256 = entry.optional_string("sha256");
-  if (!sha256) return sha256.take_error();
-  return ReceiptArchive{std::move(*name), version->value_or(""), sha256->value_or(""), library};
-}
 
 // A receipt that is missing, unreadable or damaged (wrong JSON types included) counts as none.
 std::optional<InstalledState> read_receipt(const fs::path& home) {
@@ -210,19 +136,18 @@ std::optional<InstalledState> read_receipt(const fs::path& home) {
   InstalledState state;
   auto profile = root->optional_string("profile");
   auto components = root->find("components");
-  auto libraries = root->find("libraries");
-  if (!profile || !components || !libraries) return std::nullopt;
+  if (!profile || !components) return std::nullopt;
   state.profile = profile->value_or("");
-  for (const auto& [list, library] : {std::pair{&*components, false}, std::pair{&*libraries, true}}) {
-    if (!*list) continue;
-    auto entries = (*list)->elements();
-    if (!entries) return std::nullopt;
-    for (const JsonValue& entry : *entries) {
-      auto archive = receipt_archive(entry, library);
-      if (!archive) return std::nullopt;
-      if (!library) state.components.push_back(archive->name);
-      state.archives.push_back(std::move(*archive));
-    }
+  if (!*components) return state;
+  auto entries = (*components)->elements();
+  if (!entries) return std::nullopt;
+  for (const JsonValue& entry : *entries) {
+    auto name = entry.string_at("name");
+    auto version = entry.optional_string("version");
+    auto sha256 = entry.optional_string("sha256");
+    if (!name || !version || !sha256) return std::nullopt;
+    state.files.push_back(ReceiptFile{*name, version->value_or(""), sha256->value_or("")});
+    state.components.push_back(std::move(*name));
   }
   return state;
 }
@@ -233,18 +158,14 @@ std::optional<InstalledState> read_receipt(const fs::path& home) {
 bool covers(const InstalledState& state, const ProfileCatalog& profiles, const InstallRequest& request) {
   std::set<std::string> have(state.components.begin(), state.components.end());
   std::vector<std::string> wanted = request.components;
+  for (const std::string& library : request.libraries) wanted.push_back(library.substr(0, library.find('@')));
   if (request.profile == "full") {
     if (state.profile != "full") return false;
   } else if (state.profile != "full") {
     const auto& listed = profiles.by_major.at(parse_version(request.label)->major()).at(request.profile);
     wanted.insert(wanted.end(), listed.begin(), listed.end());
   }
-  bool libraries = std::all_of(request.libraries.begin(), request.libraries.end(), [&](const PlannedLibrary& library) {
-    return std::any_of(state.archives.begin(), state.archives.end(), [&](const ReceiptArchive& archive) {
-      return archive.library && archive.name == library.name && archive.sha256 == library.archive.artifact.sha256;
-    });
-  });
-  return libraries && std::all_of(wanted.begin(), wanted.end(), [&](const std::string& entry) {
+  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& entry) {
     std::vector<std::string> keys = profiles.alternatives(entry);
     return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return have.count(key) > 0; });
   });
@@ -274,39 +195,52 @@ Status add_lib64_link(const fs::path& root) {
   return ok_status();
 }
 
-Status write_metadata(const fs::path& root, const InstallRequest& request, const std::string& manifest_sha256,
-                      const std::vector<PlannedArchive>& plan) {
+std::string strip_url_query(const std::string& url) { return url.substr(0, url.find_first_of("?#")); }
+
+// Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 without the libcudart.so that
+// `-lcudart` links against (the redist archives ship both): each such library gets its link.
+Status add_soname_links(const fs::path& lib) {
+  std::error_code ec;
+  if (!fs::is_directory(lib, ec)) return ok_status();
+  for (const auto& entry : fs::directory_iterator(lib, ec)) {
+    std::string name = entry.path().filename().string();
+    size_t so = name.find(".so.");
+    if (so == std::string::npos || so == 0 || !entry.is_regular_file(ec) || is_link(entry.path())) continue;
+    fs::path link = lib / name.substr(0, so + 3);
+    if (exists_no_follow(link)) continue;
+    fs::create_symlink(name, link, ec);
+    if (ec) return make_error("cannot create " + link.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
+  }
+  if (ec) return make_error("cannot list " + lib.string() + ": " + ec.message());
+  return ok_status();
+}
+
+// The receipt keeps the redist receipt's fields (label, profile, source, components[].name...)
+// and adds the plan as it was made, so the install can be told and repeated exactly.
+Status write_metadata(const fs::path& root, const InstallRequest& request, const InstallPlan& plan) {
   nlohmann::ordered_json version;
   version["cuda"] = {{"name", "CUDA SDK"}, {"version", request.label}};
   nlohmann::ordered_json receipt;
   receipt["label"] = request.label;
   receipt["profile"] = request.profile;
   receipt["platform"] = request.platform;
-  receipt["source"] = request.base_url;
-  receipt["manifest"] = {{"url", manifest_url(request.base_url, request.label)},
-                         {"sha256", manifest_sha256}};
+  receipt["source"] = plan.origin;
+  receipt["source_kind"] = plan.source;
+  receipt[plan.source == "pypi" ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
+                                                                 {"sha256", plan.pinned_by_sha256}};
+  // No time or host: two installs of one plan (one cuda.lock) write the same receipt.
   receipt["components"] = nlohmann::ordered_json::array();
-  for (const PlannedArchive& archive : plan) {
-    version[archive.component] = {{"name", archive.component}, {"version", archive.version}};
-    receipt["components"].push_back({{"name", archive.component},
-                                     {"version", archive.version},
-                                     {"url", request.base_url + archive.artifact.relative_path},
-                                     {"sha256", archive.artifact.sha256},
-                                     {"size", archive.artifact.size}});
+  for (const PlannedFile& file : plan.files) {
+    version[file.component] = {{"name", file.component}, {"version", file.version}};
+    nlohmann::ordered_json entry = {{"name", file.component}, {"version", file.version}, {"url", file.url},
+                                    {"sha256", file.sha256},  {"size", file.size}};
+    if (!file.distribution.empty()) {
+      entry["distribution"] = file.distribution;
+      entry["wheel"] = fs::path(strip_url_query(file.url)).filename().string();
+    }
+    receipt["components"].push_back(std::move(entry));
   }
-  // No time or host in it: two installs from one cuda.lock write the same receipt.
-  receipt["libraries"] = nlohmann::ordered_json::array();
-  for (const PlannedLibrary& library : request.libraries) {
-    version[library.name] = {{"name", library.name}, {"version", library.archive.version}};
-    receipt["libraries"].push_back({{"name", library.name},
-                                    {"release", library.release},
-                                    {"version", library.archive.version},
-                                    {"url", library.url},
-                                    {"sha256", library.archive.artifact.sha256},
-                                    {"size", library.archive.artifact.size},
-                                    {"source", library.source},
-                                    {"source_sha256", library.source_sha256}});
-  }
+  receipt["plan"] = plan_json(plan);
   CUDAENV_TRY(write_file_atomically(root / "version.json", json_text(version)));
   return write_file_atomically(root / kInstallReceiptName, json_text(receipt));
 }
@@ -327,18 +261,11 @@ Status move_into_place(const fs::path& staging, const fs::path& target) {
   return ok_status();
 }
 
-std::vector<DownloadJob> download_jobs(const std::vector<PlannedArchive>& plan, const InstallRequest& request,
-                                       const fs::path& cache) {
+std::vector<DownloadJob> download_jobs(const InstallPlan& plan, const fs::path& cache) {
   std::vector<DownloadJob> jobs;
-  for (const PlannedArchive& archive : plan) {
-    fs::path name = fs::path(archive.artifact.relative_path).filename();
-    jobs.push_back(DownloadJob{archive.component, request.base_url + archive.artifact.relative_path, cache / name,
-                               archive.artifact.size, archive.artifact.sha256});
-  }
-  for (const PlannedLibrary& library : request.libraries) {
-    fs::path name = fs::path(library.url.substr(library.url.rfind('/') + 1));
-    jobs.push_back(DownloadJob{library.name, library.url, cache / name, library.archive.artifact.size,
-                               library.archive.artifact.sha256});
+  for (const PlannedFile& file : plan.files) {
+    fs::path name = fs::path(strip_url_query(file.url)).filename();
+    jobs.push_back(DownloadJob{file.component, file.url, cache / name, file.size, file.sha256});
   }
   return jobs;
 }
@@ -352,7 +279,9 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   if (!cwd) return cwd.take_error();
   auto stop = [] { return g_interrupted.load(); };
   size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max(1, jobs_wanted));
-  ExtractionPool pool(threads, [&](size_t i) -> Status {
+  std::vector<std::uint64_t> sizes;
+  for (const DownloadJob& job : jobs) sizes.push_back(job.size);
+  ExtractionPool pool(threads, sizes, [&](size_t i) -> Status {
     progress.extracting(i);
     Status extracted = extract_archive(jobs[i].destination, jobs[i].component, stop);
     if (!extracted) {
@@ -377,22 +306,16 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   return downloaded;
 }
 
-}  // namespace
+// What install_release holds between its steps.
+struct Prepared {
+  FileLock lock;
+  fs::path target, cache;
+  InstallRequest effective;  // the request and what an existing install already has
+  bool already_installed = false;
+};
 
-std::vector<std::string> installed_components(const fs::path& home) {
-  auto state = read_receipt(home);
-  return state ? state->components : std::vector<std::string>{};
-}
-
-std::optional<std::vector<ReceiptArchive>> installed_archives(const fs::path& home) {
-  auto state = read_receipt(home);
-  if (!state) return std::nullopt;
-  return state->archives;
-}
-
-Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
-                                      const ProfileCatalog& profiles, const InstallRequest& request,
-                                      ProgressReporter& progress) {
+Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
+                         ProgressReporter& progress) {
   CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   fs::path versions = layout.versions_dir();
@@ -409,63 +332,102 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   if (!lock) return lock.take_error();
   clean_stale_work_folders(layout, request.label, progress);
 
-  InstallRequest effective = request;
+  Prepared prepared{std::move(*lock), target, cache, request, false};
   if (is_link(target)) {
     return make_error("CUDA " + request.label + " is a registered toolkit (" + target.string() + " is a link)",
                       "run `cudaenv uninstall " + request.label + "` to unregister it first");
   }
   if (exists_no_follow(target) && !request.force) {
     auto state = read_receipt(target);
-    if (!state || covers(*state, profiles, request)) return InstallResult{true, target, {}, {}};
-    for (const std::string& component : state->components) effective.components.push_back(component);
+    if (!state || covers(*state, profiles, request)) {
+      prepared.already_installed = true;
+      return prepared;
+    }
+    const auto& libraries = known_libraries();
+    for (const std::string& component : state->components) {
+      bool library = std::find(libraries.begin(), libraries.end(), component) != libraries.end();
+      (library ? prepared.effective.libraries : prepared.effective.components).push_back(component);
+    }
     progress.note("CUDA " + request.label + " is installed without some requested components; reinstalling with them");
   }
+  return prepared;
+}
 
-  InterruptGuard interrupts;
-  DownloadOptions manifest_options;
-  manifest_options.should_stop = [] { return g_interrupted.load(); };
-  auto manifest_text = fetch_checked_manifest(releases, effective.base_url, effective.label,
-                                              effective.skip_manifest_pin, manifest_options, progress);
-  if (!manifest_text) return manifest_text.take_error();
-  auto manifest = parse_redist_manifest(*manifest_text, manifest_url(effective.base_url, effective.label));
-  if (!manifest) return manifest.take_error();
-  auto plan = plan_install(*manifest, profiles,
-                           PlanRequest{effective.label, effective.profile, effective.components, effective.platform});
-  if (!plan) return plan.take_error();
-  if (effective.check_plan) CUDAENV_TRY(effective.check_plan(*plan, sha256_hex(*manifest_text)));
-
-  std::vector<DownloadJob> jobs = download_jobs(*plan, effective, cache);
+// Downloads and unpacks the plan into a fresh staging folder beside versions/<label> and gives
+// it the toolkit layout and metadata; nothing is left behind on failure.
+Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, ProgressReporter& progress) {
+  std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) {
     names.push_back(job.component);
     sizes.push_back(job.size);
   }
-  fs::path staging = versions / (".staging-" + request.label + "-" + std::to_string(::getpid()));
+  const std::string& label = prepared.effective.label;
+  fs::path staging = prepared.target.parent_path() / (".staging-" + label + "-" + std::to_string(::getpid()));
   remove_tree(staging);
+  std::error_code ec;
   fs::create_directory(staging, ec);
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
-  progress.begin(names, sizes, "CUDA " + request.label);
-  Status built = download_and_extract(jobs, staging, effective.jobs, progress);
+  progress.begin(names, sizes, "CUDA " + label);
+  Status built = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);
+  if (built && plan.source == "pypi") built = add_soname_links(staging / "lib");
   if (built) built = check_links_inside(staging);
-  if (built) built = write_metadata(staging, effective, sha256_hex(*manifest_text), *plan);
+  if (built) built = write_metadata(staging, prepared.effective, plan);
   if (built && g_interrupted) built = interrupted_error();
-  if (built) built = move_into_place(staging, target);
   if (!built) {
     remove_tree(staging);
     return built.take_error();
   }
-  if (!effective.keep_downloads) {
-    for (const DownloadJob& job : jobs) fs::remove(job.destination, ec);
-    fs::remove(cache, ec);  // only when empty
+  return staging;
+}
+
+Status commit(const fs::path& staging, const Prepared& prepared, const InstallPlan& plan) {
+  Status moved = move_into_place(staging, prepared.target);
+  if (!moved) {
+    remove_tree(staging);
+    return moved;
   }
-  auto rehashed = rehash_after_change(layout);
+  if (!prepared.effective.keep_downloads) {
+    std::error_code ec;
+    for (const DownloadJob& job : download_jobs(plan, prepared.cache)) fs::remove(job.destination, ec);
+    fs::remove(prepared.cache, ec);  // only when empty
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<std::string> installed_components(const fs::path& home) {
+  auto state = read_receipt(home);
+  return state ? state->components : std::vector<std::string>{};
+}
+
+std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
+  auto state = read_receipt(home);
+  if (!state) return std::nullopt;
+  return state->files;
+}
+
+Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
+                                      const PlanFiles& plan_files, ProgressReporter& progress,
+                                      const std::function<Status()>& rehash) {
+  auto prepared = prepare(layout, profiles, request, progress);
+  if (!prepared) return prepared.take_error();
+  if (prepared->already_installed) return InstallResult{true, prepared->target, {}};
+  InterruptGuard interrupts;
+  auto plan = plan_files(prepared->effective, [] { return g_interrupted.load(); });
+  if (!plan) return plan.take_error();
+  auto staging = stage(*plan, *prepared, progress);
+  if (!staging) return staging.take_error();
+  CUDAENV_TRY(commit(*staging, *prepared, *plan));
+  Status rehashed = rehash();
   if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
                                rehashed.error().message + " (run `cudaenv rehash`)");
-  return InstallResult{false, target, std::move(*plan), effective.libraries};
+  return InstallResult{false, prepared->target, std::move(*plan)};
 }
 
 Status remove_installed(const Layout& layout, const std::string& label) {

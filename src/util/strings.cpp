@@ -1,5 +1,7 @@
 #include "util/strings.h"
 
+#include <cctype>
+
 #include <charconv>
 #include <cstdio>
 
@@ -35,6 +37,12 @@ std::string_view trim(std::string_view text) {
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 std::string posix_quote(std::string_view text) {

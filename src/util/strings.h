@@ -13,6 +13,8 @@ std::vector<std::string> split(std::string_view text, char separator);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string_view trim(std::string_view text);
 bool starts_with(std::string_view text, std::string_view prefix);
+// ASCII letters lowercased, other bytes kept (names and hex digits from indexes and manifests).
+std::string ascii_lower(std::string_view text);
 // Single-quoted for POSIX shells: safe for any byte string.
 std::string posix_quote(std::string_view text);
 // Single-quoted for fish, which also treats backslash specially inside quotes.

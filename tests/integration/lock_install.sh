@@ -60,7 +60,7 @@ ROOT_A="$CUDAENV_ROOT"
 HOME_A="$ROOT_A/versions/12.4.1"
 check "cuDNN's headers went into the toolkit" grep -q "CUDNN_MINOR 10" "$HOME_A/include/cudnn_version.h"
 check "cuDNN's libraries too, found through lib64" test -L "$HOME_A/lib64/libcudnn.so"
-assert_contains "$(cat "$HOME_A/cudaenv-install.json")" '"release": "9.10.0"' "the receipt records the library"
+assert_contains "$(cat "$HOME_A/cudaenv-install.json")" 'cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz' "the receipt records the library's archive"
 run_capture "$CUDAENV" install --locked
 assert_eq 0 "$STATUS" "install --locked over the same install: $ERR"
 assert_contains "$ERR" "already installed" "it is already what the lock says"

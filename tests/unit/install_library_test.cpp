@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "core/cuda_toml.h"
 #include "core/library_spec.h"
 #include "install/library.h"
 
@@ -113,4 +114,18 @@ TEST_CASE("libraries: cuDNN's folder sits beside the CUDA folder, or CUDAENV_CUD
   CHECK(unknown.error().hint.find("CUDAENV_CUDNN_MIRROR") != std::string::npos);
   EnvMap set{{"CUDAENV_CUDNN_MIRROR", "file:///srv/cudnn"}};
   CHECK(*cudnn_base_url("https://mirror.example/cuda-12/", set) == "file:///srv/cudnn/");
+}
+
+TEST_CASE("libraries: cuda.toml's [cuda] libraries and lock") {
+  auto parsed = parse_cuda_toml("/p/cuda.toml", "[cuda]\nversion = \"12.4\"\nlibraries = [\"cudnn@9.10\", \"nccl\"]\nlock = true\n");
+  REQUIRE(parsed.ok());
+  CHECK(parsed->libraries == std::vector<std::string>{"cudnn@9.10", "nccl"});
+  CHECK(parsed->lock);
+  CHECK(parsed->warnings.empty());
+  auto unknown = parse_cuda_toml("/p/cuda.toml", "[cuda]\nlibraries = [\"tensorrt\"]\n");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().message == "/p/cuda.toml:2:13: [cuda] libraries names 'tensorrt', which is not a library cudaenv installs");
+  auto not_bool = parse_cuda_toml("/p/cuda.toml", "[cuda]\nlock = \"yes\"\n");
+  REQUIRE_FALSE(not_bool.ok());
+  CHECK(not_bool.error().message == "/p/cuda.toml:2:8: [cuda] lock must be true or false, not a string");
 }

@@ -1,0 +1,63 @@
+#pragma once
+// Extracting verified archives on a few threads while the rest still download, largest first.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "util/result.h"
+
+namespace cudaenv {
+
+// The order verified archives are extracted in: the largest one waiting goes first, so the
+// longest extraction starts as soon as its archive is verified and the small ones fill the gaps
+// beside it (longest-first list scheduling: the cores finish together, give or take the smallest
+// archive). Archives arrive in whatever order their downloads finish. Pure; not thread-safe.
+class ExtractionQueue {
+ public:
+  explicit ExtractionQueue(std::vector<std::uint64_t> sizes) : sizes_(std::move(sizes)) {}
+
+  // Archive `index` is complete and matches its sha256.
+  void verified(size_t index) { waiting_.push_back(index); }
+  // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when none waits.
+  std::optional<size_t> take();
+  bool empty() const { return waiting_.empty(); }
+
+ private:
+  std::vector<std::uint64_t> sizes_;
+  std::vector<size_t> waiting_;  // in the order they were verified
+};
+
+// `threads` workers run `work(index)` for each submitted archive, in ExtractionQueue's order.
+// After the first error the rest are skipped.
+class ExtractionPool {
+ public:
+  ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, std::function<Status(size_t)> work);
+  ~ExtractionPool() { (void)finish(); }
+  ExtractionPool(const ExtractionPool&) = delete;
+  ExtractionPool& operator=(const ExtractionPool&) = delete;
+
+  void submit(size_t index);
+  bool failed() const { return failed_; }
+  // Waits for the submitted work; the first error, if any.
+  Status finish();
+
+ private:
+  void loop();
+
+  std::function<Status(size_t)> work_;
+  std::vector<std::thread> threads_;
+  mutable std::mutex mutex_;
+  std::condition_variable ready_;
+  ExtractionQueue queue_;
+  bool closed_ = false;
+  std::atomic<bool> failed_{false};  // polled by the downloads without the lock
+  std::optional<Error> error_;
+};
+
+}  // namespace cudaenv
