@@ -42,10 +42,11 @@ check "cuDNN is in the cached toolkit" test -f "$HOME_WS/include/cudnn.h"
 check "and the torch profile (cublas)" test -f "$HOME_WS/include/libcublas.h"
 COLD_GETS=$(grep -c '\.tar\.' "$REQUEST_LOG")
 assert_eq 14 "$COLD_GETS" "cold: the thirteen archives of the torch profile and cuDNN fetched"
-COLD_BYTES=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(c["size"] for c in r["components"]+r["libraries"]))' \
+COLD_BYTES=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(c["size"] for c in r["components"]))' \
   "$HOME_WS/cudaenv-install.json")
 COLD_SECONDS=$(step_seconds "Install_CUDA_as_cuda.lock_says_(nothing_to_fetch_after_a_cache_hit)")
 check "the install step was timed" test -n "$COLD_SECONDS"
+check "and its bytes counted" test -n "$COLD_BYTES"
 cp "$HOME_WS/cudaenv-install.json" "$WORK/receipt-cold.json"
 
 # A fresh machine: nothing in CUDAENV_ROOT, the cache restored by actions/cache.
