@@ -17,7 +17,7 @@ _cudaenv_words() {
 
 _cudaenv() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config"
+  local commands="install uninstall lock list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config"
   if ((COMP_CWORD == 1)); then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -25,7 +25,7 @@ _cudaenv() {
   local command=${COMP_WORDS[1]} flags="" words="" files=""
   case $prev in
     --profile) words="minimal torch full" ;;
-    --shell) words="bash zsh fish json" ;;
+    --shell) words="bash zsh fish json github dotenv" ;;
     --installer) words="pip uv" ;;
     --format) [[ $command == module ]] && words="lmod tcl" || words="command requirements pyproject" ;;
     --to) files=dirs ;;
@@ -35,7 +35,8 @@ _cudaenv() {
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
-      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin --source --index-url"; words=$(_cudaenv_words remote) ;;
+      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin --source --index-url --library --locked --frozen"; words=$(_cudaenv_words remote) ;;
+      lock) flags="--platform --mirror --skip-manifest-pin --check --hash" ;;
       uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
       use) flags="--unset"; words=$(_cudaenv_words installed) ;;
       prefix) words=$(_cudaenv_words installed) ;;

@@ -11,13 +11,14 @@ function __cudaenv_programs
     end
 end
 
-set -l commands install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config
+set -l commands install uninstall lock list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config
 complete -c cudaenv -f
 complete -c cudaenv -l help -d 'Show help'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the cudaenv version'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a install -d 'Install CUDA toolkits'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a uninstall -d 'Remove an installed toolkit'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a list-remote -d 'Versions that can be installed'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a lock -d 'Write cuda.lock (--check, --hash)'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a update -d 'Read the list of releases again'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a versions -d 'Installed and registered toolkits'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a add -d 'Register an existing toolkit'
@@ -49,6 +50,14 @@ complete -c cudaenv -n '__fish_seen_subcommand_from install' -l force
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l platform -x -a 'linux-x86_64 linux-sbsa'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l keep-downloads
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l skip-manifest-pin
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l library -x -a 'cudnn nccl'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l locked -d 'Exactly what cuda.lock holds'
+complete -c cudaenv -n '__fish_seen_subcommand_from install' -l frozen -d 'cuda.lock as it is, never written'
+complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l platform -x -a 'linux-x86_64 linux-sbsa'
+complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l mirror -x
+complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l skip-manifest-pin
+complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l check -d 'Exit 1 when cuda.toml changed'
+complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l hash -d 'A cache key for CI'
 complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote' -l source -x -a 'redist pypi'
 complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote' -l index-url -x
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
@@ -66,7 +75,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from add' -F -a '(__fish_complete
 complete -c cudaenv -n '__fish_seen_subcommand_from which' -a '(__cudaenv_programs)'
 complete -c cudaenv -n '__fish_seen_subcommand_from exec' -x -a '(__fish_complete_subcommand --fcs-skip=2)'
 complete -c cudaenv -n '__fish_seen_subcommand_from exec' -l cuda -x -d 'Run with this CUDA version' -a '(__cudaenv_ask versions --bare)'
-complete -c cudaenv -n '__fish_seen_subcommand_from env' -l shell -x -a 'bash zsh fish json'
+complete -c cudaenv -n '__fish_seen_subcommand_from env' -l shell -x -a 'bash zsh fish json github dotenv'
 complete -c cudaenv -n '__fish_seen_subcommand_from init' -x -a 'bash zsh fish'
 complete -c cudaenv -n '__fish_seen_subcommand_from trust untrust' -F
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l torch -x

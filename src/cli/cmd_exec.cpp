@@ -14,6 +14,7 @@
 #include "core/hook_state.h"
 #include "core/toolkit_env.h"
 #include "util/strings.h"
+#include "shell/ci_env.h"
 #include "shell/hook.h"
 #include "shell/trust.h"
 
@@ -70,7 +71,36 @@ ShellDialect dialect_for(const std::string& shell, const EnvMap& env) {
   return ShellDialect::posix;
 }
 
+// Appends to the file a GitHub Actions runner named in `variable`: the runner reads it after the
+// step, so the protocol is to add lines, never to replace the file.
+Status append_to_runner_file(const EnvMap& env, const char* variable, const std::string& text) {
+  auto path = env_get(env, variable);
+  if (!path || path->empty()) {
+    return make_error(std::string(variable) + " is not set: --shell github writes to the files a GitHub Actions step is given",
+                      "run it in a workflow step, or use --shell dotenv (KEY=VALUE lines) elsewhere", 2);
+  }
+  std::FILE* file = std::fopen(path->c_str(), "a");
+  if (!file) return make_error("cannot open " + *path + " (" + variable + "): " + std::strerror(errno));
+  bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  if (std::fclose(file) != 0 || !written) return make_error("cannot write " + *path + " (" + variable + "): " + std::strerror(errno));
+  return ok_status();
+}
+
+Result<int> write_ci_env(const std::string& shell, const EnvChange& change, const EnvMap& env) {
+  if (shell == "dotenv") {
+    auto text = render_dotenv(change, env);
+    if (!text) return text.take_error();
+    std::fputs(text->c_str(), stdout);
+    return 0;
+  }
+  GithubEnvText text = render_github_env(change, env);
+  CUDAENV_TRY(append_to_runner_file(env, "GITHUB_ENV", text.env));
+  CUDAENV_TRY(append_to_runner_file(env, "GITHUB_PATH", text.path));
+  return 0;
+}
+
 Result<int> run_env(const Session& session, const Selection& selection, const std::string& shell) {
+  if (shell == "github" || shell == "dotenv") return write_ci_env(shell, active_env_change(session, selection), session.env);
   auto values = changed_values(active_env_change(session, selection), session.env);
   std::fputs(render_exports(values, dialect_for(shell, session.env)).c_str(), stdout);
   return 0;
@@ -95,7 +125,9 @@ CommandHandler configure_exec(CLI::App& command) {
 CommandHandler configure_env(CLI::App& command) {
   auto shell = std::make_shared<std::string>();
   command.add_option("--shell", *shell, "Output syntax (default: from $SHELL)")
-      ->check(CLI::IsMember({"bash", "zsh", "fish", "json"}));
+      ->check(CLI::IsMember({"bash", "zsh", "fish", "json", "github", "dotenv"}));
+  command.footer("--shell github appends to $GITHUB_ENV and $GITHUB_PATH (GitHub Actions); --shell dotenv prints "
+                 "KEY=VALUE lines (GitLab's dotenv reports)");
   return [shell](const Setup& setup) { return run_env(setup.session(), setup.selection(), *shell); };
 }
 

@@ -1,6 +1,7 @@
 // install, uninstall, list-remote: toolkits from NVIDIA's redist archives or CUDA wheels (src/install/).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "util/output.h"
+#include "cli/project_lock.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "cli/torch_index_refresh.h"
@@ -38,12 +40,21 @@ struct InstallOptions {
   bool skip_manifest_pin = false;
   std::string source;
   std::string index_url;
+  std::vector<std::string> libraries;
+  bool locked = false;
+  bool frozen = false;
 };
 
-// The versions to install and what to install of them: the arguments, else the nearest cuda.toml
-// (whose profile then applies too).
+// The versions to install and what to install of them: the arguments, else the nearest
+// cuda.toml, which is returned when it is used.
 Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Session& session) {
-  if (!options.versions.empty()) return std::optional<CudaToml>();
+  if (!options.versions.empty()) {
+    if (options.locked || options.frozen) {
+      return make_error("--locked and --frozen install what cuda.lock holds, so they take no VERSION",
+                        "run `cudaenv install --locked` in the project, or drop the flag", 2);
+    }
+    return std::optional<CudaToml>{};
+  }
   auto project = load_project(session.fs, session.cwd);
   if (!project) return project.take_error();
   if (!*project) {
@@ -61,7 +72,9 @@ Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Ses
   }
   print_note("installing what " + toml.path.string() + " asks for");
   options.versions.push_back(toml.version);
-  options.components.insert(options.components.end(), toml.components.begin(), toml.components.end());
+  if (options.profile.empty() && toml.profile) options.profile = *toml.profile;
+  options.components.insert(options.components.begin(), toml.components.begin(), toml.components.end());
+  options.libraries.insert(options.libraries.begin(), toml.libraries.begin(), toml.libraries.end());
   return project;
 }
 
@@ -97,6 +110,68 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
   return ok_status();
 }
 
+// The lock a project install uses: cuda.lock as it is (--locked checks it against cuda.toml
+// first, --frozen does not), or with [cuda] lock = true one resolved again and written when
+// cuda.toml has changed since.
+Result<CudaLock> project_lock(const InstallOptions& options, const Session& session, const ReleaseCatalog& releases,
+                              const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform,
+                              ProgressReporter& progress) {
+  fs::path path = lock_path_of(toml);
+  auto existing = read_lock_file(path);
+  if (!existing) return existing.take_error();
+  LockRequest wanted{toml.version, options.profile, options.components, options.libraries};
+  bool pinned = options.locked || options.frozen;
+  if (!*existing && pinned) {
+    return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
+  }
+  if (*existing) {
+    const CudaLock& lock = **existing;
+    std::vector<std::string> differences = options.frozen ? std::vector<std::string>{} : request_differences(lock.request, wanted);
+    bool has_platform = std::count(lock.platforms.begin(), lock.platforms.end(), platform) > 0;
+    if (!differences.empty() && options.locked) {
+      return make_error(path.string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
+                        "run `cudaenv lock` to update the lock, or install without --locked");
+    }
+    if (pinned || (differences.empty() && has_platform)) return lock;
+  }
+  auto base = redist_base_url(options.mirror, session, releases);
+  if (!base) return base.take_error();
+  std::vector<std::string> platforms = *existing ? (*existing)->platforms : std::vector<std::string>{};
+  platforms.push_back(platform);
+  auto lock = resolve_lock(session, releases, profiles, wanted, platforms,
+                           LockSources{*base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+  if (!lock) return lock.take_error();
+  CUDAENV_TRY(write_lock_file(path, *lock));
+  print_note((*existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
+  return lock;
+}
+
+Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
+                           const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
+  ProgressReporter progress(stderr, stderr_wants_colour());
+  auto lock = project_lock(options, session, releases, profiles, toml, platform, progress);
+  if (!lock) return lock.take_error();
+  auto install = locked_install(*lock, platform, lock_path_of(toml), releases, profiles,
+                                skip_manifest_pin(options.skip_manifest_pin, session), progress);
+  if (!install) return install.take_error();
+  InstallRequest& request = install->request;
+  request.jobs = options.jobs.value_or(kDefaultJobs);
+  request.force = options.force;
+  request.keep_downloads = options.keep_downloads;
+  fs::path home = session.layout.versions_dir() / lock->label;
+  std::error_code ec;
+  if (!request.force && fs::exists(fs::symlink_status(home, ec))) {
+    std::vector<std::string> differences = installed_differences(home, *lock, platform);
+    if (!differences.empty()) {
+      print_note("CUDA " + lock->label + " in " + home.string() + " differs from cuda.lock (" + join(differences, "; ") +
+                 "); reinstalling it as locked");
+      request.force = true;
+    }
+  }
+  CUDAENV_TRY(install_one(session, profiles, request, install->plan_files, progress));
+  return 0;
+}
+
 Result<int> run_install(const Session& session, InstallOptions options) {
   if (options.jobs && *options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
   int jobs = options.jobs.value_or(kDefaultJobs);
@@ -108,12 +183,16 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   if (!profiles) return profiles.take_error();
   auto platform = host_platform(options.platform);
   if (!platform) return platform.take_error();
+  if (*project && (options.locked || options.frozen || (*project)->lock)) {
+    return install_locked(session, options, *releases, *profiles, **project, *platform);
+  }
   auto source = install_source(options.source, session);
   if (!source) return source.take_error();
   ProgressReporter progress(stderr, stderr_wants_colour());
   std::string profile = profile_setting(options.profile, *project ? &**project : nullptr, *profiles).value;
   auto request_for = [&](const std::string& label) {
-    return InstallRequest{label, profile, options.components, *platform, jobs, options.force, options.keep_downloads};
+    return InstallRequest{label,          profile,       options.components,     *platform,
+                          jobs,           options.force, options.keep_downloads, options.libraries};
   };
   if (*source == "pypi") {
     auto index_url = package_index_url(options.index_url, session);
@@ -122,7 +201,11 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     for (const std::string& version : options.versions) {
       auto label = resolve_wheel_label(index, *profiles, version, WheelRequest{{}, profile, options.components, *platform});
       if (!label) return label.take_error();
-      CUDAENV_TRY(install_one(session, *profiles, request_for(*label), plan_wheel_files(index, *profiles), progress));
+      auto base = redist_base_url(options.mirror, session, *releases);
+      if (!base) return base.take_error();
+      PlanFiles plan_files = with_libraries(plan_wheel_files(index, *profiles), session,
+                                            LockSources{*base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+      CUDAENV_TRY(install_one(session, *profiles, request_for(*label), plan_files, progress));
     }
     return 0;
   }
@@ -133,8 +216,9 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   for (const std::string& version : options.versions) {
     auto label = releases_at.resolve(version);
     if (!label) return label.take_error();
-    CUDAENV_TRY(install_one(session, *profiles, request_for(*label),
-                            plan_redist_files(*releases, *profiles, folder, progress), progress));
+    PlanFiles plan_files = with_libraries(plan_redist_files(*releases, *profiles, folder, progress), session,
+                                          LockSources{folder.base_url, folder.skip_manifest_pin}, progress);
+    CUDAENV_TRY(install_one(session, *profiles, request_for(*label), plan_files, progress));
   }
   return 0;
 }
@@ -382,6 +466,10 @@ CommandHandler configure_install(CLI::App& command) {
                      "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
   command.add_option("--index-url", options->index_url,
                      "Package index for --source pypi; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
+  command.add_option("--library", options->libraries, "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
+  command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");
+  command.add_flag("--frozen", options->frozen, "Install what cuda.lock holds without comparing it to cuda.toml; never write it")
+      ->excludes("--locked");
   return [options](const Setup& setup) { return run_install(setup.session(), *options); };
 }
 

@@ -16,6 +16,7 @@ const std::vector<Command>& command_table() {
       {"rehash", "Rebuild the shims for every toolkit program", Needs::session, configure_rehash},
       {"install", "Install CUDA toolkits from NVIDIA's redist archives", Needs::session, configure_install},
       {"uninstall", "Remove an installed toolkit (a registered one is only unregistered)", Needs::session, configure_uninstall},
+      {"lock", "Write cuda.lock: the exact archives cuda.toml resolves to (--check, --hash for CI)", Needs::session, configure_lock},
       {"list-remote", "List the CUDA versions that can be installed", Needs::session, configure_list_remote},
       {"update", "Read the list of CUDA releases again (it is cached a day)", Needs::session, configure_update},
       {"config", "List every setting, its value and where it came from", Needs::session, configure_config},

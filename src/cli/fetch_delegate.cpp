@@ -45,6 +45,7 @@ CommandHandler configure_list_remote(CLI::App& command) { return delegate(comman
 CommandHandler configure_mirror(CLI::App& command) { return delegate(command); }
 CommandHandler configure_update(CLI::App& command) { return delegate(command); }
 CommandHandler configure_config(CLI::App& command) { return delegate(command); }
+CommandHandler configure_lock(CLI::App& command) { return delegate(command); }
 CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");
   return delegate(command);

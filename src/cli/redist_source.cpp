@@ -55,6 +55,16 @@ Result<std::string> redist_base_url(const std::string& option, const Session& se
   return url;
 }
 
+Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const Session& session) {
+  auto releases = load_release_catalog(session.data);
+  if (!releases) return releases.take_error();
+  auto profiles = load_profile_catalog(session.data);
+  if (!profiles) return profiles.take_error();
+  auto base = redist_base_url(mirror_option, session, *releases);
+  if (!base) return base.take_error();
+  return RedistCatalogs{std::move(*releases), std::move(*profiles), std::move(*base)};
+}
+
 Result<std::string> host_platform(const std::string& option) {
   Setting platform = platform_setting(option);
   if (!platform.value.empty()) return platform.value;

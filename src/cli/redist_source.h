@@ -28,6 +28,15 @@ Setting jobs_setting(std::optional<int> option);
 
 // The mirror setting's URL, ending in '/'; an error names where the bad value was set.
 Result<std::string> redist_base_url(const std::string& option, const Session& session, const ReleaseCatalog& releases);
+
+// What an install or a lock plans from: the shipped catalogs and the folder to fetch from.
+struct RedistCatalogs {
+  ReleaseCatalog releases;
+  ProfileCatalog profiles;
+  std::string base_url;
+};
+Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const Session& session);
+
 // The platform to fetch for; an error where this machine has none and none was given.
 Result<std::string> host_platform(const std::string& option);
 // --source, else CUDAENV_SOURCE, else the nearest cuda.toml's [cuda] source, else "redist".

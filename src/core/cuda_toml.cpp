@@ -4,8 +4,11 @@
 
 #include <algorithm>
 
+#include "core/library_spec.h"
+#include "core/toml_parse.h"
 #include "core/toml_reader.h"
 #include "core/version.h"
+#include "lean/lean_toml.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -138,6 +141,8 @@ toml::source_position position_of(std::string_view text, size_t offset) {
           static_cast<toml::source_index>(column)};
 }
 
+}  // namespace
+
 // toml++ 3.3.0 (Debian 12) must only ever see ASCII where a file is not valid TOML: its
 // is_non_ascii_horizontal_whitespace reaches __builtin_unreachable for most code points past
 // U+00A0 (found by tests/fuzz/fuzz_toml under UBSan), and its error paths ask it about characters
@@ -159,6 +164,8 @@ Result<toml::table> parse_toml(const fs::path& path, std::string_view text, cons
   if (!checked || ascii) return checked;
   return parsed_or_error(toml::parse(text, path.string()), path, text, also);
 }
+
+namespace {
 
 class Parser {
  public:
@@ -233,8 +240,23 @@ class Parser {
           }
         }
         out_.arch = *value;
+      } else if (name == "libraries") {
+        auto value = expect_string_array(k, v, "[cuda] libraries", "[\"cudnn\", \"nccl\"]");
+        if (!value) return value.take_error();
+        for (const std::string& entry : *value) {
+          auto spec = parse_library_spec(entry, toml_position(path_, v.source().begin) + ": [cuda] libraries");
+          if (!spec) return spec.take_error();
+        }
+        out_.libraries = *value;
+      } else if (name == "lock") {
+        if (!v.is_boolean()) {
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] lock must be true or false, not " +
+                                toml_type_name(v.type()),
+                            "write lock = true to have `cudaenv install` keep cuda.lock up to date");
+        }
+        out_.lock = *v.value<bool>();
       } else {
-        warn_unknown(k, "cuda", {"version", "profile", "source", "components", "arch"});
+        warn_unknown(k, "cuda", {"version", "profile", "source", "components", "arch", "libraries", "lock"});
       }
     }
     return ok_status();

@@ -155,6 +155,12 @@ Result<ReleaseCatalog> load_release_catalog(const DataFiles& data) {
   return parse_release_catalog(file->text, file->path);
 }
 
+Result<ReleaseCatalog> load_cudnn_catalog(const DataFiles& data) {
+  auto file = data.read("cudnn-releases.toml");
+  if (!file) return file.take_error();
+  return parse_release_catalog(file->text, file->path);
+}
+
 Result<ProfileCatalog> load_profile_catalog(const DataFiles& data) {
   auto file = data.read("redist-profiles.toml");
   if (!file) return file.take_error();

@@ -58,5 +58,7 @@ Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::f
 
 Result<ReleaseCatalog> load_release_catalog(const DataFiles& data);
 Result<ProfileCatalog> load_profile_catalog(const DataFiles& data);
+// manifests/cudnn-releases.toml: cuDNN's redist releases, in the same format.
+Result<ReleaseCatalog> load_cudnn_catalog(const DataFiles& data);
 
 }  // namespace cudaenv

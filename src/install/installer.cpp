@@ -9,10 +9,10 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/library_spec.h"
 #include "install/downloader.h"
 #include "install/cores.h"
 #include "install/extraction_pool.h"
@@ -120,18 +120,10 @@ void clean_stale_work_folders(const Layout& layout, const std::string& label, Pr
   }
 }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm {};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 struct InstalledState {
   std::string profile;
-  std::vector<std::string> components;
+  std::vector<std::string> components;  // libraries included
+  std::vector<ReceiptFile> files;
 };
 
 // A receipt that is missing, unreadable or damaged (wrong JSON types included) counts as none.
@@ -151,7 +143,10 @@ std::optional<InstalledState> read_receipt(const fs::path& home) {
   if (!entries) return std::nullopt;
   for (const JsonValue& entry : *entries) {
     auto name = entry.string_at("name");
-    if (!name) return std::nullopt;
+    auto version = entry.optional_string("version");
+    auto sha256 = entry.optional_string("sha256");
+    if (!name || !version || !sha256) return std::nullopt;
+    state.files.push_back(ReceiptFile{*name, version->value_or(""), sha256->value_or("")});
     state.components.push_back(std::move(*name));
   }
   return state;
@@ -163,6 +158,7 @@ std::optional<InstalledState> read_receipt(const fs::path& home) {
 bool covers(const InstalledState& state, const ProfileCatalog& profiles, const InstallRequest& request) {
   std::set<std::string> have(state.components.begin(), state.components.end());
   std::vector<std::string> wanted = request.components;
+  for (const std::string& library : request.libraries) wanted.push_back(library.substr(0, library.find('@')));
   if (request.profile == "full") {
     if (state.profile != "full") return false;
   } else if (state.profile != "full") {
@@ -232,7 +228,7 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
   receipt["source_kind"] = plan.source;
   receipt[plan.source == "pypi" ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
                                                                  {"sha256", plan.pinned_by_sha256}};
-  receipt["installed_at"] = utc_now();
+  // No time or host: two installs of one plan (one cuda.lock) write the same receipt.
   receipt["components"] = nlohmann::ordered_json::array();
   for (const PlannedFile& file : plan.files) {
     version[file.component] = {{"name", file.component}, {"version", file.version}};
@@ -347,7 +343,11 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
       prepared.already_installed = true;
       return prepared;
     }
-    for (const std::string& component : state->components) prepared.effective.components.push_back(component);
+    const auto& libraries = known_libraries();
+    for (const std::string& component : state->components) {
+      bool library = std::find(libraries.begin(), libraries.end(), component) != libraries.end();
+      (library ? prepared.effective.libraries : prepared.effective.components).push_back(component);
+    }
     progress.note("CUDA " + request.label + " is installed without some requested components; reinstalling with them");
   }
   return prepared;
@@ -404,6 +404,12 @@ Status commit(const fs::path& staging, const Prepared& prepared, const InstallPl
 std::vector<std::string> installed_components(const fs::path& home) {
   auto state = read_receipt(home);
   return state ? state->components : std::vector<std::string>{};
+}
+
+std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
+  auto state = read_receipt(home);
+  if (!state) return std::nullopt;
+  return state->files;
 }
 
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct InstallRequest {
   int jobs = 4;
   bool force = false;           // reinstall even when present
   bool keep_downloads = false;  // leave the downloads in the cache
+  // Libraries of the toolkit ("cudnn", "nccl@2.28"): the source's PlanFiles adds their files.
+  std::vector<std::string> libraries;
 };
 
 struct InstallResult {
@@ -47,6 +50,15 @@ Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog
 
 // The components an installed toolkit's receipt lists (empty without a receipt).
 std::vector<std::string> installed_components(const std::filesystem::path& home);
+
+// One file an installed toolkit's receipt lists, libraries included.
+struct ReceiptFile {
+  std::string name;
+  std::string version;
+  std::string sha256;
+};
+// Its files; nullopt without a readable receipt.
+std::optional<std::vector<ReceiptFile>> installed_files(const std::filesystem::path& home);
 
 // Takes the label's install lock, renames versions/<label> aside and deletes it.
 Status remove_installed(const Layout& layout, const std::string& label);

@@ -60,7 +60,7 @@ assert_eq "12.1.1 12.4.1 " "$(complete_bash "cudaenv shell ")" "bash: installed 
 assert_eq "12.4.1 " "$(complete_bash "cudaenv use 12.4")" "bash: installed versions for use"
 assert_eq "12.6.3 12.8.1 " "$(complete_bash "cudaenv install ")" "bash: remote versions for install"
 assert_eq "nvcc ptxas " "$(complete_bash "cudaenv which ")" "bash: programs of the active toolkit"
-assert_eq "bash fish json zsh " "$(complete_bash "cudaenv env --shell ")" "bash: env --shell"
+assert_eq "bash dotenv fish github json zsh " "$(complete_bash "cudaenv env --shell ")" "bash: env --shell"
 assert_eq "lmod tcl " "$(complete_bash "cudaenv module --format ")" "bash: module --format"
 assert_eq "12.1.1 12.4.1 " "$(complete_bash "cudaenv exec --cuda ")" "bash: installed versions for exec --cuda"
 # (compgen -c names a program once per PATH folder that has it)
@@ -79,7 +79,7 @@ if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
   assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv prefix ")" "zsh: installed versions for prefix"
   assert_eq "12.6.3 12.8.1 " "$(complete_zsh "cudaenv install ")" "zsh: remote versions for install"
   assert_eq "nvcc ptxas " "$(complete_zsh "cudaenv which ")" "zsh: programs of the active toolkit"
-  assert_eq "bash fish json zsh " "$(complete_zsh "cudaenv env --shell ")" "zsh: env --shell"
+  assert_eq "bash dotenv fish github json zsh " "$(complete_zsh "cudaenv env --shell ")" "zsh: env --shell"
   assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv exec --cuda ")" "zsh: installed versions for exec --cuda"
   assert_eq "12.1.1 12.4.1 " "$(complete_zsh "cudaenv use " init-first)" "zsh: init evaluated before compinit"
 fi

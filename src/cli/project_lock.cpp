@@ -1,0 +1,179 @@
+#include "cli/project_lock.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "cli/library_source.h"
+#include "cli/redist_source.h"
+#include "install/checked_manifest.h"
+#include "install/plan.h"
+#include "install/redist_files.h"
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+LockedArchive locked_file(const PlannedFile& file, const std::string& platform) {
+  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", ""};
+}
+
+LockedArchive locked_library(const PlannedLibrary& library, const std::string& platform) {
+  return LockedArchive{library.name,    platform,       library.archive.version, library.url,
+                       library.archive.artifact.sha256, library.archive.artifact.size,
+                       library.release, library.source, library.source_sha256};
+}
+
+PlannedFile planned_file(const LockedArchive& locked) {
+  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, {}};
+}
+
+PlannedFile library_file(const PlannedLibrary& library) {
+  return PlannedFile{library.name, library.archive.version, library.url, library.archive.artifact.sha256,
+                     library.archive.artifact.size, {}};
+}
+
+int major_of(const std::string& label) {
+  auto version = parse_version(label);
+  return version ? version->major() : 0;
+}
+
+Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, const std::vector<std::string>& specs,
+                                                      const std::string& label, const std::string& platform,
+                                                      const LockSources& sources, ProgressReporter& progress) {
+  std::vector<PlannedLibrary> out;
+  LibraryContext context{session.layout, session.env, session.data, sources.base_url, platform, major_of(label),
+                         sources.skip_manifest_pin};
+  for (const std::string& text : specs) {
+    auto spec = parse_library_spec(text, "library");
+    if (!spec) return spec.take_error();
+    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec->name; })) continue;
+    auto library = resolve_library(*spec, context, progress);
+    if (!library) return library.take_error();
+    out.push_back(std::move(*library));
+  }
+  return out;
+}
+
+const char* const kRelockHint =
+    "run `cudaenv lock` to lock what is offered now (and review the change to cuda.lock), or install without --locked";
+
+}  // namespace
+
+LockRequest lock_request_of(const CudaToml& toml) {
+  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries};
+}
+
+std::filesystem::path lock_path_of(const CudaToml& toml) { return toml.path.parent_path() / kLockFileName; }
+
+Result<std::optional<CudaLock>> read_lock_file(const std::filesystem::path& path) {
+  RealFileSystem disk;
+  if (disk.kind(path) == EntryKind::missing) return std::optional<CudaLock>{};
+  auto text = disk.read_file(path);
+  if (!text) return text.take_error();
+  auto lock = parse_lock(path, *text);
+  if (!lock) return lock.take_error();
+  return std::optional<CudaLock>(std::move(*lock));
+}
+
+Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock) {
+  return write_file_atomically(path, render_lock(lock));
+}
+
+PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources,
+                         ProgressReporter& progress) {
+  return [plan_files, &session, sources, &progress](const InstallRequest& request,
+                                                    const std::function<bool()>& should_stop) -> Result<InstallPlan> {
+    auto plan = plan_files(request, should_stop);
+    if (!plan) return plan.take_error();
+    auto libraries = resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress);
+    if (!libraries) return libraries.take_error();
+    for (const PlannedLibrary& library : *libraries) plan->files.push_back(library_file(library));
+    return plan;
+  };
+}
+
+Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
+                              const LockRequest& request, const std::vector<std::string>& platforms,
+                              const LockSources& sources, ProgressReporter& progress) {
+  ReleaseSource source(session, releases, sources.base_url);
+  auto label = source.resolve(request.version);
+  if (!label) return label.take_error();
+  std::string profile = request.profile.empty() ? profiles.default_profile : request.profile;
+  CUDAENV_TRY(check_release_label(*label));
+  CUDAENV_TRY(check_profile(profiles, *label, profile));
+  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin}, progress);
+  CudaLock lock;
+  lock.request = request;
+  lock.label = *label;
+  lock.profile = profile;
+  lock.platforms = platforms;
+  lock.source = sources.base_url;
+  for (const std::string& platform : platforms) {
+    InstallRequest wanted{*label, profile, request.components, platform, 4, false, false, {}};
+    auto plan = redist(wanted, [] { return false; });
+    if (!plan) return plan.take_error();
+    lock.manifest_sha256 = plan->pinned_by_sha256;
+    for (const PlannedFile& file : plan->files) lock.components.push_back(locked_file(file, platform));
+    auto libraries = resolve_libraries(session, request.libraries, *label, platform, sources, progress);
+    if (!libraries) return libraries.take_error();
+    for (const PlannedLibrary& library : *libraries) lock.libraries.push_back(locked_library(library, platform));
+  }
+  normalise_lock(lock);
+  return lock;
+}
+
+Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform,
+                                     const std::filesystem::path& lock_path, const ReleaseCatalog& releases,
+                                     const ProfileCatalog& profiles, bool skip_manifest_pin, ProgressReporter& progress) {
+  if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
+    return make_error(lock_path.string() + " locks CUDA " + lock.label + " for " + join(lock.platforms, ", ") +
+                          ", not for " + platform,
+                      "run `cudaenv lock --platform " + platform + "` (with the other platforms too) to add it");
+  }
+  InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
+  std::vector<LockedArchive> locked = lock.components_for(platform);
+  for (const LockedArchive& archive : locked) request.components.push_back(archive.name);
+  for (const LockedArchive& archive : lock.libraries_for(platform)) request.libraries.push_back(archive.name);
+  InstallPlan exact{lock.label, "redist", lock.source, manifest_url(lock.source, lock.label), lock.manifest_sha256, {}};
+  for (const LockedArchive& archive : locked) exact.files.push_back(planned_file(archive));
+  for (const LockedArchive& archive : lock.libraries_for(platform)) exact.files.push_back(planned_file(archive));
+  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{lock.source, skip_manifest_pin}, progress);
+  std::string path = lock_path.string();
+  PlanFiles plan_files = [redist, locked, exact, platform, path](const InstallRequest& wanted,
+                                                                  const std::function<bool()>& should_stop) -> Result<InstallPlan> {
+    auto now = redist(wanted, should_stop);
+    if (!now) return now.take_error();
+    std::vector<LockedArchive> offered;
+    for (const PlannedFile& file : now->files) offered.push_back(locked_file(file, platform));
+    std::vector<std::string> differences = archive_differences(locked, offered);
+    if (!differences.empty()) {
+      return make_error("the manifest at " + now->origin + " no longer gives what " + path + " locks:\n  " +
+                            join(differences, "\n  "),
+                        kRelockHint);
+    }
+    return exact;
+  };
+  return LockedInstall{std::move(request), std::move(plan_files)};
+}
+
+std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,
+                                               const std::string& platform) {
+  auto installed = installed_files(home);
+  if (!installed) return {"it has no readable install receipt"};
+  std::vector<LockedArchive> locked = lock.components_for(platform);
+  for (const LockedArchive& library : lock.libraries_for(platform)) locked.push_back(library);
+  std::vector<std::string> out;
+  for (const LockedArchive& archive : locked) {
+    bool found = std::any_of(installed->begin(), installed->end(), [&](const ReceiptFile& have) {
+      return have.name == archive.name && have.sha256 == archive.sha256;
+    });
+    if (!found) out.push_back(archive.name + " " + archive.version + " is not installed as locked");
+  }
+  if (installed->size() > locked.size()) out.push_back("it has files the lock does not list");
+  return out;
+}
+
+}  // namespace cudaenv

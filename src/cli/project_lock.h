@@ -1,0 +1,62 @@
+#pragma once
+// Between cuda.toml, cuda.lock and an install: what a project asks for, resolving it into a lock
+// (the network: manifests, library releases), and turning a lock back into an install request.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/session.h"
+#include "core/cuda_toml.h"
+#include "install/catalog.h"
+#include "install/installer.h"
+#include "install/progress.h"
+#include "lock/lock_file.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+// What a cuda.toml asks for, as a lock records it.
+LockRequest lock_request_of(const CudaToml& toml);
+
+// cuda.lock beside the cuda.toml.
+std::filesystem::path lock_path_of(const CudaToml& toml);
+
+// The lock file, or nullopt when there is none.
+Result<std::optional<CudaLock>> read_lock_file(const std::filesystem::path& path);
+
+Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock);
+
+// Where a resolution reads from.
+struct LockSources {
+  std::string base_url;  // the CUDA redist folder, ending in '/'
+  bool skip_manifest_pin = false;
+};
+
+// Resolves a request for each platform: the label, the manifest, the profile's archives and
+// the libraries for the toolkit's major.
+Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
+                              const LockRequest& request, const std::vector<std::string>& platforms,
+                              const LockSources& sources, ProgressReporter& progress);
+
+// A source's PlanFiles with the request's libraries added (resolved for the toolkit's major).
+PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources,
+                         ProgressReporter& progress);
+
+// An install of exactly what the lock holds for `platform`: its PlanFiles reads the lock's
+// manifest to refuse archives that differ from the lock (naming each difference), and plans the
+// lock's own files.
+struct LockedInstall {
+  InstallRequest request;
+  PlanFiles plan_files;
+};
+Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform,
+                                     const std::filesystem::path& lock_path, const ReleaseCatalog& releases,
+                                     const ProfileCatalog& profiles, bool skip_manifest_pin, ProgressReporter& progress);
+
+// How an installed toolkit differs from the lock (empty: it is what the lock says).
+std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,
+                                               const std::string& platform);
+
+}  // namespace cudaenv

@@ -1,0 +1,45 @@
+#pragma once
+// Libraries of a toolkit (cuDNN, NCCL): which archive fits a toolkit's CUDA major, and where
+// it comes from. Pure: cli/library_source fetches what the choice needs.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/library_spec.h"
+#include "install/plan.h"
+#include "install/redist_manifest.h"
+#include "util/environment.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+// One library archive to install into a toolkit's tree, and where it was found.
+struct PlannedLibrary {
+  std::string name;           // "cudnn"
+  std::string release;        // the release it comes from: "9.10.0"
+  PlannedArchive archive;     // component = name, version = "9.10.0.56"
+  std::string url;            // where the archive is downloaded from
+  std::string source;         // the manifest (or index page) it was chosen from
+  std::string source_sha256;  // of that manifest; "" for an index page
+
+  bool operator==(const PlannedLibrary& other) const {
+    return name == other.name && archive.version == other.archive.version && url == other.url &&
+           archive.artifact.sha256 == other.archive.artifact.sha256;
+  }
+};
+
+// cuDNN's redist folder for a CUDA folder: CUDAENV_CUDNN_MIRROR when set, else the folder beside
+// it in NVIDIA's layout (.../compute/cuda/redist/ -> .../compute/cudnn/redist/).
+Result<std::string> cudnn_base_url(const std::string& cuda_base, const EnvMap& env);
+
+// The newest release a version prefix matches ("" matches every release), newest first in `labels`.
+Result<std::string> choose_library_release(const LibrarySpec& spec, const std::vector<std::string>& labels_newest_first);
+
+// The `spec.name` archive of a cuDNN-style manifest (entries per CUDA major, "cuda12", "cuda13")
+// for the toolkit's major. No build for that major is an error naming the majors that have one.
+Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name,
+                                              const std::string& release, const std::string& platform,
+                                              int cuda_major);
+
+}  // namespace cudaenv

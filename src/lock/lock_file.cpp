@@ -1,0 +1,369 @@
+#include "lock/lock_file.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "core/toml_parse.h"
+#include "core/toml_reader.h"
+#include "core/version.h"
+#include "install/redist_manifest.h"
+#include "util/sha256.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+const char* const kDamagedHint = "the lock is damaged or was edited by hand: run `cudaenv lock` to write it again";
+
+// JSON's string escapes are all valid in a TOML basic string.
+std::string toml_string(std::string_view value) { return json_quote(value); }
+
+std::string toml_list(const std::vector<std::string>& values) {
+  std::vector<std::string> parts;
+  for (const std::string& value : values) parts.push_back(toml_string(value));
+  return "[" + join(parts, ", ") + "]";
+}
+
+void line(std::string& out, const char* key, const std::string& value) {
+  out += key;
+  out += " = " + toml_string(value) + "\n";
+}
+
+void render_archive(std::string& out, const char* table, const LockedArchive& archive) {
+  out += "\n[[";
+  out += table;
+  out += "]]\n";
+  line(out, "name", archive.name);
+  line(out, "platform", archive.platform);
+  line(out, "version", archive.version);
+  if (!archive.release.empty()) line(out, "release", archive.release);
+  if (!archive.source.empty()) line(out, "source", archive.source);
+  if (!archive.source_sha256.empty()) line(out, "source_sha256", archive.source_sha256);
+  line(out, "url", archive.url);
+  line(out, "sha256", archive.sha256);
+  out += "size = " + std::to_string(archive.size) + "\n";
+}
+
+bool all_of_chars(std::string_view text, std::string_view extra) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [&](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           extra.find(c) != std::string_view::npos;
+  });
+}
+
+bool is_sha256(std::string_view text) {
+  return text.size() == 64 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+bool has_scheme(std::string_view url) {
+  return starts_with(url, "https://") || starts_with(url, "http://") || starts_with(url, "file://");
+}
+
+// An archive URL whose last segment can name the downloaded file.
+bool is_archive_url(std::string_view url) {
+  if (!has_scheme(url) || url.find_first_of(" \t\r\n\"'\\") != std::string_view::npos) return false;
+  std::string_view file = url.substr(url.rfind('/') + 1);
+  return all_of_chars(file, "._+-") && file != "." && file != "..";
+}
+
+// Reads one table of the lock, naming each wrong value by file:line:col and its key.
+class TableReader {
+ public:
+  TableReader(const std::filesystem::path& path, const toml::table& table, std::string where)
+      : path_(path), table_(table), where_(std::move(where)) {}
+
+  Result<std::string> text(const char* key, bool required = true) const {
+    const toml::node* node = table_.get(key);
+    if (!node) {
+      if (!required) return std::string();
+      return make_error(path_.string() + ": " + where_ + " has no " + key, kDamagedHint);
+    }
+    if (!node->is_string()) return wrong(*node, key, "must be a string");
+    return *node->value<std::string>();
+  }
+
+  Result<std::string> checked(const char* key, bool (*valid)(std::string_view), const char* what,
+                              bool required = true) const {
+    auto value = text(key, required);
+    if (!value) return value.take_error();
+    if ((required || !value->empty()) && !valid(*value)) return wrong(*table_.get(key), key, what);
+    return value;
+  }
+
+  Result<std::vector<std::string>> list(const char* key) const {
+    std::vector<std::string> out;
+    const toml::node* node = table_.get(key);
+    if (!node) return out;
+    const toml::array* array = node->as_array();
+    if (!array) return wrong(*node, key, "must be an array of strings");
+    for (const toml::node& element : *array) {
+      if (!element.is_string()) return wrong(element, key, "must hold only strings");
+      out.push_back(*element.value<std::string>());
+    }
+    return out;
+  }
+
+  Result<std::uint64_t> size(const char* key) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return make_error(path_.string() + ": " + where_ + " has no " + key, kDamagedHint);
+    auto value = node->value<std::int64_t>();
+    if (!node->is_integer() || !value || *value < 0 || static_cast<std::uint64_t>(*value) > kMaxArchiveBytes) {
+      return wrong(*node, key, "must be a byte count no larger than 16 GiB");
+    }
+    return static_cast<std::uint64_t>(*value);
+  }
+
+ private:
+  Error wrong(const toml::node& node, const char* key, const std::string& what) const {
+    return make_error(toml_position(path_, node.source().begin) + ": " + where_ + "." + key + " " + what,
+                      kDamagedHint);
+  }
+
+  const std::filesystem::path& path_;
+  const toml::table& table_;
+  std::string where_;
+};
+
+bool is_name(std::string_view text) { return all_of_chars(text, "._-"); }
+bool is_platform(std::string_view text) { return all_of_chars(text, "_-"); }
+bool is_version_text(std::string_view text) { return all_of_chars(text, "._+-"); }
+bool is_label(std::string_view text) { return parse_version(text).has_value(); }
+bool is_folder_url(std::string_view text) {
+  return has_scheme(text) && !text.empty() && text.back() == '/' &&
+         text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
+}
+bool is_source_url(std::string_view text) {
+  return has_scheme(text) && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
+}
+
+Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml::table& table, const std::string& where) {
+  TableReader reader(path, table, where);
+  LockedArchive archive;
+  auto name = reader.checked("name", is_name, "must be a component or library name");
+  if (!name) return name.take_error();
+  auto platform = reader.checked("platform", is_platform, "must be a platform such as linux-x86_64");
+  if (!platform) return platform.take_error();
+  auto version = reader.checked("version", is_version_text, "must be a version");
+  if (!version) return version.take_error();
+  auto url = reader.checked("url", is_archive_url, "must be an http(s) or file URL ending in an archive's file name");
+  if (!url) return url.take_error();
+  auto sha256 = reader.checked("sha256", is_sha256, "must be 64 lowercase hex digits");
+  if (!sha256) return sha256.take_error();
+  auto size = reader.size("size");
+  if (!size) return size.take_error();
+  auto release = reader.checked("release", is_version_text, "must be a version", false);
+  if (!release) return release.take_error();
+  auto source = reader.checked("source", is_source_url, "must be an http(s) or file URL", false);
+  if (!source) return source.take_error();
+  auto source_sha256 = reader.checked("source_sha256", is_sha256, "must be 64 lowercase hex digits", false);
+  if (!source_sha256) return source_sha256.take_error();
+  return LockedArchive{*name, *platform, *version, *url, *sha256, *size, *release, *source, *source_sha256};
+}
+
+Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root,
+                                                 const char* key) {
+  std::vector<LockedArchive> out;
+  const toml::node* node = root.get(key);
+  if (!node) return out;
+  const toml::array* array = node->as_array();
+  if (!array || !array->is_array_of_tables()) {
+    return make_error(toml_position(path, node->source().begin) + ": " + key + " must be written as [[" + key + "]] tables",
+                      kDamagedHint);
+  }
+  for (size_t i = 0; i < array->size(); ++i) {
+    auto archive = read_archive(path, *array->get(i)->as_table(), std::string(key) + "[" + std::to_string(i) + "]");
+    if (!archive) return archive.take_error();
+    out.push_back(std::move(*archive));
+  }
+  return out;
+}
+
+const toml::table* table_at(const toml::table& root, const char* key) {
+  const toml::node* node = root.get(key);
+  return node ? node->as_table() : nullptr;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> values) {
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+std::vector<LockedArchive> for_platform(const std::vector<LockedArchive>& archives, const std::string& platform) {
+  std::vector<LockedArchive> out;
+  for (const LockedArchive& archive : archives) {
+    if (archive.platform == platform) out.push_back(archive);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<LockedArchive> CudaLock::components_for(const std::string& platform) const {
+  return for_platform(components, platform);
+}
+
+std::vector<LockedArchive> CudaLock::libraries_for(const std::string& platform) const {
+  return for_platform(libraries, platform);
+}
+
+void normalise_lock(CudaLock& lock) {
+  std::sort(lock.platforms.begin(), lock.platforms.end());
+  lock.platforms.erase(std::unique(lock.platforms.begin(), lock.platforms.end()), lock.platforms.end());
+  std::sort(lock.components.begin(), lock.components.end(), [](const LockedArchive& a, const LockedArchive& b) {
+    return std::tie(a.platform, a.name) < std::tie(b.platform, b.name);
+  });
+  std::sort(lock.libraries.begin(), lock.libraries.end(), [](const LockedArchive& a, const LockedArchive& b) {
+    return std::tie(a.name, a.platform) < std::tie(b.name, b.platform);
+  });
+}
+
+std::string render_lock(CudaLock lock) {
+  normalise_lock(lock);
+  std::string out =
+      "# cuda.lock: what cuda.toml resolved to, written by `cudaenv lock`. Commit it beside cuda.toml:\n"
+      "# `cudaenv install --locked` installs exactly these archives, or fails naming what differs.\n";
+  out += "format = " + std::to_string(kLockFormat) + "\n\n[request]\n";
+  line(out, "version", lock.request.version);
+  if (!lock.request.profile.empty()) line(out, "profile", lock.request.profile);
+  out += "components = " + toml_list(lock.request.components) + "\n";
+  out += "libraries = " + toml_list(lock.request.libraries) + "\n\n[toolkit]\n";
+  line(out, "label", lock.label);
+  line(out, "profile", lock.profile);
+  out += "platforms = " + toml_list(lock.platforms) + "\n";
+  line(out, "source", lock.source);
+  line(out, "manifest_sha256", lock.manifest_sha256);
+  for (const LockedArchive& archive : lock.components) render_archive(out, "component", archive);
+  for (const LockedArchive& archive : lock.libraries) render_archive(out, "library", archive);
+  return out;
+}
+
+Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view text) {
+  auto parsed = parse_toml(path, text, "\n" + std::string(kDamagedHint), false);
+  if (!parsed) return parsed.take_error();
+  const toml::table& root = *parsed;
+  const toml::node* format = root.get("format");
+  if (!format || format->value<std::int64_t>() != kLockFormat) {
+    return make_error(path.string() + " is not a cuda.lock this cudaenv reads (format " + std::to_string(kLockFormat) + ")",
+                      "run `cudaenv lock` to write it again with this cudaenv");
+  }
+  const toml::table* request = table_at(root, "request");
+  const toml::table* toolkit = table_at(root, "toolkit");
+  if (!request || !toolkit) return make_error(path.string() + " has no [request] or no [toolkit] table", kDamagedHint);
+  CudaLock lock;
+  TableReader asked(path, *request, "request");
+  TableReader got(path, *toolkit, "toolkit");
+  auto version = asked.text("version");
+  auto profile = asked.text("profile", false);
+  auto components = asked.list("components");
+  auto libraries = asked.list("libraries");
+  auto label = got.checked("label", is_label, "must be a CUDA release label such as 12.4.1");
+  auto installed_profile = got.checked("profile", is_name, "must be a profile name");
+  auto platforms = got.list("platforms");
+  auto source = got.checked("source", is_folder_url, "must be an http(s) or file URL ending in '/'");
+  auto manifest_sha256 = got.checked("manifest_sha256", is_sha256, "must be 64 lowercase hex digits");
+  if (!version) return version.take_error();
+  if (!profile) return profile.take_error();
+  if (!components) return components.take_error();
+  if (!libraries) return libraries.take_error();
+  if (!label) return label.take_error();
+  if (!installed_profile) return installed_profile.take_error();
+  if (!platforms) return platforms.take_error();
+  if (!source) return source.take_error();
+  if (!manifest_sha256) return manifest_sha256.take_error();
+  lock.request = LockRequest{*version, *profile, *components, *libraries};
+  lock.label = *label;
+  lock.profile = *installed_profile;
+  lock.platforms = *platforms;
+  lock.source = *source;
+  lock.manifest_sha256 = *manifest_sha256;
+  for (const std::string& platform : lock.platforms) {
+    if (!is_platform(platform)) return make_error(path.string() + ": toolkit.platforms holds '" + terminal_safe(platform) + "'", kDamagedHint);
+  }
+  auto component_entries = read_archives(path, root, "component");
+  if (!component_entries) return component_entries.take_error();
+  auto library_entries = read_archives(path, root, "library");
+  if (!library_entries) return library_entries.take_error();
+  lock.components = std::move(*component_entries);
+  lock.libraries = std::move(*library_entries);
+  std::map<std::pair<std::string, std::string>, int> seen;
+  for (const auto* list : {&lock.components, &lock.libraries}) {
+    for (const LockedArchive& archive : *list) {
+      if (std::find(lock.platforms.begin(), lock.platforms.end(), archive.platform) == lock.platforms.end()) {
+        return make_error(path.string() + ": " + archive.name + " is locked for " + archive.platform +
+                              ", which toolkit.platforms does not list",
+                          kDamagedHint);
+      }
+      if (++seen[{archive.name, archive.platform}] > 1) {
+        return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is locked twice", kDamagedHint);
+      }
+    }
+  }
+  normalise_lock(lock);
+  return lock;
+}
+
+std::vector<std::string> request_differences(const LockRequest& locked, const LockRequest& wanted) {
+  std::vector<std::string> out;
+  auto differ = [&](const std::string& what, const std::string& in_lock, const std::string& in_toml) {
+    if (in_lock != in_toml) out.push_back(what + ": cuda.lock has " + in_lock + ", cuda.toml has " + in_toml);
+  };
+  auto shown = [](const std::string& value) { return value.empty() ? std::string("none") : toml_string(value); };
+  differ("version", shown(locked.version), shown(wanted.version));
+  differ("profile", shown(locked.profile), shown(wanted.profile));
+  differ("components", toml_list(sorted(locked.components)), toml_list(sorted(wanted.components)));
+  differ("libraries", toml_list(sorted(locked.libraries)), toml_list(sorted(wanted.libraries)));
+  return out;
+}
+
+std::vector<std::string> archive_differences(const std::vector<LockedArchive>& locked,
+                                             const std::vector<LockedArchive>& now) {
+  using Key = std::pair<std::string, std::string>;
+  std::map<Key, const LockedArchive*> in_lock, in_now;
+  for (const LockedArchive& archive : locked) in_lock[{archive.name, archive.platform}] = &archive;
+  for (const LockedArchive& archive : now) in_now[{archive.name, archive.platform}] = &archive;
+  std::vector<std::string> out;
+  for (const auto& [key, archive] : in_lock) {
+    std::string name = key.first + " (" + key.second + ")";
+    auto found = in_now.find(key);
+    if (found == in_now.end()) {
+      out.push_back(name + ": in cuda.lock, but no longer offered");
+      continue;
+    }
+    const LockedArchive& other = *found->second;
+    if (archive->version != other.version) {
+      out.push_back(name + ": " + archive->version + " in cuda.lock, " + other.version + " now");
+    } else if (archive->sha256 != other.sha256) {
+      out.push_back(name + ": sha256 " + archive->sha256 + " in cuda.lock, " + other.sha256 + " now");
+    } else if (archive->url != other.url) {
+      out.push_back(name + ": " + archive->url + " in cuda.lock, " + other.url + " now");
+    } else if (archive->size != other.size) {
+      out.push_back(name + ": " + std::to_string(archive->size) + " bytes in cuda.lock, " + std::to_string(other.size) +
+                    " now");
+    }
+  }
+  for (const auto& [key, archive] : in_now) {
+    if (!in_lock.count(key)) out.push_back(key.first + " (" + key.second + "): " + archive->version + " now, not in cuda.lock");
+  }
+  return out;
+}
+
+Result<std::string> lock_cache_key(CudaLock lock, const std::string& platform) {
+  normalise_lock(lock);
+  if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
+    return make_error("cuda.lock has nothing for " + platform + " (it locks " + join(lock.platforms, ", ") + ")",
+                      "run `cudaenv lock --platform " + platform + "` to add it");
+  }
+  std::string identity = "cudaenv-lock " + std::to_string(kLockFormat) + "\n" + lock.label + "\n" + platform + "\n";
+  for (const LockedArchive& archive : lock.components_for(platform)) {
+    identity += "component " + archive.name + " " + archive.version + " " + archive.sha256 + "\n";
+  }
+  for (const LockedArchive& archive : lock.libraries_for(platform)) {
+    identity += "library " + archive.name + " " + archive.version + " " + archive.sha256 + "\n";
+  }
+  return "cuda-" + lock.label + "-" + platform + "-" + sha256_hex(identity).substr(0, 16);
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,161 @@
+#include <catch2/catch.hpp>
+
+#include "lock/lock_file.h"
+
+using namespace cudaenv;
+
+namespace {
+
+const std::filesystem::path kLock = "/p/cuda.lock";
+const std::string kSha(64, 'a');
+const std::string kOtherSha(64, 'b');
+
+LockedArchive component(const std::string& name, const std::string& platform, const std::string& version) {
+  return LockedArchive{name,
+                       platform,
+                       version,
+                       "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version + "-archive.tar.xz",
+                       kSha,
+                       1234,
+                       "",
+                       "",
+                       ""};
+}
+
+CudaLock sample_lock() {
+  CudaLock lock;
+  lock.request = LockRequest{"12.4", "torch", {"libcurand"}, {"cudnn@9.10"}};
+  lock.label = "12.4.1";
+  lock.profile = "torch";
+  lock.platforms = {"linux-x86_64", "linux-sbsa"};
+  lock.source = "https://m.example/cuda/redist/";
+  lock.manifest_sha256 = kOtherSha;
+  lock.components = {component("cuda_nvcc", "linux-x86_64", "12.4.131"), component("cuda_cccl", "linux-x86_64", "12.4.127"),
+                     component("cuda_nvcc", "linux-sbsa", "12.4.131")};
+  LockedArchive cudnn{"cudnn",
+                      "linux-x86_64",
+                      "9.10.0.56",
+                      "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
+                      kSha,
+                      1003184568,
+                      "9.10.0",
+                      "https://m.example/cudnn/redist/redistrib_9.10.0.json",
+                      kOtherSha};
+  lock.libraries = {cudnn};
+  return lock;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("cuda.lock: what is written is read back the same") {
+  CudaLock lock = sample_lock();
+  auto parsed = parse_lock(kLock, render_lock(lock));
+  REQUIRE(parsed.ok());
+  normalise_lock(lock);
+  CHECK(*parsed == lock);
+  CHECK(parsed->libraries.front().release == "9.10.0");
+  CHECK(parsed->components_for("linux-sbsa").size() == 1);
+}
+
+TEST_CASE("cuda.lock: the text does not depend on the order things were found in") {
+  CudaLock forward = sample_lock();
+  CudaLock backward = sample_lock();
+  std::reverse(backward.components.begin(), backward.components.end());
+  std::reverse(backward.platforms.begin(), backward.platforms.end());
+  std::string text = render_lock(forward);
+  CHECK(text == render_lock(backward));
+  // Components sort by platform, then name; one field per line keeps a version bump a one-line diff.
+  CHECK(text.find("name = \"cuda_nvcc\"\nplatform = \"linux-sbsa\"") < text.find("name = \"cuda_cccl\""));
+  CHECK(text.find("name = \"cuda_cccl\"") < text.find("name = \"cuda_nvcc\"\nplatform = \"linux-x86_64\""));
+  CHECK(text.find("platforms = [\"linux-sbsa\", \"linux-x86_64\"]") != std::string::npos);
+  CudaLock bumped = sample_lock();
+  bumped.components[0].version = "12.4.132";
+  std::string other = render_lock(bumped);
+  size_t differing_lines = 0;
+  std::istringstream a(text), b(other);
+  for (std::string x, y; std::getline(a, x) && std::getline(b, y);) differing_lines += x != y;
+  CHECK(differing_lines == 1);
+}
+
+TEST_CASE("cuda.lock: a damaged value is named by position and key") {
+  std::string text = render_lock(sample_lock());
+  auto bad_sha = parse_lock(kLock, replaced(text, "sha256 = \"" + kSha, "sha256 = \"xyz"));
+  REQUIRE_FALSE(bad_sha.ok());
+  CHECK(bad_sha.error().message.find("/p/cuda.lock:") == 0);
+  CHECK(bad_sha.error().message.find("component[0].sha256 must be 64 lowercase hex digits") != std::string::npos);
+  CHECK(bad_sha.error().hint.find("cudaenv lock") != std::string::npos);
+
+  auto traversal = parse_lock(kLock, replaced(text, "12.4.127-archive.tar.xz", "../../etc/passwd/.."));
+  REQUIRE_FALSE(traversal.ok());
+  CHECK(traversal.error().message.find(".url must be") != std::string::npos);
+
+  auto bad_label = parse_lock(kLock, replaced(text, "label = \"12.4.1\"", "label = \"../12\""));
+  REQUIRE_FALSE(bad_label.ok());
+  CHECK(bad_label.error().message.find("toolkit.label") != std::string::npos);
+
+  auto stray_platform = parse_lock(kLock, replaced(text, "platform = \"linux-sbsa\"", "platform = \"linux-ppc64le\""));
+  REQUIRE_FALSE(stray_platform.ok());
+  CHECK(stray_platform.error().message.find("which toolkit.platforms does not list") != std::string::npos);
+
+  auto future = parse_lock(kLock, replaced(text, "format = 1", "format = 2"));
+  REQUIRE_FALSE(future.ok());
+  CHECK(future.error().message.find("is not a cuda.lock this cudaenv reads") != std::string::npos);
+
+  auto not_toml = parse_lock(kLock, "format = 1\n[request\n");
+  REQUIRE_FALSE(not_toml.ok());
+  CHECK(not_toml.error().message.find("/p/cuda.lock:2") == 0);
+}
+
+TEST_CASE("cuda.lock: --check names each setting cuda.toml changed") {
+  LockRequest locked{"12.4", "", {"libcurand", "libcufft"}, {"cudnn"}};
+  CHECK(request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}}).empty());
+  auto differences = request_differences(locked, LockRequest{"12.6", "torch", {"libcurand"}, {}});
+  REQUIRE(differences.size() == 4);
+  CHECK(differences[0] == "version: cuda.lock has \"12.4\", cuda.toml has \"12.6\"");
+  CHECK(differences[1] == "profile: cuda.lock has none, cuda.toml has \"torch\"");
+  CHECK(differences[3] == "libraries: cuda.lock has [\"cudnn\"], cuda.toml has []");
+}
+
+TEST_CASE("cuda.lock: --locked names the archives that changed upstream") {
+  std::vector<LockedArchive> locked = {component("cuda_nvcc", "linux-x86_64", "12.4.131"),
+                                       component("cuda_cccl", "linux-x86_64", "12.4.127")};
+  std::vector<LockedArchive> now = locked;
+  CHECK(archive_differences(locked, now).empty());
+  now[0].sha256 = kOtherSha;
+  now.pop_back();
+  now.push_back(component("libnvvm", "linux-x86_64", "12.4.1"));
+  auto differences = archive_differences(locked, now);
+  REQUIRE(differences.size() == 3);
+  CHECK(differences[0] == "cuda_cccl (linux-x86_64): in cuda.lock, but no longer offered");
+  CHECK(differences[1] == "cuda_nvcc (linux-x86_64): sha256 " + kSha + " in cuda.lock, " + kOtherSha + " now");
+  CHECK(differences[2] == "libnvvm (linux-x86_64): 12.4.1 now, not in cuda.lock");
+}
+
+TEST_CASE("cuda.lock: the cache key covers label, platform, components and libraries") {
+  CudaLock lock = sample_lock();
+  auto key = lock_cache_key(lock, "linux-x86_64");
+  REQUIRE(key.ok());
+  CHECK(key->rfind("cuda-12.4.1-linux-x86_64-", 0) == 0);
+  CHECK(key->size() == std::string("cuda-12.4.1-linux-x86_64-").size() + 16);
+  CHECK(*lock_cache_key(lock, "linux-sbsa") != *key);
+  CudaLock reordered = sample_lock();
+  std::reverse(reordered.components.begin(), reordered.components.end());
+  normalise_lock(reordered);
+  normalise_lock(lock);
+  CHECK(*lock_cache_key(reordered, "linux-x86_64") == *key);
+  CudaLock new_cudnn = lock;
+  new_cudnn.libraries[0].sha256 = kOtherSha;
+  CHECK(*lock_cache_key(new_cudnn, "linux-x86_64") != *key);
+  CudaLock new_source = lock;
+  new_source.source = "https://other.example/cuda/redist/";  // the same bytes from elsewhere: the same cache
+  CHECK(*lock_cache_key(new_source, "linux-x86_64") == *key);
+  auto missing = lock_cache_key(lock, "windows-x86_64");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().hint == "run `cudaenv lock --platform windows-x86_64` to add it");
+}
