@@ -17,7 +17,7 @@ _cudaenv_words() {
 
 _cudaenv() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor"
+  local commands="install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config"
   if ((COMP_CWORD == 1)); then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -43,6 +43,7 @@ _cudaenv() {
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
       list-remote) flags="--mirror --bare --json --refresh --offline --source --index-url" ;;
       update) flags="--mirror" ;;
+      config) flags="--json" ;;
       versions) flags="--bare --json" ;;
       current) flags="--json" ;;
       add) flags="--as --scan"; files=dirs ;;

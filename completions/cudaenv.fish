@@ -11,7 +11,7 @@ function __cudaenv_programs
     end
 end
 
-set -l commands install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor
+set -l commands install uninstall list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config
 complete -c cudaenv -f
 complete -c cudaenv -l help -d 'Show help'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the cudaenv version'
@@ -37,6 +37,7 @@ complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a torch -d '
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a mirror -d 'An offline mirror'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a module -d 'Modulefiles for clusters'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Diagnose mismatches'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a config -d 'Every setting and where it came from'
 
 # list-remote may be missing from an older cudaenv, or offline: then nothing.
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(__cudaenv_ask list-remote --bare --offline)'
@@ -58,7 +59,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l refresh -d '
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l offline -d 'No network: the cached or shipped list'
 complete -c cudaenv -n '__fish_seen_subcommand_from update' -l mirror -x -d 'The redist folder to read'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions' -l bare -d 'Only the names'
-complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor' -l json -d 'Print JSON'
+complete -c cudaenv -n '__fish_seen_subcommand_from list-remote versions current torch doctor config' -l json -d 'Print JSON'
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -l as -x -d 'Name to register it under'
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -l scan -d 'Register every /usr/local/cuda-*'
 complete -c cudaenv -n '__fish_seen_subcommand_from add' -F -a '(__fish_complete_directories)'

@@ -8,8 +8,8 @@ set -euo pipefail
 packages=()
 for set in "$@"; do
   case "$set" in
-    build) packages+=(g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev
-                      libcurl4-openssl-dev libarchive-dev liblzma-dev nlohmann-json3-dev libssl-dev) ;;
+    build) packages+=(g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev musl-tools
+                      libcurl4-openssl-dev libarchive-dev liblzma-dev nlohmann-json3-dev nettle-dev) ;;
     test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx time) ;;
     *) echo "cudaenv: error: unknown package set '$set'" >&2
        echo "  use: $0 build|test..." >&2

@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.h"
-#include "cli/output.h"
 #include "cli/session.h"
+#include "util/output.h"
 #include "util/edit_distance.h"
 #include "util/strings.h"
 
@@ -149,6 +149,11 @@ int run_cli(int argc, char** argv) {
   if (auto error = unknown_command_error(argc, argv)) {
     print_error(*error);
     return error->exit_code;
+  }
+  // Answered here: CLI11 reports its version flag by throwing, which costs more than the rest.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::puts("cudaenv " CUDAENV_VERSION_STRING);
+    return 0;
   }
   CLI::App app{"cudaenv: CUDA toolkits side by side, one per project.", "cudaenv"};
   app.set_version_flag("--version", "cudaenv " CUDAENV_VERSION_STRING);

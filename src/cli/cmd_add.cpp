@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
 #include "store/rehash.h"
@@ -33,7 +33,7 @@ std::vector<std::filesystem::path> scan_dirs(const Session& session) {
 }
 
 Result<int> add_scanned(const Session& session) {
-  auto found = scan_for_toolkits(scan_dirs(session));
+  auto found = scan_for_toolkits(session.fs, scan_dirs(session));
   if (found.empty()) {
     print_note("no toolkits found in " + env_get(session.env, "CUDAENV_SCAN_DIRS").value_or("/usr/local") +
                " (looked for cuda-*/bin/nvcc)");
@@ -41,7 +41,7 @@ Result<int> add_scanned(const Session& session) {
   }
   int status = 0;
   for (const auto& home : found) {
-    auto registration = register_toolkit(session.layout, home, std::nullopt);
+    auto registration = register_toolkit(session.fs, session.layout, home, std::nullopt);
     if (registration) {
       report(*registration);
     } else {
@@ -67,11 +67,11 @@ Result<int> run_add(const Session& session, const AddOptions& options) {
   } else {
     std::optional<std::string> as_name;
     if (!options.as_name.empty()) as_name = options.as_name;
-    auto registration = register_toolkit(session.layout, options.path, as_name);
+    auto registration = register_toolkit(session.fs, session.layout, options.path, as_name);
     if (!registration) return registration.take_error();
     report(*registration);
   }
-  auto rehashed = rehash_after_change(session.layout);
+  auto rehashed = rehash_after_change(session.fs, session.layout);
   if (!rehashed) return rehashed.take_error();
   return status;
 }

@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "doctor/checks.h"
-#include "doctor/probe.h"
+#include "doctor/machine_probes.h"
 #include "doctor/report.h"
 
 namespace cudaenv {
@@ -36,10 +36,10 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
     return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
                       "e.g. --timeout 120", 2);
   }
-  auto facts = load_cuda_facts();
+  auto facts = load_cuda_facts(session.data);
   if (!facts) return facts.take_error();
   CUDAENV_TRY(use_index_base(facts->torch_matrix, env_get(session.env, kTorchIndexVariable)));
-  auto selection = select_toolkit(session.fs, session.env, session.cwd, session.layout);
+  SelectionOutcome selection = select_or_fail(session.fs, session.env, session.cwd, session.layout, session.toolkit_index());
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));

@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "core/hook_state.h"
 #include "core/toolkit_env.h"

@@ -5,11 +5,12 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "cli/torch_index_refresh.h"
@@ -18,6 +19,7 @@
 #include "install/plan.h"
 #include "install/redist_files.h"
 #include "store/rehash.h"
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -29,7 +31,7 @@ struct InstallOptions {
   std::string profile;
   std::vector<std::string> components;
   std::string mirror;
-  int jobs = 4;
+  std::optional<int> jobs;
   bool force = false;
   std::string platform;
   bool keep_downloads = false;
@@ -38,9 +40,10 @@ struct InstallOptions {
   std::string index_url;
 };
 
-// The versions to install and what to install of them: the arguments, else the nearest cuda.toml.
-Status apply_project(InstallOptions& options, const Session& session) {
-  if (!options.versions.empty()) return ok_status();
+// The versions to install and what to install of them: the arguments, else the nearest cuda.toml
+// (whose profile then applies too).
+Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Session& session) {
+  if (!options.versions.empty()) return std::optional<CudaToml>();
   auto project = load_project(session.fs, session.cwd);
   if (!project) return project.take_error();
   if (!*project) {
@@ -58,9 +61,8 @@ Status apply_project(InstallOptions& options, const Session& session) {
   }
   print_note("installing what " + toml.path.string() + " asks for");
   options.versions.push_back(toml.version);
-  if (options.profile.empty() && toml.profile) options.profile = *toml.profile;
   options.components.insert(options.components.end(), toml.components.begin(), toml.components.end());
-  return ok_status();
+  return project;
 }
 
 std::string summary(const InstallResult& result) {
@@ -78,7 +80,7 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
                    const PlanFiles& plan_files, ProgressReporter& progress) {
   auto started = std::chrono::steady_clock::now();
   auto rehash = [&]() -> Status {
-    auto rehashed = rehash_after_change(session.layout);
+    auto rehashed = rehash_after_change(session.fs, session.layout);
     if (!rehashed) return rehashed.take_error();
     return ok_status();
   };
@@ -96,20 +98,22 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
 }
 
 Result<int> run_install(const Session& session, InstallOptions options) {
-  if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
-  CUDAENV_TRY(apply_project(options, session));
-  auto releases = load_release_catalog();
+  if (options.jobs && *options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
+  int jobs = options.jobs.value_or(kDefaultJobs);
+  auto project = apply_project(options, session);
+  if (!project) return project.take_error();
+  auto releases = load_release_catalog(session.data);
   if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog();
+  auto profiles = load_profile_catalog(session.data);
   if (!profiles) return profiles.take_error();
   auto platform = host_platform(options.platform);
   if (!platform) return platform.take_error();
   auto source = install_source(options.source, session);
   if (!source) return source.take_error();
   ProgressReporter progress(stderr, stderr_wants_colour());
-  std::string profile = options.profile.empty() ? profiles->default_profile : options.profile;
+  std::string profile = profile_setting(options.profile, *project ? &**project : nullptr, *profiles).value;
   auto request_for = [&](const std::string& label) {
-    return InstallRequest{label, profile, options.components, *platform, options.jobs, options.force, options.keep_downloads};
+    return InstallRequest{label, profile, options.components, *platform, jobs, options.force, options.keep_downloads};
   };
   if (*source == "pypi") {
     auto index_url = package_index_url(options.index_url, session);
@@ -161,7 +165,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
                       "name the one to remove, e.g. cudaenv uninstall " + matching.front(), 2);
   }
   for (const Toolkit& toolkit : session.toolkits()) {
-    if (toolkit.name == version && toolkit.source == ToolkitSource::system_root) {
+    if (toolkit.name == version && toolkit.source == ToolkitSource::shared_root) {
       return make_error("CUDA " + version + " lives in the shared root " + toolkit.home.parent_path().string(),
                         "only its administrator can remove it");
     }
@@ -201,7 +205,7 @@ Result<int> run_uninstall(const Session& session, const UninstallOptions& option
     CUDAENV_TRY(remove_installed(session.layout, toolkit->name));
     print_note("removed CUDA " + toolkit->name + " (" + entry.string() + ")");
   }
-  auto rehashed = rehash_after_change(session.layout);
+  auto rehashed = rehash_after_change(session.fs, session.layout);
   if (!rehashed) return rehashed.take_error();
   return 0;
 }
@@ -224,11 +228,15 @@ struct RemoteFolder {
 };
 
 Result<RemoteFolder> remote_folder(const Session& session, const std::string& mirror) {
-  auto shipped = load_release_catalog();
+  auto shipped = load_release_catalog(session.data);
   if (!shipped) return shipped.take_error();
   auto base = redist_base_url(mirror, session, *shipped);
   if (!base) return base.take_error();
   return RemoteFolder{std::move(*shipped), std::move(*base)};
+}
+
+bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label) {
+  return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
 }
 
 // The toolkit releases the package index's cuda-toolkit metapackage offers, newest first.
@@ -241,38 +249,37 @@ Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions
   auto files = index.files("cuda-toolkit");
   if (!files) return files.take_error();
   std::vector<Toolkit> toolkits = session.toolkits();
-  std::vector<std::string> json_rows;
+  nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
   for (const ToolkitRelease& release : toolkit_releases(*files)) {
     Version version = *parse_version(release.label);
     if (prefix && !version_matches(*prefix, version)) continue;
-    bool installed = std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == release.label; });
+    bool installed = is_installed(toolkits, release.label);
     std::string note = version.major() < 13 ? "no nvcc wheel (use --source redist)" : installed ? "installed" : "";
     if (options.bare) {
       if (version.major() >= 13) std::printf("%s\n", release.label.c_str());
     } else if (options.json) {
-      json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"installed\": " + (installed ? "true" : "false") +
-                          ", \"installable\": " + (version.major() >= 13 ? "true" : "false") +
-                          ", \"source\": " + json_quote(index.url()) + "}");
+      json_rows.push_back({{"version", release.label},
+                           {"installed", installed},
+                           {"installable", version.major() >= 13},
+                           {"source", index.url()}});
     } else {
       std::string line = std::string(installed ? "* " : "  ") + release.label;
       if (!note.empty()) line += std::string(release.label.size() < 8 ? 10 - release.label.size() : 2, ' ') + note;
       std::printf("%s\n", line.c_str());
     }
   }
-  if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  if (options.json) std::fputs(json_text(json_rows).c_str(), stdout);
   return 0;
 }
 
 Result<int> run_list_remote(const Session& session, const ListRemoteOptions& options) {
-  {
-    auto source = install_source(options.source, session);
-    if (!source) return source.take_error();
-    std::optional<Version> prefix;
-    if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-      return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 13", 2);
-    }
-    if (*source == "pypi") return run_list_remote_pypi(session, options, prefix);
+  std::optional<Version> prefix;
+  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
+    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
+  auto kind = install_source(options.source, session);
+  if (!kind) return kind.take_error();
+  if (*kind == "pypi") return run_list_remote_pypi(session, options, prefix);
   auto folder = remote_folder(session, options.mirror);
   if (!folder) return folder.take_error();
   ReleaseSource source(session, folder->shipped, folder->base);
@@ -280,25 +287,19 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
       source.discovered(options.refresh   ? ListFreshness::refresh
                         : options.offline ? ListFreshness::offline
                                           : ListFreshness::cache_ok);
-  std::optional<Version> prefix;
-  if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
-  }
   std::vector<Toolkit> toolkits = session.toolkits();
-  auto installed = [&](const std::string& label) {
-    return std::any_of(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == label; });
-  };
-  std::vector<std::string> json_rows;
+  auto installed = [&](const std::string& label) { return is_installed(toolkits, label); };
+  nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
   for (const Release& release : discovered.catalog.releases) {
     if (prefix && !version_matches(*prefix, release.version)) continue;
     if (options.bare) {
       std::printf("%s\n", release.label.c_str());
     } else if (options.json) {
-      json_rows.push_back("{\"version\": " + json_quote(release.label) + ", \"release_date\": " +
-                          (release.date ? json_quote(*release.date) : std::string("null")) +
-                          ", \"installed\": " + (installed(release.label) ? "true" : "false") +
-                          ", \"manifest_pinned\": " + (release.sha256 ? "true" : "false") +
-                          ", \"source\": " + json_quote(discovered.origin) + "}");
+      json_rows.push_back({{"version", release.label},
+                           {"release_date", release.date ? nlohmann::ordered_json(*release.date) : nullptr},
+                           {"installed", installed(release.label)},
+                           {"manifest_pinned", release.sha256.has_value()},
+                           {"source", discovered.origin}});
     } else {
       char row[96];
       std::snprintf(row, sizeof row, "%s %-8s %-10s  %s", installed(release.label) ? "*" : " ", release.label.c_str(),
@@ -308,7 +309,7 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
       std::printf("%s\n", line.c_str());
     }
   }
-  if (options.json) std::printf("[%s]\n", join(json_rows, ",\n ").c_str());
+  if (options.json) std::fputs(json_text(json_rows).c_str(), stdout);
   return 0;
 }
 

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "mirror/mirror_store.h"
@@ -48,9 +48,9 @@ Result<fs::path> mirror_folder(const std::string& folder, const char* what) {
 
 Result<int> run_sync(const Session& session, SyncOptions options) {
   if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
-  auto releases = load_release_catalog();
+  auto releases = load_release_catalog(session.data);
   if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog();
+  auto profiles = load_profile_catalog(session.data);
   if (!profiles) return profiles.take_error();
   // The upstream is --mirror or NVIDIA, never CUDAENV_MIRROR: on a cluster that names the
   // local mirror this command fills.

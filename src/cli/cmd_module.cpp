@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "modules/modulefile.h"
 #include "util/atomic_file.h"

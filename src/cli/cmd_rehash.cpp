@@ -1,7 +1,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "store/rehash.h"
 #include "util/strings.h"
@@ -9,7 +9,7 @@
 namespace cudaenv {
 
 static Result<int> run_rehash(const Session& session) {
-  auto report = rehash_after_change(session.layout);
+  auto report = rehash_after_change(session.fs, session.layout);
   if (!report) return report.take_error();
   if (!report->added.empty()) print_note("new shims: " + join(report->added, " "));
   if (!report->removed.empty()) print_note("removed shims: " + join(report->removed, " "));

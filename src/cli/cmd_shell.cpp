@@ -1,34 +1,25 @@
 // Shell integration: init, the hidden hook-env the prompt runs, shell, trust, untrust.
-#include <unistd.h>
-
-#include <climits>
 #include <cstdio>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "shell/hook.h"
 #include "shell/init_script.h"
 #include "shell/stamps.h"
 #include "shell/trust.h"
+#include "util/data_dir.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
-Result<std::filesystem::path> this_binary() {
-  char self[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return make_error("cannot find the cudaenv binary through /proc/self/exe", "is /proc mounted?");
-  return std::filesystem::path(std::string(self, static_cast<size_t>(n)));
-}
-
 Result<int> run_init(const Session& session, const std::string& shell) {
-  auto binary = this_binary();
+  auto binary = running_program();
   if (!binary) return binary.take_error();
   std::fputs(init_script(*parse_shell_kind(shell), *binary, session.layout.shims_dir()).c_str(), stdout);
   return 0;

@@ -1,33 +1,42 @@
 // Read-only commands about the selection: current, versions, which, prefix.
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
+#include "core/program.h"
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
-std::string toolkit_json(const Toolkit& toolkit) {
-  return "\"name\": " + json_quote(toolkit.name) + ", \"version\": " +
-         (toolkit.version ? json_quote(toolkit.version->str()) : std::string("null")) +
-         ", \"prefix\": " + json_quote(toolkit.home.string()) + ", \"source\": " +
-         json_quote(source_label(toolkit.source)) + ", \"registered\": " + (toolkit.registered ? "true" : "false");
+using json = nlohmann::ordered_json;
+
+json toolkit_json(const Toolkit& toolkit) {
+  return {{"name", toolkit.name},
+          {"version", toolkit.version ? json(toolkit.version->str()) : json(nullptr)},
+          {"prefix", toolkit.home.string()},
+          {"source", source_label(toolkit.source)},
+          {"registered", toolkit.registered}};
 }
 
-std::string request_json(const Request& request) {
-  return "\"request\": " + json_quote(request.value) + ", \"origin\": " + json_quote(request.origin()) +
-         ", \"origin_file\": " + (request.file.empty() ? std::string("null") : json_quote(request.file.string()));
+void add_request(json& object, const Request& request) {
+  object["request"] = request.value;
+  object["origin"] = request.origin();
+  object["origin_file"] = request.file.empty() ? json(nullptr) : json(request.file.string());
 }
 
-Result<int> run_current(const Selection& selection, bool json) {
-  if (json) {
-    std::printf("{%s, %s}\n", toolkit_json(selection.toolkit).c_str(), request_json(selection.request).c_str());
+Result<int> run_current(const Selection& selection, bool as_json) {
+  if (as_json) {
+    json current = toolkit_json(selection.toolkit);
+    add_request(current, selection.request);
+    std::fputs(json_text(current).c_str(), stdout);
   } else if (selection.toolkit.source == ToolkitSource::system) {
     std::printf("system (%s; %s)\n", terminal_safe(selection.toolkit.home.string()).c_str(),
                 terminal_safe(selection.request.origin()).c_str());
@@ -45,7 +54,7 @@ struct VersionsOptions {
 std::string describe(const Toolkit& toolkit) {
   std::string text = toolkit.name;
   if (toolkit.registered) text += " --> " + toolkit.home.string();
-  if (toolkit.source == ToolkitSource::system_root) text += " (shared: " + toolkit.home.parent_path().string() + ")";
+  if (toolkit.source == ToolkitSource::shared_root) text += " (shared: " + toolkit.home.parent_path().string() + ")";
   if (!toolkit.present) text += " (missing: no bin/ folder)";
   return text;
 }
@@ -65,14 +74,15 @@ Result<int> run_versions(const Session& session, const VersionsOptions& options)
     return selection && selection->toolkit.name == toolkit.name && selection->toolkit.source == toolkit.source;
   };
   if (options.json) {
-    std::printf("[");
-    for (size_t i = 0; i < toolkits.size(); ++i) {
-      std::printf("%s\n  {%s, \"present\": %s, \"active\": %s", i ? "," : "", toolkit_json(toolkits[i]).c_str(),
-                  toolkits[i].present ? "true" : "false", is_active(toolkits[i]) ? "true" : "false");
-      if (is_active(toolkits[i])) std::printf(", %s", request_json(selection->request).c_str());
-      std::printf("}");
+    json rows = json::array();
+    for (const Toolkit& toolkit : toolkits) {
+      json row = toolkit_json(toolkit);
+      row["present"] = toolkit.present;
+      row["active"] = is_active(toolkit);
+      if (is_active(toolkit)) add_request(row, selection->request);
+      rows.push_back(std::move(row));
     }
-    std::printf("%s]\n", toolkits.empty() ? "" : "\n");
+    std::fputs(json_text(rows).c_str(), stdout);
     return 0;
   }
   for (const Toolkit& toolkit : toolkits) {
@@ -84,22 +94,9 @@ Result<int> run_versions(const Session& session, const VersionsOptions& options)
   return 0;
 }
 
-Error missing_program_error(const Session& session, const Selection& selection, const std::string& program) {
-  auto having = toolkits_with_program(session.fs, session.toolkits(), program);
-  std::string hint = having.empty() ? "no installed toolkit has it"
-                                    : "it is in: " + join(having, ", ") + " (e.g. `cudaenv shell " + having.back() + "`)";
-  return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")",
-                    hint, 127);
-}
-
 Result<int> run_which(const Session& session, const Selection& selection, const std::string& program) {
-  std::optional<std::filesystem::path> path;
-  if (selection.toolkit.source == ToolkitSource::system) {
-    path = find_on_path(session.fs, session.env, program, session.layout.shims_dir());
-  } else if (session.fs.is_executable(selection.toolkit.bin_dir() / program)) {
-    path = selection.toolkit.bin_dir() / program;
-  }
-  if (!path) return missing_program_error(session, selection, program);
+  auto path = program_for_selection(session.fs, session.env, session.layout, selection, program);
+  if (!path) return path.take_error();
   std::printf("%s\n", path->c_str());
   return 0;
 }
@@ -121,9 +118,9 @@ Result<int> run_prefix(const Session& session, const std::string& version) {
 }  // namespace
 
 CommandHandler configure_current(CLI::App& command) {
-  auto json = std::make_shared<bool>(false);
-  command.add_flag("--json", *json, "Print a JSON object");
-  return [json](const Setup& setup) { return run_current(setup.selection(), *json); };
+  auto as_json = std::make_shared<bool>(false);
+  command.add_flag("--json", *as_json, "Print a JSON object");
+  return [as_json](const Setup& setup) { return run_current(setup.selection(), *as_json); };
 }
 
 CommandHandler configure_versions(CLI::App& command) {

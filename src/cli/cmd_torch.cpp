@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
 #include "torch/discovery.h"
@@ -48,9 +48,9 @@ Result<Version> parse_option_version(const std::string& option, const std::strin
 }
 
 // The toolkit's CUDA from its name, else from what it ships (version.json, cuda.h, nvcc).
-Result<Version> toolkit_cuda(const Toolkit& toolkit) {
+Result<Version> toolkit_cuda(const FileSystemView& fs, const Toolkit& toolkit) {
   if (toolkit.version) return *toolkit.version;
-  return detect_toolkit_version(toolkit.home);
+  return detect_toolkit_version(fs, toolkit.home);
 }
 
 // Fills the CUDA side of the query and returns the project file that applies here.
@@ -73,7 +73,7 @@ Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const Torch
   }
   auto selection = session.select();
   if (!selection) return no_toolkit_error(selection.error());
-  auto cuda = toolkit_cuda(selection->toolkit);
+  auto cuda = toolkit_cuda(session.fs, selection->toolkit);
   if (!cuda) {
     Error error = cuda.take_error();
     error.hint += "\nor name the CUDA version: `cudaenv torch --cuda 12.4`";
@@ -103,8 +103,8 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
 Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
   if (options.archs.empty()) return ok_status();
   for (const std::string& item : split(options.archs, ',')) {
-    auto arch = parse_version(std::string(trim(item)));
-    if (!arch || arch->parts.size() != 2) {
+    auto arch = parse_compute_capability(trim(item));
+    if (!arch) {
       return make_error("--arch '" + std::string(trim(item)) + "' is not a compute capability",
                         "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --arch 7.0 or --arch 7.0,8.6", 2);
     }
@@ -186,7 +186,7 @@ Result<int> run_torch(const Session& session, const TorchOptions& options) {
   }
   CUDAENV_TRY(resolve_driver(session, options, query));
   CUDAENV_TRY(resolve_archs(options, query));
-  auto shipped = load_torch_matrix();
+  auto shipped = load_torch_matrix(session.data);
   if (!shipped) return shipped.take_error();
   CUDAENV_TRY(use_index_base(*shipped, env_get(session.env, kTorchIndexVariable)));
   std::optional<TorchMatrix> matrix = discovered_matrix(session, options, *shipped);

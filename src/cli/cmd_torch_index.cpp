@@ -71,7 +71,7 @@ Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
 }  // namespace
 
 Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
-  auto shipped = load_torch_matrix();
+  auto shipped = load_torch_matrix(session.data);
   if (!shipped) return shipped.take_error();
   CUDAENV_TRY(use_index_base(*shipped, env_get(session.env, kTorchIndexVariable)));
   fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;

@@ -18,6 +18,7 @@ const std::vector<Command>& command_table() {
       {"uninstall", "Remove an installed toolkit (a registered one is only unregistered)", Needs::session, configure_uninstall},
       {"list-remote", "List the CUDA versions that can be installed", Needs::session, configure_list_remote},
       {"update", "Read the list of CUDA releases again (it is cached a day)", Needs::session, configure_update},
+      {"config", "List every setting, its value and where it came from", Needs::session, configure_config},
       {"init", "Print the shell integration (PATH, cd hook, completions) for bash, zsh or fish", Needs::session, configure_init},
       {"hook-env", "Print the environment update the prompt hook evaluates", Needs::nothing, configure_hook_env},
       {"shell", "Set the CUDA version for this shell only (needs the shell integration)", Needs::session, configure_shell},

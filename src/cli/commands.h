@@ -15,12 +15,13 @@ CommandHandler configure_prefix(CLI::App& command);
 CommandHandler configure_exec(CLI::App& command);
 CommandHandler configure_env(CLI::App& command);
 CommandHandler configure_rehash(CLI::App& command);
-// These five are defined twice: for real in cmd_install.cpp / cmd_mirror.cpp (linked into
+// These are defined twice: for real in cmd_install.cpp / cmd_mirror.cpp (linked into
 // cudaenv-fetch), and as hand-offs to cudaenv-fetch in fetch_delegate.cpp (linked into cudaenv).
 CommandHandler configure_install(CLI::App& command);
 CommandHandler configure_uninstall(CLI::App& command);
 CommandHandler configure_list_remote(CLI::App& command);
 CommandHandler configure_update(CLI::App& command);
+CommandHandler configure_config(CLI::App& command);  // cmd_config.cpp / fetch_delegate.cpp
 CommandHandler configure_init(CLI::App& command);
 CommandHandler configure_hook_env(CLI::App& command);
 CommandHandler configure_shell(CLI::App& command);

@@ -1,7 +1,8 @@
 // In `cudaenv`, the commands that download or unpack archives (install, uninstall,
-// list-remote, update, mirror) are handed to cudaenv-fetch, the same CLI linked with libcurl and
-// libarchive. Loading those libraries and their dependencies costs about 5 ms at every
-// start, which every other command, and the shell hook, would otherwise pay.
+// list-remote, update, mirror) or read their catalogs (config) are handed to cudaenv-fetch,
+// the same CLI linked with libcurl and libarchive. Loading those libraries and their
+// dependencies costs about 5 ms at every start, which every other command, and the shell
+// hook, would otherwise pay.
 #include <unistd.h>
 
 #include <cerrno>
@@ -43,6 +44,7 @@ CommandHandler configure_uninstall(CLI::App& command) { return delegate(command)
 CommandHandler configure_list_remote(CLI::App& command) { return delegate(command); }
 CommandHandler configure_mirror(CLI::App& command) { return delegate(command); }
 CommandHandler configure_update(CLI::App& command) { return delegate(command); }
+CommandHandler configure_config(CLI::App& command) { return delegate(command); }
 CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");
   return delegate(command);

@@ -5,58 +5,90 @@
 #include "install/pip_config.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
-#include "cli/output.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
+namespace {
+
+std::string machine_name() {
+  struct utsname name {};
+  ::uname(&name);
+  return name.machine;
+}
+
+}  // namespace
+
+Setting mirror_setting(const std::string& option, const Session& session, const ReleaseCatalog& releases) {
+  return pick_setting({"--mirror", "CUDAENV_MIRROR"}, option, session.env, std::nullopt, {}, releases.default_base);
+}
+
+Setting platform_setting(const std::string& option) {
+  return pick_setting({"--platform"}, option, {}, std::nullopt, {}, redist_platform_for(machine_name()).value_or(""));
+}
+
+Setting skip_manifest_pin_setting(bool option, const Session& session) {
+  return pick_setting({"--skip-manifest-pin", "CUDAENV_SKIP_MANIFEST_PIN"}, option ? "1" : "", session.env,
+                      std::nullopt, {}, "0");
+}
+
+Setting profile_setting(const std::string& option, const CudaToml* project, const ProfileCatalog& profiles) {
+  return pick_setting({"--profile", nullptr, "profile"}, option, {}, project ? project->profile : std::nullopt,
+                      project ? project->path : fs::path(), profiles.default_profile);
+}
+
+Setting jobs_setting(std::optional<int> option) {
+  return pick_setting({"--jobs"}, option ? std::to_string(*option) : "", {}, std::nullopt, {}, std::to_string(kDefaultJobs));
+}
+
 Result<std::string> redist_base_url(const std::string& option, const Session& session, const ReleaseCatalog& releases) {
-  std::string url = option;
-  if (url.empty()) url = env_get(session.env, "CUDAENV_MIRROR").value_or(releases.default_base);
+  Setting mirror = mirror_setting(option, session, releases);
+  std::string url = mirror.value;
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
-    return make_error("mirror '" + url + "' is not an http://, https:// or file:// URL",
-                      "e.g. --mirror https://mirror.example/cuda/redist/ or --mirror file:///srv/cuda-redist/", 2);
+    return make_error("mirror " + mirror.as_written() + " is not an http://, https:// or file:// URL",
+                      "e.g. " + mirror.how_to_set("https://mirror.example/cuda/redist/") + ", or " +
+                          mirror.how_to_set("file:///srv/cuda-redist/"),
+                      2);
   }
   if (url.back() != '/') url += '/';
   return url;
 }
 
 Result<std::string> host_platform(const std::string& option) {
-  if (!option.empty()) return option;
-  struct utsname name {};
-  ::uname(&name);
-  if (auto platform = redist_platform_for(name.machine)) return *platform;
-  return make_error(std::string("NVIDIA publishes no redist toolkit for this machine (") + name.machine + ")",
+  Setting platform = platform_setting(option);
+  if (!platform.value.empty()) return platform.value;
+  return make_error("NVIDIA publishes no redist toolkit for this machine (" + machine_name() + ")",
                     "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
 }
 
+Setting source_setting(const std::string& option, const Session& session, const CudaToml* project) {
+  return pick_setting({"--source", "CUDAENV_SOURCE", "source"}, option, session.env,
+                      project ? project->source : std::nullopt, project ? project->path : fs::path(), "redist");
+}
+
 Result<std::string> install_source(const std::string& option, const Session& session) {
-  std::string source = option, origin = "--source";
-  if (source.empty() && (source = env_get(session.env, "CUDAENV_SOURCE").value_or("")).size()) origin = "CUDAENV_SOURCE";
-  if (source.empty()) {
-    auto project = load_project(session.fs, session.cwd);
-    if (!project) return project.take_error();
-    if (*project && (*project)->source) return *(*project)->source;  // checked when cuda.toml was read
-    return std::string("redist");
+  std::optional<CudaToml> project;
+  if (option.empty() && !env_get(session.env, "CUDAENV_SOURCE").value_or("").size()) {
+    auto loaded = load_project(session.fs, session.cwd);
+    if (!loaded) return loaded.take_error();
+    project = std::move(*loaded);
   }
-  if (source != "redist" && source != "pypi") {
-    return make_error(origin + " '" + source + "' is not a source",
+  Setting source = source_setting(option, session, project ? &*project : nullptr);
+  // cuda.toml's source was checked when it was read.
+  if (source.value != "redist" && source.value != "pypi") {
+    return make_error(source.as_written() + " is not a source",
                       "use redist (NVIDIA's archives, or --mirror) or pypi (NVIDIA's CUDA wheels, or --index-url)", 2);
   }
-  return source;
+  return source.value;
 }
 
 Result<std::string> package_index_url(const std::string& option, const Session& session) {
   std::string url = option, origin = "--index-url";
-  if (url.empty() && (url = env_get(session.env, "PIP_INDEX_URL").value_or("")).size()) origin = "PIP_INDEX_URL";
   if (url.empty()) {
-    for (const fs::path& file : pip_config_files(session.env)) {
-      auto text = session.fs.read_file(file);
-      if (!text) continue;  // pip skips files it cannot read
-      if (auto configured = pip_config_index_url(*text)) {
-        url = *configured;
-        origin = file.string() + "'s index-url";
-      }
+    if (auto configured = pip_index_url(session.env, session.fs)) {
+      url = configured->url;
+      origin = configured->origin;
     }
   }
   if (url.empty()) return std::string(kDefaultPackageIndex);
@@ -70,7 +102,7 @@ Result<std::string> package_index_url(const std::string& option, const Session& 
 }
 
 bool skip_manifest_pin(bool option, const Session& session) {
-  return option || env_get(session.env, "CUDAENV_SKIP_MANIFEST_PIN") == "1";
+  return skip_manifest_pin_setting(option, session).value == "1";
 }
 
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {

@@ -13,21 +13,32 @@
 
 namespace cudaenv {
 
-// --mirror, else CUDAENV_MIRROR, else NVIDIA's folder; ends in '/'.
+// The settings of fetching, each with where it came from (`cudaenv config` lists them).
+// --mirror, else CUDAENV_MIRROR, else NVIDIA's folder.
+Setting mirror_setting(const std::string& option, const Session& session, const ReleaseCatalog& releases);
+// --platform, else this machine's redist platform (empty where NVIDIA publishes none).
+Setting platform_setting(const std::string& option);
+// --skip-manifest-pin, else CUDAENV_SKIP_MANIFEST_PIN: "1" skips the pin.
+Setting skip_manifest_pin_setting(bool option, const Session& session);
+// --profile, else cuda.toml's [cuda] profile, else the catalog's default.
+Setting profile_setting(const std::string& option, const CudaToml* project, const ProfileCatalog& profiles);
+inline constexpr int kDefaultJobs = 4;
+// --jobs, else kDefaultJobs.
+Setting jobs_setting(std::optional<int> option);
+
+// The mirror setting's URL, ending in '/'; an error names where the bad value was set.
 Result<std::string> redist_base_url(const std::string& option, const Session& session, const ReleaseCatalog& releases);
-
-// --platform, else this machine's redist platform.
+// The platform to fetch for; an error where this machine has none and none was given.
 Result<std::string> host_platform(const std::string& option);
-
-// Where toolkits come from: --source, else CUDAENV_SOURCE, else the nearest cuda.toml's [cuda]
-// source, else "redist"; "redist" or "pypi".
+// --source, else CUDAENV_SOURCE, else the nearest cuda.toml's [cuda] source, else "redist".
+Setting source_setting(const std::string& option, const Session& session, const CudaToml* project);
+// Where toolkits come from, "redist" or "pypi"; an error names where another value was set.
 Result<std::string> install_source(const std::string& option, const Session& session);
 
 // The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
 // else the last of pip's configuration files that sets index-url, else PyPI.
 Result<std::string> package_index_url(const std::string& option, const Session& session);
 
-// --skip-manifest-pin or CUDAENV_SKIP_MANIFEST_PIN=1.
 bool skip_manifest_pin(bool option, const Session& session);
 
 // The releases of one redist folder, discovered at most once per command; a folder that cannot

@@ -1,6 +1,6 @@
 #include "cli/session.h"
 
-#include "cli/output.h"
+#include "util/output.h"
 #include "util/working_dir.h"
 
 extern char** environ;
@@ -16,6 +16,7 @@ Result<Session> Session::from_process() {
   auto layout = layout_from_env(session.env);
   if (!layout) return layout.take_error();
   session.layout = std::move(layout.value());
+  session.data = DataFiles::find(session.env);
   return session;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/layout.h"
 #include "core/selection.h"
+#include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"
@@ -16,6 +17,7 @@ struct Session {
   EnvMap env;
   std::filesystem::path cwd;
   Layout layout;
+  DataFiles data;
 
   static Result<Session> from_process();
   // The active selection (or the `given` version's); project-file warnings are printed once here.

@@ -3,10 +3,9 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <tuple>
 
-#include "core/toml_position.h"
-#include "util/edit_distance.h"
+#include "core/toml_reader.h"
+#include "core/version.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -19,48 +18,9 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
 
-size_t skip_digits(std::string_view text, size_t pos) {
-  while (pos < text.size() && is_digit(text[pos])) ++pos;
-  return pos;
-}
-
-// "8.9", "9.0a", "8.6+PTX"
-bool is_compute_capability(std::string_view text) {
-  size_t pos = skip_digits(text, 0);
-  if (pos == 0 || pos >= text.size() || text[pos] != '.') return false;
-  size_t minor_end = skip_digits(text, pos + 1);
-  if (minor_end == pos + 1) return false;
-  pos = minor_end;
-  if (pos < text.size() && text[pos] >= 'a' && text[pos] <= 'z') ++pos;
-  std::string_view rest = text.substr(pos);
-  return rest.empty() || rest == "+PTX";
-}
-
 bool is_variable_name(std::string_view name) {
   if (name.empty() || is_digit(name[0])) return false;
   return std::all_of(name.begin(), name.end(), [](char c) { return is_alnum(c) || c == '_'; });
-}
-
-// The source text of a node, to quote what the user wrote back to them.
-std::string source_text(std::string_view text, const toml::source_region& region) {
-  auto lines = split(text, '\n');
-  if (region.begin.line == 0 || region.begin.line != region.end.line || region.begin.line > lines.size()) return {};
-  const std::string& line = lines[region.begin.line - 1];
-  size_t begin = region.begin.column - 1;
-  size_t end = std::min<size_t>(region.end.column - 1, line.size());
-  return begin < end ? line.substr(begin, end - begin) : std::string{};
-}
-
-const char* type_name(toml::node_type type) {
-  switch (type) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::table: return "a table";
-    default: return "a date or time";
-  }
 }
 
 // The key a line sets ("version" in `version = 12.1.1`), or "" when it sets none.
@@ -123,18 +83,6 @@ Error toml_syntax_error(const fs::path& path, std::string_view text, const toml:
     fix = "fix the TOML syntax at that position";
   }
   return make_error(toml_position(path, error.source().begin) + ": " + what, fix + also);
-}
-
-// toml++ keeps a table's keys sorted; errors and warnings follow the file instead.
-std::vector<std::pair<const toml::key*, toml::node*>> in_file_order(toml::table& table) {
-  std::vector<std::pair<const toml::key*, toml::node*>> entries;
-  for (auto&& [key, node] : table) entries.emplace_back(&key, &node);
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    const toml::source_position& x = a.first->source().begin;
-    const toml::source_position& y = b.first->source().begin;
-    return std::tie(x.line, x.column) < std::tie(y.line, y.column);
-  });
-  return entries;
 }
 
 Result<toml::table> parsed_or_error(toml::parse_result parsed, const fs::path& path, std::string_view text,
@@ -214,7 +162,7 @@ Result<toml::table> parse_toml(const fs::path& path, std::string_view text, cons
 
 class Parser {
  public:
-  Parser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
+  Parser(const fs::path& path, std::string_view text) : path_(path), text_(text), reader_(path, text, {}) {}
 
   Result<CudaToml> run() {
     auto parsed = parse_toml(path_, text_, "", false);
@@ -278,7 +226,7 @@ class Parser {
         auto value = expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]");
         if (!value) return value.take_error();
         for (const std::string& arch : *value) {
-          if (!is_compute_capability(arch)) {
+          if (!parse_arch_entry(arch)) {
             return make_error(toml_position(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
                                   "\" is not a compute capability",
                               "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
@@ -331,46 +279,24 @@ class Parser {
   toml::table* as_table(const toml::key& key, toml::node& node) {
     if (auto* table = node.as_table()) return table;
     last_error_ = make_error(toml_position(path_, key.source().begin) + ": " + std::string(key.str()) + " must be a table, not " +
-                                 type_name(node.type()),
+                                 toml_type_name(node.type()),
                              "write it as a table: [" + std::string(key.str()) + "]");
     return nullptr;
   }
 
   Result<std::string> expect_string(const toml::key& key, toml::node& node, const std::string& what,
                                     const std::string& example) {
-    if (auto value = node.value<std::string>(); value && node.is_string()) return *value;
-    std::string written = source_text(text_, node.source());
-    std::string fix = node.is_number() && !written.empty()
-                          ? "write it as a string: " + std::string(key.str()) + " = \"" + written + "\""
-                          : "write it as a string, e.g. " + std::string(key.str()) + " = " + example;
-    return make_error(toml_position(path_, node.source().begin) + ": " + what + " must be a string, not " +
-                          type_name(node.type()),
-                      fix);
+    return reader_.expect_string(node, what, key.str(), example);
   }
 
   Result<std::vector<std::string>> expect_string_array(const toml::key& key, toml::node& node,
                                                        const std::string& what, const std::string& example) {
-    auto* array = node.as_array();
-    if (!array) {
-      return make_error(toml_position(path_, node.source().begin) + ": " + what + " must be an array of strings, not " +
-                            type_name(node.type()),
-                        "write it as " + std::string(key.str()) + " = " + example);
-    }
-    std::vector<std::string> values;
-    for (toml::node& element : *array) {
-      auto value = expect_string(key, element, what + " entry", example);
-      if (!value) return value.take_error();
-      values.push_back(*value);
-    }
-    return values;
+    return reader_.expect_string_array(node, what, key.str(), example);
   }
 
   void warn_unknown(const toml::key& key, std::string_view table, const std::vector<std::string>& known) {
-    std::string name = table.empty() ? std::string(key.str()) : std::string(table) + "." + std::string(key.str());
-    std::string warning = toml_position(path_, key.source().begin) + ": unknown key '" + name + "' ignored";
-    if (auto guess = closest_word(key.str(), known)) warning += " (did you mean " + *guess + "?)";
     // A file from a cloned repository may hold thousands; the shell would print every one.
-    if (++unknown_keys_ <= kUnknownKeysShown) out_.warnings.push_back(warning);
+    if (++unknown_keys_ <= kUnknownKeysShown) out_.warnings.push_back(reader_.unknown_key_warning(key, table, known));
   }
 
   static constexpr size_t kUnknownKeysShown = 10;
@@ -378,6 +304,7 @@ class Parser {
 
   fs::path path_;
   std::string_view text_;
+  TomlReader reader_;
   CudaToml out_;
   Error last_error_;
 };
@@ -469,10 +396,7 @@ Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path,
 }
 
 bool is_valid_version_request(std::string_view request) {
-  if (request.empty() || !(is_alnum(request[0]) || request[0] == '_')) return false;
-  if (request.find("..") != std::string_view::npos) return false;
-  return std::all_of(request.begin(), request.end(),
-                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+  return lean_is_version_request(request.data(), request.size());
 }
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {

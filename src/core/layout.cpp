@@ -4,7 +4,7 @@ namespace cudaenv {
 
 std::vector<fs::path> Layout::version_roots() const {
   std::vector<fs::path> roots{versions_dir()};
-  if (system_root && *system_root != user_root) roots.push_back(*system_root / "versions");
+  if (shared_root && *shared_root != user_root) roots.push_back(*shared_root / "versions");
   return roots;
 }
 
@@ -22,6 +22,12 @@ static Result<fs::path> absolute_setting(const EnvMap& env, const char* name) {
   return path.lexically_normal();
 }
 
+const char* shared_root_variable(const EnvMap& env) {
+  if (env_get(env, "CUDAENV_SHARED_ROOT")) return "CUDAENV_SHARED_ROOT";
+  if (env_get(env, "CUDAENV_SYSTEM_ROOT")) return "CUDAENV_SYSTEM_ROOT";
+  return nullptr;
+}
+
 Result<Layout> layout_from_env(const EnvMap& env) {
   Layout layout;
   if (env_get(env, "CUDAENV_ROOT")) {
@@ -33,12 +39,19 @@ Result<Layout> layout_from_env(const EnvMap& env) {
   } else {
     return make_error("neither CUDAENV_ROOT nor HOME is set", "export CUDAENV_ROOT=/path/to/.cudaenv");
   }
-  if (env_get(env, "CUDAENV_SYSTEM_ROOT")) {
-    auto root = absolute_setting(env, "CUDAENV_SYSTEM_ROOT");
+  if (const char* name = shared_root_variable(env)) {
+    auto root = absolute_setting(env, name);
     if (!root) return root.take_error();
-    layout.system_root = *root;
+    layout.shared_root = *root;
   }
   return layout;
+}
+
+Result<Layout> layout_for_shim(const EnvMap& env, const fs::path& shim) {
+  if (env_get(env, "CUDAENV_ROOT") || shim.parent_path().filename() != "shims") return layout_from_env(env);
+  EnvMap lookup = env;
+  lookup["CUDAENV_ROOT"] = shim.parent_path().parent_path().string();
+  return layout_from_env(lookup);
 }
 
 }  // namespace cudaenv

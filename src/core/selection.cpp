@@ -150,30 +150,38 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
   return *toolkit;
 }
 
-Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const ToolkitIndex& toolkits,
-                                 const std::optional<std::string>& given) {
+SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                const Layout& layout, const ToolkitIndex& toolkits,
+                                const std::optional<std::string>& given) {
   Selection selection;
   auto project = load_project(fs, cwd);
   if (project) {
     selection.project = std::move(project.value());
   } else if (!given && !env_get(env, "CUDAENV_VERSION")) {
-    return project.take_error();
+    return FailedSelection{project.take_error(), std::nullopt};
   } else {
     // The version is decided elsewhere, so a broken cuda.toml only costs its arch list.
     selection.warnings.push_back(project.error().message);
   }
   auto request = given ? validated(Request{*given, OriginKind::argument, {}, "exec --cuda"})
                        : select_request(fs, env, layout, selection.project);
-  if (!request) return request.take_error();
+  if (!request) return FailedSelection{request.take_error(), std::nullopt};
   selection.request = std::move(request.value());
   auto toolkit = resolve_request(fs, env, layout, selection.request, toolkits);
-  if (!toolkit) return toolkit.take_error();
+  if (!toolkit) return FailedSelection{toolkit.take_error(), std::move(selection.request)};
   selection.toolkit = std::move(toolkit.value());
   if (selection.project) {
     for (const std::string& warning : selection.project->warnings) selection.warnings.push_back(warning);
   }
   return selection;
+}
+
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                 const Layout& layout, const ToolkitIndex& toolkits,
+                                 const std::optional<std::string>& given) {
+  SelectionOutcome outcome = select_or_fail(fs, env, cwd, layout, toolkits, given);
+  if (auto* failed = std::get_if<FailedSelection>(&outcome)) return std::move(failed->error);
+  return std::get<Selection>(std::move(outcome));
 }
 
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,

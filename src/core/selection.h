@@ -5,18 +5,18 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/cuda_toml.h"
 #include "core/layout.h"
+#include "core/setting.h"
 #include "core/toolkits.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"
 
 namespace cudaenv {
-
-enum class OriginKind { argument, environment, project_file, global_file, fallback };
 
 struct Request {
   std::string value;  // "12.1", "system", a registered name
@@ -34,6 +34,16 @@ struct Selection {
   std::optional<CudaToml> project;  // the cuda.toml governing the directory, if any
   std::vector<std::string> warnings;
 };
+
+// A selection that failed keeps what it had decided: the request, unless none could be read
+// (a broken cuda.toml, an invalid CUDAENV_VERSION), so a report can say what was asked.
+struct FailedSelection {
+  Error error;
+  std::optional<Request> request;
+};
+
+// Either outcome, for a caller that reports a failure instead of stopping at it (doctor).
+using SelectionOutcome = std::variant<Selection, FailedSelection>;
 
 // The nearest cuda.toml at or above `dir`.
 std::optional<fs::path> find_project_file(const FileSystemView& fs, const fs::path& dir);
@@ -57,6 +67,10 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
 
 // The whole selection: the request (`given`, as an argument, before all others), its toolkit
 // and the governing project file.
+SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
+                                const Layout& layout, const ToolkitIndex& toolkits,
+                                const std::optional<std::string>& given = std::nullopt);
+// The same, for the callers that stop at a failure.
 Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
                                  const Layout& layout, const ToolkitIndex& toolkits,
                                  const std::optional<std::string>& given = std::nullopt);

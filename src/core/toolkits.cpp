@@ -34,7 +34,7 @@ Toolkit toolkit_entry(const FileSystemView& fs, const fs::path& versions_dir, co
 }
 
 // The first root is the user's, the second the shared one.
-ToolkitSource root_source(size_t index) { return index == 0 ? ToolkitSource::user_root : ToolkitSource::system_root; }
+ToolkitSource root_source(size_t index) { return index == 0 ? ToolkitSource::user_root : ToolkitSource::shared_root; }
 
 // PATH entries compare equal regardless of a trailing slash or "." segments.
 std::string normal_dir(const fs::path& dir) {
@@ -136,7 +136,7 @@ std::vector<std::string> toolkits_with_program(const FileSystemView& fs, const s
 const char* source_label(ToolkitSource source) {
   switch (source) {
     case ToolkitSource::user_root: return "user";
-    case ToolkitSource::system_root: return "shared";
+    case ToolkitSource::shared_root: return "shared";
     case ToolkitSource::system: return "system";
   }
   return "user";

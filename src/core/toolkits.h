@@ -13,7 +13,7 @@
 
 namespace cudaenv {
 
-enum class ToolkitSource { user_root, system_root, system };
+enum class ToolkitSource { user_root, shared_root, system };
 
 struct Toolkit {
   std::string name;                // entry name under versions/, or "system"

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <tuple>
 
+#include "util/strings.h"
+
 namespace cudaenv {
 
 std::string Version::str() const {
@@ -61,6 +63,61 @@ std::optional<size_t> nearest_version(const Version& target, const std::vector<V
     if (d < best_d || (d == best_d && candidates[i] > candidates[*best])) best = i;
   }
   return best;
+}
+
+std::optional<DriverVersion> parse_driver_version(std::string_view text) {
+  auto number = parse_version(text);
+  if (!number) return std::nullopt;
+  return DriverVersion{*number, std::string(text)};
+}
+
+namespace {
+
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+std::optional<ComputeCapability> parse_compute_capability(std::string_view text) {
+  auto version = parse_version(text);
+  if (!version || version->parts.size() != 2) return std::nullopt;
+  return version;
+}
+
+std::optional<ArchEntry> parse_arch_entry(std::string_view text) {
+  ArchEntry entry;
+  if (text.size() > 4 && text.substr(text.size() - 4) == "+PTX") {
+    entry.ptx = true;
+    text.remove_suffix(4);
+  }
+  if (!text.empty() && is_lower(text.back())) {
+    entry.suffix = text.back();
+    text.remove_suffix(1);
+  }
+  auto capability = parse_compute_capability(text);
+  if (!capability) return std::nullopt;
+  entry.capability = *capability;
+  return entry;
+}
+
+std::optional<ArchEntry> parse_nvcc_arch(std::string_view text) {
+  ArchEntry entry;
+  entry.ptx = starts_with(text, "compute_");
+  if (!entry.ptx && !starts_with(text, "sm_")) return std::nullopt;
+  text.remove_prefix(entry.ptx ? 8 : 3);
+  while (!text.empty() && (is_lower(text.back()) || (text.back() >= 'A' && text.back() <= 'Z'))) {
+    entry.suffix = text.back();
+    text.remove_suffix(1);
+  }
+  // A major past 999 is no GPU (and no int).
+  auto major = text.size() < 2 ? std::nullopt : parse_decimal(text.substr(0, text.size() - 1), 999);
+  if (!major || !is_digit(text.back())) return std::nullopt;
+  entry.capability = Version{{static_cast<int>(*major), text.back() - '0'}};
+  return entry;
+}
+
+std::string sm_name(const ComputeCapability& capability) {
+  return "sm_" + std::to_string(capability.major()) + std::to_string(capability.minor());
 }
 
 }  // namespace cudaenv

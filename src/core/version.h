@@ -1,5 +1,6 @@
 #pragma once
-// CUDA version numbers ("12", "12.1", "12.1.1") and how requests match them.
+// Version numbers: CUDA versions ("12", "12.1", "12.1.1") and how requests match them, NVIDIA
+// driver versions, and GPU compute capabilities.
 
 #include <compare>
 #include <optional>
@@ -32,5 +33,39 @@ bool version_matches(const Version& request, const Version& candidate);
 // The candidate closest to `target`: same major first, then the nearest minor, then patch;
 // ties go to the newer one. Returns an index into `candidates`, or nullopt if empty.
 std::optional<size_t> nearest_version(const Version& target, const std::vector<Version>& candidates);
+
+// An NVIDIA driver version as printed (550.54.14, 580.65.06): compared by number, shown as
+// text. Doctor's probes, the shipped facts and `cudaenv torch` read it here.
+struct DriverVersion {
+  Version number;
+  std::string text;
+};
+
+std::optional<DriverVersion> parse_driver_version(std::string_view text);
+
+// GPU compute capabilities (8.9, which nvcc calls sm_89), read three ways: a plain major.minor
+// (`cudaenv torch --arch`, a GPU), an arch entry as cuda.toml's arch and TORCH_CUDA_ARCH_LIST
+// write it ("9.0a", "8.6+PTX"), and an nvcc arch name as torch's compiled arch list gives it
+// ("sm_90a", "compute_90").
+// Always exactly major.minor.
+using ComputeCapability = Version;
+
+struct ArchEntry {
+  ComputeCapability capability;
+  char suffix = 0;   // 'a' (that GPU only), 'f' (its family), another letter, or none
+  bool ptx = false;  // "+PTX" / compute_XY: PTX too, JIT-compiled for any newer GPU
+};
+
+// "8.9" -> 8.9; anything but two numbers is none.
+std::optional<ComputeCapability> parse_compute_capability(std::string_view text);
+
+// "8.9", "9.0a", "8.6+PTX" -> the entry; none for anything else.
+std::optional<ArchEntry> parse_arch_entry(std::string_view text);
+
+// "sm_86", "sm_90a", "sm_120", "compute_90" -> the entry (the last digit is the minor).
+std::optional<ArchEntry> parse_nvcc_arch(std::string_view text);
+
+// 8.9 -> "sm_89"
+std::string sm_name(const ComputeCapability& capability);
 
 }  // namespace cudaenv

@@ -65,4 +65,18 @@ std::optional<Version> version_from_nvcc_banner(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<Version> shipped_toolkit_version(const FileSystemView& fs, const fs::path& home) {
+  if (auto text = fs.read_file(home / "version.json")) {
+    if (auto version = version_from_version_json(*text)) return version;
+  }
+  std::vector<fs::path> headers{home / "include/cuda.h"};
+  for (const std::string& target : fs.list_dir(home / "targets")) headers.push_back(home / "targets" / target / "include/cuda.h");
+  for (const fs::path& header : headers) {
+    if (auto text = fs.read_file(header, kLargeFileLimit)) {
+      if (auto version = version_from_cuda_h(*text)) return version;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace cudaenv

@@ -1,7 +1,6 @@
 // Checks about GPU architectures: the GPUs against the toolkit and torch's kernels, and
 // TORCH_CUDA_ARCH_LIST against the toolkit.
 #include <algorithm>
-#include <cctype>
 
 #include "doctor/check_helpers.h"
 #include "doctor/check_versions.h"
@@ -11,41 +10,18 @@ namespace cudaenv::doctor_detail {
 
 namespace {
 
-std::string sm_name(const Version& cc) { return "sm_" + std::to_string(cc.major()) + std::to_string(cc.minor()); }
-
 std::string gpu_label(const Gpu& gpu) {
   return gpu.name + " (compute capability " + gpu.capability.str() + ", " + sm_name(gpu.capability) + ")";
 }
 
-struct TorchArch {
-  Version capability;
-  bool ptx = false;       // compute_XY: JIT-compiled for any GPU at least this new
-  bool specific = false;  // sm_90a: runs only on exactly 9.0
-};
-
-// "sm_86", "sm_90a", "sm_120", "compute_90" -> the capability it targets.
-std::optional<TorchArch> parse_torch_arch(std::string_view text) {
-  TorchArch arch;
-  arch.ptx = starts_with(text, "compute_");
-  if (!arch.ptx && !starts_with(text, "sm_")) return std::nullopt;
-  text.remove_prefix(arch.ptx ? 8 : 3);
-  while (!text.empty() && std::isalpha(static_cast<unsigned char>(text.back()))) {
-    arch.specific = true;
-    text.remove_suffix(1);
-  }
-  // The last digit is the minor: sm_120 is 12.0. A major past 999 is no GPU (and no int).
-  auto major = text.size() < 2 ? std::nullopt : parse_decimal(text.substr(0, text.size() - 1), 999);
-  if (!major || !std::isdigit(static_cast<unsigned char>(text.back()))) return std::nullopt;
-  arch.capability = Version{{static_cast<int>(*major), text.back() - '0'}};
-  return arch;
-}
-
-bool torch_runs_on(const std::vector<std::string>& arch_list, const Version& cc) {
+// Torch's compiled arch list ("sm_86", "sm_90a", "compute_90"): compute_XY is JIT-compiled
+// for any GPU at least this new, sm_90a runs only on exactly 9.0.
+bool torch_runs_on(const std::vector<std::string>& arch_list, const ComputeCapability& cc) {
   return std::any_of(arch_list.begin(), arch_list.end(), [&](const std::string& entry) {
-    auto arch = parse_torch_arch(entry);
+    auto arch = parse_nvcc_arch(entry);
     if (!arch) return false;
     if (arch->ptx) return arch->capability <= cc;
-    if (arch->specific) return arch->capability == cc;
+    if (arch->suffix) return arch->capability == cc;
     return arch->capability.major() == cc.major() && arch->capability.minor() <= cc.minor();
   });
 }
@@ -60,10 +36,9 @@ std::optional<std::vector<Version>> arch_entry_capabilities(const std::string& e
     }
     return out;
   }
-  while (!name.empty() && (name.back() == 'a' || name.back() == 'f')) name.pop_back();
-  auto version = parse_version(name);
-  if (!version || version->parts.size() != 2) return std::nullopt;
-  return std::vector<Version>{*version};
+  auto arch = parse_arch_entry(entry);
+  if (!arch || (arch->suffix && arch->suffix != 'a' && arch->suffix != 'f')) return std::nullopt;
+  return std::vector<Version>{arch->capability};
 }
 
 // Whether the arch list names archs itself; "native" (torch's "the visible GPUs") does not.

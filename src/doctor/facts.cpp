@@ -6,7 +6,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "core/toml_position.h"
+#include "core/toml_reader.h"
 #include "util/data_dir.h"
 
 namespace cudaenv {
@@ -117,16 +117,13 @@ namespace {
 
 class FactsParser {
  public:
-  FactsParser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
+  FactsParser(const fs::path& path, std::string_view text)
+      : path_(path), reader_(path, text, "reinstall cudaenv; this file ships with it") {}
 
   Result<CudaFacts> run() {
-    toml::parse_result parsed = toml::parse(text_, path_.string());
-    if (!parsed) {
-      return make_error(toml_position(path_, parsed.error().source().begin) + ": " +
-                            std::string(parsed.error().description()),
-                        "reinstall cudaenv; this file ships with it");
-    }
-    toml::table& root = parsed.table();
+    auto parsed = reader_.parse();
+    if (!parsed) return parsed.take_error();
+    toml::table& root = *parsed;
     CUDAENV_TRY(read_releases(root));
     CUDAENV_TRY(read_named_arches(root));
     CUDAENV_TRY(read_torch_rules(root));
@@ -145,15 +142,7 @@ class FactsParser {
   }
 
   Result<std::vector<std::string>> strings(toml::node& node, const std::string& what) {
-    toml::array* array = node.as_array();
-    if (!array) return bad(what + " must be an array of strings");
-    std::vector<std::string> out;
-    for (toml::node& element : *array) {
-      auto text = element.value<std::string>();
-      if (!text) return bad(what + " must be an array of strings");
-      out.push_back(*text);
-    }
-    return out;
+    return reader_.expect_string_array(node, what);
   }
 
   Result<std::vector<Version>> versions(toml::node& node, const std::string& what) {
@@ -305,7 +294,7 @@ class FactsParser {
   }
 
   fs::path path_;
-  std::string_view text_;
+  TomlReader reader_;
   CudaFacts facts_;
 };
 
@@ -327,12 +316,12 @@ Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
   return ok_status();
 }
 
-Result<CudaFacts> load_cuda_facts() {
-  auto file = read_manifest("cuda-facts.toml");
+Result<CudaFacts> load_cuda_facts(const DataFiles& data) {
+  auto file = data.read("cuda-facts.toml");
   if (!file) return file.take_error();
   auto facts = parse_cuda_facts(file->path, file->text);
   if (!facts) return facts;
-  auto matrix = load_torch_matrix();
+  auto matrix = load_torch_matrix(data);
   if (!matrix) return matrix.take_error();
   CUDAENV_TRY(adopt_torch_matrix(*facts, *matrix));
   return facts;

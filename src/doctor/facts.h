@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/version.h"
-#include "doctor/probes.h"
+#include "doctor/probe_results.h"
 #include "torch/matrix.h"
 #include "util/result.h"
 
@@ -79,7 +79,7 @@ Result<CudaFacts> parse_cuda_facts(const std::filesystem::path& path, std::strin
 // The per-major facts pytorch.toml holds for `cudaenv torch` too: driver floors, DeepSpeed's list.
 Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix);
 // manifests/cuda-facts.toml and manifests/pytorch.toml from the shipped data folder.
-Result<CudaFacts> load_cuda_facts();
+Result<CudaFacts> load_cuda_facts(const DataFiles& data);
 
 // "12.1.1" -> 12.1: facts and comparisons work on major.minor.
 Version major_minor(const Version& version);

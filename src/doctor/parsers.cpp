@@ -19,12 +19,6 @@ std::vector<std::string> words(std::string_view text) {
 
 }  // namespace
 
-std::optional<DriverVersion> parse_driver_version(std::string_view text) {
-  auto number = parse_version(text);
-  if (!number) return std::nullopt;
-  return DriverVersion{*number, std::string(text)};
-}
-
 std::optional<Version> version_from_driver_api(int number) {
   if (number < 1000) return std::nullopt;
   return Version{{number / 1000, (number % 1000) / 10}};

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "doctor/parsers.h"
-#include "doctor/probe.h"
+#include "doctor/machine_probes.h"
 #include "util/data_dir.h"
 #include "util/nvidia_driver.h"
 #include "util/process.h"

@@ -4,10 +4,11 @@
 #include <cctype>
 #include <future>
 
+#include "core/program.h"
 #include "core/toolkits.h"
 #include "core/version_detect.h"
 #include "doctor/parsers.h"
-#include "doctor/probe.h"
+#include "doctor/machine_probes.h"
 #include "util/process.h"
 #include "util/strings.h"
 
@@ -30,37 +31,27 @@ std::optional<Version> nvcc_version(const fs::path& nvcc, const EnvMap& env) {
   return version_from_nvcc_banner(output->out);
 }
 
-// A toolkit's version from the files it ships, without running anything.
-std::optional<Version> shipped_version(const FileSystemView& fs, const fs::path& home) {
-  if (auto json = fs.read_file(home / "version.json")) {
-    if (auto version = version_from_version_json(*json)) return version;
-  }
-  if (auto header = fs.read_file(home / "include" / "cuda.h", kLargeFileLimit)) return version_from_cuda_h(*header);
-  return std::nullopt;
-}
+const Selection* selected(const ProbeContext& context) { return std::get_if<Selection>(&context.selection); }
 
 ToolkitProbe probe_toolkit(const ProbeContext& context) {
   ToolkitProbe probe;
   std::vector<Toolkit> toolkits = list_toolkits(context.fs, context.layout);
   for (const Toolkit& toolkit : toolkits) probe.installed.push_back(toolkit.name);
-  if (!context.selection) {
-    probe.error = context.selection.error().message;
-    auto project = load_project(context.fs, context.cwd);
-    if (!project) return probe;  // a broken cuda.toml: the error says where; there is no request
-    auto request = select_request(context.fs, context.env, context.layout, *project);
-    if (request) {
-      probe.request = request->value;
-      probe.origin = request->origin();
+  if (const auto* failed = std::get_if<FailedSelection>(&context.selection)) {
+    probe.error = failed->error.message;
+    if (failed->request) {
+      probe.request = failed->request->value;
+      probe.origin = failed->request->origin();
     }
     return probe;
   }
-  const Selection& selection = *context.selection;
+  const Selection& selection = *selected(context);
   probe.found = true;
   probe.request = selection.request.value;
   probe.origin = selection.request.origin();
   probe.name = selection.toolkit.name;
   probe.home = real(selection.toolkit.home);
-  probe.version = selection.toolkit.version ? selection.toolkit.version : shipped_version(context.fs, probe.home);
+  probe.version = selection.toolkit.version ? selection.toolkit.version : shipped_toolkit_version(context.fs, probe.home);
   return probe;
 }
 
@@ -71,13 +62,10 @@ NvccProbe probe_nvcc(const ProbeContext& context) {
   probe.via_shim = real(probe.path->parent_path()) == real(context.layout.shims_dir());
   if (!probe.via_shim) {
     probe.resolved = real(*probe.path);
-  } else if (context.selection) {
+  } else if (const Selection* selection = selected(context)) {
     // What `cudaenv which nvcc` answers: the selected toolkit's, or the system one.
-    const Toolkit& toolkit = context.selection->toolkit;
-    std::optional<fs::path> target = toolkit.source == ToolkitSource::system
-                                         ? find_on_path(context.fs, context.env, "nvcc", context.layout.shims_dir())
-                                         : std::optional<fs::path>(toolkit.bin_dir() / "nvcc");
-    if (target && context.fs.is_executable(*target)) probe.resolved = real(*target);
+    auto target = program_for_selection(context.fs, context.env, context.layout, *selection, "nvcc");
+    if (target) probe.resolved = real(*target);
   }
   if (probe.resolved) probe.version = nvcc_version(*probe.resolved, context.env);
   return probe;
@@ -122,7 +110,7 @@ std::vector<LibraryPathEntry> probe_library_path(const ProbeContext& context) {
   for (const std::string& entry : split(*value, ':')) {
     if (entry.empty()) continue;
     LibraryPathEntry probe{entry, toolkit_of_library_dir(context.fs, real(entry)), std::nullopt};
-    if (probe.toolkit_home) probe.toolkit_version = shipped_version(context.fs, *probe.toolkit_home);
+    if (probe.toolkit_home) probe.toolkit_version = shipped_toolkit_version(context.fs, *probe.toolkit_home);
     entries.push_back(std::move(probe));
   }
   return entries;
@@ -181,9 +169,9 @@ ArchListProbe probe_arch_list(const ProbeContext& context) {
     for (const std::string& entry : split(text, ';')) {
       if (!entry.empty()) probe.entries.push_back(entry);
     }
-  } else if (context.selection && context.selection->project) {
-    probe.source = context.selection->project->path.string();
-    probe.entries = context.selection->project->arch;
+  } else if (const Selection* selection = selected(context); selection && selection->project) {
+    probe.source = selection->project->path.string();
+    probe.entries = selection->project->arch;
   }
   return probe;
 }

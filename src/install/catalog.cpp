@@ -3,39 +3,23 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include "core/toml_position.h"
-#include "util/data_dir.h"
+
+#include "core/toml_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
 
+constexpr const char* kShippedFix = "reinstall cudaenv; this file ships with it";
+
 Error data_error(const std::filesystem::path& path, const std::string& what) {
-  return make_error(path.string() + ": " + what, "reinstall cudaenv; this file ships with it");
+  return make_error(path.string() + ": " + what, kShippedFix);
 }
 
-Result<toml::table> parse_toml(std::string_view text, const std::filesystem::path& path) {
-  toml::parse_result parsed = toml::parse(text, path.string());
-  if (!parsed) {
-    return make_error(toml_position(path, parsed.error().source().begin) + ": " +
-                          std::string(parsed.error().description()),
-                      "reinstall cudaenv; this file ships with it");
-  }
-  return std::move(parsed.table());
-}
-
-Result<std::vector<std::string>> string_list(const toml::node* node, const std::filesystem::path& path,
-                                             const std::string& what) {
-  std::vector<std::string> out;
-  const toml::array* array = node ? node->as_array() : nullptr;
-  if (!array) return data_error(path, what + " must be an array of strings");
-  for (const toml::node& item : *array) {
-    auto value = item.value<std::string>();
-    if (!value) return data_error(path, what + " must hold only strings");
-    out.push_back(*value);
-  }
-  return out;
+Result<std::vector<std::string>> string_list(const TomlReader& reader, const toml::node* node, const std::string& what) {
+  if (!node) return data_error(reader.path(), what + " must be an array of strings");
+  return reader.expect_string_array(*node, what);
 }
 
 }  // namespace
@@ -102,7 +86,8 @@ std::vector<std::string> ProfileCatalog::names(int major) const {
 }
 
 Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::filesystem::path& path) {
-  auto table = parse_toml(text, path);
+  TomlReader reader(path, text, kShippedFix);
+  auto table = reader.parse();
   if (!table) return table.take_error();
   ReleaseCatalog catalog;
   catalog.default_base = (*table)["default_base"].value_or(std::string{});
@@ -113,7 +98,7 @@ Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::f
     if (!catalog.oldest) return data_error(path, "oldest must be a version such as \"11.4.2\"");
   }
   if (const toml::node* not_offered = (*table)["not_offered"].node()) {
-    auto labels = string_list(not_offered, path, "not_offered");
+    auto labels = string_list(reader, not_offered, "not_offered");
     if (!labels) return labels.take_error();
     catalog.not_offered = std::move(*labels);
   }
@@ -133,7 +118,8 @@ Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::f
 }
 
 Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::filesystem::path& path) {
-  auto table = parse_toml(text, path);
+  TomlReader reader(path, text, kShippedFix);
+  auto table = reader.parse();
   if (!table) return table.take_error();
   ProfileCatalog catalog;
   catalog.default_profile = (*table)["default_profile"].value_or(std::string("minimal"));
@@ -144,33 +130,33 @@ Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::f
     const toml::table* profiles = node.as_table();
     if (!major || major->parts.size() != 1 || !profiles) return data_error(path, "[major." + std::string(key.str()) + "] is not a major version table");
     for (auto&& [name, list] : *profiles) {
-      auto components = string_list(&list, path, "major." + std::string(key.str()) + "." + std::string(name.str()));
+      auto components = string_list(reader, &list, "major." + std::string(key.str()) + "." + std::string(name.str()));
       if (!components) return components.take_error();
       catalog.by_major[major->major()][std::string(name.str())] = std::move(*components);
     }
   }
   if (const toml::table* roles = (*table)["roles"].as_table()) {
     for (auto&& [role, list] : *roles) {
-      auto keys = string_list(&list, path, "roles." + std::string(role.str()));
+      auto keys = string_list(reader, &list, "roles." + std::string(role.str()));
       if (!keys) return keys.take_error();
       if (keys->empty()) return data_error(path, "roles." + std::string(role.str()) + " names no component");
       catalog.roles[std::string(role.str())] = std::move(*keys);
     }
   }
-  auto exclude = string_list((*table)["full"]["exclude"].node(), path, "full.exclude");
+  auto exclude = string_list(reader, (*table)["full"]["exclude"].node(), "full.exclude");
   if (!exclude) return exclude.take_error();
   catalog.full_exclude = std::move(*exclude);
   return catalog;
 }
 
-Result<ReleaseCatalog> load_release_catalog() {
-  auto file = read_manifest("redist-releases.toml");
+Result<ReleaseCatalog> load_release_catalog(const DataFiles& data) {
+  auto file = data.read("redist-releases.toml");
   if (!file) return file.take_error();
   return parse_release_catalog(file->text, file->path);
 }
 
-Result<ProfileCatalog> load_profile_catalog() {
-  auto file = read_manifest("redist-profiles.toml");
+Result<ProfileCatalog> load_profile_catalog(const DataFiles& data) {
+  auto file = data.read("redist-profiles.toml");
   if (!file) return file.take_error();
   return parse_profile_catalog(file->text, file->path);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/version.h"
+#include "util/data_dir.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -55,8 +56,7 @@ struct ProfileCatalog {
 Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::filesystem::path& path);
 Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::filesystem::path& path);
 
-// Both files from manifests_dir().
-Result<ReleaseCatalog> load_release_catalog();
-Result<ProfileCatalog> load_profile_catalog();
+Result<ReleaseCatalog> load_release_catalog(const DataFiles& data);
+Result<ProfileCatalog> load_profile_catalog(const DataFiles& data);
 
 }  // namespace cudaenv

@@ -32,6 +32,15 @@ void init_curl_once() {
 }
 
 const char* kMirrorHint = "check the URL, or point --mirror / CUDAENV_MIRROR at a mirror that has it";
+const char* kIndexHint = "check the URL, or point --index-url / PIP_INDEX_URL at a package index that has it";
+
+// Wheels come from a package index (install --source pypi), everything else from a redist folder.
+bool from_package_index(const std::string& url) {
+  std::string path = url.substr(0, url.find_first_of("?#"));
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".whl") == 0;
+}
+
+const char* hint_for(const std::string& url) { return from_package_index(url) ? kIndexHint : kMirrorHint; }
 
 // What a failed transfer means for the next step.
 enum class Verdict { retry, restart, fatal };
@@ -154,6 +163,11 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 }
 
 Error sha_mismatch(const DownloadJob& job, const std::string& actual) {
+  if (from_package_index(job.url)) {
+    return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but the index says " + job.sha256,
+                      "the file was deleted; the index (or a proxy) serves a damaged or altered wheel: run the same "
+                      "command again, or use another --index-url");
+  }
   return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but the manifest says " + job.sha256,
                     "the file was deleted; the mirror serves a damaged or altered archive: run the same command "
                     "again, or use another --mirror");
@@ -359,7 +373,7 @@ class Downloader {
     const DownloadJob& job = *t.job;
     fs::path part = part_path(job.destination);
     if (failure.verdict == Verdict::fatal) {
-      return make_error(job.component + ": cannot download " + job.url + ": " + failure.reason, kMirrorHint);
+      return make_error(job.component + ": cannot download " + job.url + ": " + failure.reason, hint_for(job.url));
     }
     if (failure.verdict == Verdict::restart) ::unlink(part.c_str());
     ++t.failed_tries;
@@ -462,7 +476,7 @@ Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& 
     }
     Failure failure = classify(code, http_status, curl_error);
     if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
-      return make_error("cannot read the size of " + url + ": " + failure.reason, kMirrorHint);
+      return make_error("cannot read the size of " + url + ": " + failure.reason, kIndexHint);
     }
     std::this_thread::sleep_for(backoff(options, attempt));
   }

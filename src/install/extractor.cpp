@@ -40,12 +40,6 @@ const char* kind_refused(mode_t type) {
   }
 }
 
-Error refused(const std::string& component, const std::filesystem::path& archive, const std::string& member,
-              const std::string& why) {
-  return make_error(component + ": archive " + archive.string() + " is refused: member '" + member + "' " + why,
-                    "nothing was installed; the archive is damaged or hostile, although its sha256 matched the "
-                    "manifest: report it to whoever runs the mirror, and do not use it");
-}
 
 // Redist archives keep everything below one top folder; wheels keep the toolkit under
 // nvidia/cu13/ beside their .dist-info.
@@ -53,6 +47,15 @@ enum class MemberLayout { redist, wheel };
 
 MemberLayout layout_of(const std::filesystem::path& archive) {
   return archive.extension() == ".whl" ? MemberLayout::wheel : MemberLayout::redist;
+}
+
+Error refused(const std::string& component, const std::filesystem::path& archive, const std::string& member,
+              const std::string& why) {
+  std::string vouched = layout_of(archive) == MemberLayout::wheel ? "package index: report it to whoever runs the index"
+                                                                  : "manifest: report it to whoever runs the mirror";
+  return make_error(component + ": archive " + archive.string() + " is refused: member '" + member + "' " + why,
+                    "nothing was installed; the archive is damaged or hostile, although its sha256 matched the " +
+                        vouched + ", and do not use it");
 }
 
 // Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set

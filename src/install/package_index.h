@@ -26,7 +26,10 @@ class PackageIndex : public WheelIndex {
  private:
   std::string url_;
   DownloadOptions options_;
+  // Resolving a label plans it once, the install again: each page, metapackage and size is read once.
   std::map<std::string, std::vector<IndexFile>> pages_;
+  std::map<std::string, std::string> metadata_;
+  std::map<std::string, std::uint64_t> sizes_;
 };
 
 PlanFiles plan_wheel_files(PackageIndex& index, const ProfileCatalog& profiles);

@@ -4,8 +4,7 @@
 
 namespace cudaenv {
 
-std::vector<std::filesystem::path> pip_config_files(const EnvMap& env) {
-  namespace fs = std::filesystem;
+std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const FileSystemView& disk) {
   std::optional<std::string> explicit_file = env_get(env, "PIP_CONFIG_FILE");
   if (explicit_file == "/dev/null") return {};
   std::vector<fs::path> files;
@@ -14,13 +13,25 @@ std::vector<std::filesystem::path> pip_config_files(const EnvMap& env) {
     if (!dir.empty()) files.push_back(fs::path(dir) / "pip" / "pip.conf");
   }
   files.emplace_back("/etc/pip.conf");
-  if (auto home = env_get(env, "HOME")) {
+  bool explicit_exists = explicit_file && disk.kind(*explicit_file) != EntryKind::missing;
+  if (auto home = env_get(env, "HOME"); home && !explicit_exists) {
     files.push_back(fs::path(*home) / ".pip" / "pip.conf");
     files.push_back(fs::path(env_get(env, "XDG_CONFIG_HOME").value_or(*home + "/.config")) / "pip" / "pip.conf");
   }
   if (auto venv = env_get(env, "VIRTUAL_ENV")) files.push_back(fs::path(*venv) / "pip.conf");
   if (explicit_file) files.emplace_back(*explicit_file);
   return files;
+}
+
+std::optional<PipIndexUrl> pip_index_url(const EnvMap& env, const FileSystemView& fs) {
+  if (auto url = env_get(env, "PIP_INDEX_URL")) return PipIndexUrl{*url, "PIP_INDEX_URL"};
+  std::optional<PipIndexUrl> found;
+  for (const std::filesystem::path& file : pip_config_files(env, fs)) {
+    auto text = fs.read_file(file);
+    if (!text) continue;  // pip skips files it cannot read
+    if (auto url = pip_config_index_url(*text)) found = PipIndexUrl{*url, file.string() + "'s index-url"};
+  }
+  return found;
 }
 
 std::optional<std::string> pip_config_index_url(std::string_view text) {

@@ -4,7 +4,7 @@
 
 namespace cudaenv::embedded {
 
-extern const char* const init_posix;
+extern const char* const init_bash_zsh;
 extern const char* const init_bash;
 extern const char* const init_zsh;
 extern const char* const init_fish;

@@ -2,6 +2,7 @@
 
 #include "core/selection.h"
 #include "shell/env_diff.h"
+#include "util/output.h"
 #include "util/sha256.h"
 #include "util/strings.h"
 
@@ -28,14 +29,6 @@ std::string origin_label(const Request& request, const fs::path& cwd) {
     case OriginKind::fallback: break;
   }
   return "no version set";
-}
-
-std::vector<std::string> error_lines(const Error& error) {
-  std::vector<std::string> lines{"cudaenv: error: " + error.message};
-  if (!error.hint.empty()) {
-    for (const std::string& line : split(error.hint, '\n')) lines.push_back("  " + line);
-  }
-  return lines;
 }
 
 // Where the answer holds, and the paths whose change makes the fast path fail: every

@@ -30,11 +30,11 @@ std::string init_script(ShellKind shell, const std::filesystem::path& binary, co
   std::string name;
   switch (shell) {
     case ShellKind::bash:
-      text = std::string(embedded::init_posix) + embedded::init_bash + embedded::completion_bash;
+      text = std::string(embedded::init_bash_zsh) + embedded::init_bash + embedded::completion_bash;
       name = "bash";
       break;
     case ShellKind::zsh:
-      text = replaced(std::string(embedded::init_posix) + embedded::init_zsh, "@COMPLETION@", embedded::completion_zsh);
+      text = replaced(std::string(embedded::init_bash_zsh) + embedded::init_zsh, "@COMPLETION@", embedded::completion_zsh);
       name = "zsh";
       break;
     case ShellKind::fish:

@@ -15,18 +15,8 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
-Result<Version> detect_toolkit_version(const fs::path& home) {
-  RealFileSystem disk;
-  if (auto text = disk.read_file(home / "version.json")) {
-    if (auto version = version_from_version_json(*text)) return *version;
-  }
-  std::vector<fs::path> headers{home / "include/cuda.h"};
-  for (const std::string& target : disk.list_dir(home / "targets")) headers.push_back(home / "targets" / target / "include/cuda.h");
-  for (const fs::path& header : headers) {
-    if (auto text = disk.read_file(header, kLargeFileLimit)) {
-      if (auto version = version_from_cuda_h(*text)) return *version;
-    }
-  }
+Result<Version> detect_toolkit_version(const FileSystemView& fs, const fs::path& home) {
+  if (auto version = shipped_toolkit_version(fs, home)) return *version;
   auto output = run_capture({(home / "bin/nvcc").string(), "--version"}, std::chrono::seconds(20));
   if (output && output->exit_code == 0) {
     if (auto version = version_from_nvcc_banner(output->out)) return *version;
@@ -36,7 +26,7 @@ Result<Version> detect_toolkit_version(const fs::path& home) {
                     "name it yourself: cudaenv add " + home.string() + " --as NAME");
 }
 
-Result<Registration> register_toolkit(const Layout& layout, const fs::path& home_arg,
+Result<Registration> register_toolkit(const FileSystemView& disk, const Layout& layout, const fs::path& home_arg,
                                       const std::optional<std::string>& as_name) {
   std::error_code ec;
   fs::path home = fs::absolute(home_arg, ec).lexically_normal();
@@ -48,14 +38,13 @@ Result<Registration> register_toolkit(const Layout& layout, const fs::path& home
                       "move or link the toolkit to a plainer path, e.g. ln -s '" + home.string() + "' /opt/cuda-x && "
                           "cudaenv add /opt/cuda-x");
   }
-  RealFileSystem disk;
   if (!disk.is_executable(home / "bin/nvcc")) {
     return make_error(home.string() + " is not a CUDA toolkit: it has no executable bin/nvcc",
                       "point at the folder that holds bin/nvcc, e.g. cudaenv add /usr/local/cuda-12.4");
   }
   Registration registration{as_name.value_or(""), home, false};
   if (!as_name) {
-    auto version = detect_toolkit_version(home);
+    auto version = detect_toolkit_version(disk, home);
     if (!version) return version.take_error();
     registration.name = version->str();
   }
@@ -86,8 +75,7 @@ Result<Registration> register_toolkit(const Layout& layout, const fs::path& home
   return registration;
 }
 
-std::vector<fs::path> scan_for_toolkits(const std::vector<fs::path>& dirs) {
-  RealFileSystem disk;
+std::vector<fs::path> scan_for_toolkits(const FileSystemView& disk, const std::vector<fs::path>& dirs) {
   std::vector<fs::path> found;
   for (const fs::path& dir : dirs) {
     for (const std::string& name : disk.list_dir(dir)) {

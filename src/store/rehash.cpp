@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/toolkits.h"
+#include "lean/lean_os.h"
 #include "util/atomic_file.h"
 #include "util/data_dir.h"
 #include "util/file_lock.h"
@@ -17,21 +18,15 @@ namespace cudaenv {
 
 namespace {
 
-bool same_file(const fs::path& a, const fs::path& b) {
-  struct stat sa {}, sb {};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
 // A hard link where it can be, else (another file system) a copy written like any file.
-Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
+Status place_shim(const FileSystemView& disk, const fs::path& shim_binary, const fs::path& shim) {
   fs::path temporary = temporary_path_beside(shim);
   if (::link(shim_binary.c_str(), temporary.c_str()) != 0) {
     if (errno != EXDEV && errno != EPERM) {
       return make_error("cannot create shim " + shim.string() + ": " + std::strerror(errno),
                         "check that " + shim.parent_path().string() + " is writable");
     }
-    auto program = RealFileSystem().read_file(shim_binary, kLargeFileLimit);
+    auto program = disk.read_file(shim_binary, kLargeFileLimit);
     if (!program) return program.take_error();
     return write_file_atomically(shim, *program, 0755);
   }
@@ -39,6 +34,21 @@ Status place_shim(const fs::path& shim_binary, const fs::path& shim) {
     std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());
     return make_error("cannot create shim " + shim.string() + ": " + reason);
+  }
+  return ok_status();
+}
+
+// The shims hand what they are not sure of to cudaenv-shim-full, installed beside
+// cudaenv-shim; they find it in their own folder (a copy of the shim cannot know where it came from).
+Status link_full_resolver(const fs::path& shim_binary, const fs::path& shims_dir) {
+  fs::path full = fs::absolute(shim_binary).parent_path() / "cudaenv-shim-full";
+  fs::path link = shims_dir / ".cudaenv-shim-full";
+  fs::path temporary = temporary_path_beside(link);
+  if (::symlink(full.c_str(), temporary.c_str()) != 0 || ::rename(temporary.c_str(), link.c_str()) != 0) {
+    std::string reason = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return make_error("cannot link " + link.string() + " to " + full.string() + ": " + reason,
+                      "check that " + shims_dir.string() + " is writable");
   }
   return ok_status();
 }
@@ -75,7 +85,7 @@ std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layo
   return {names.begin(), names.end()};
 }
 
-Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
+Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, const fs::path& shim_binary) {
   auto lock = FileLock::acquire(layout.locks_dir() / "rehash");
   if (!lock) return lock.take_error();
   std::error_code ec;
@@ -84,15 +94,15 @@ Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
     return make_error("cannot create " + layout.shims_dir().string() + ": " + ec.message(),
                       "check that " + layout.user_root.string() + " is writable");
   }
-  RealFileSystem disk;
   RehashReport report;
   report.shims = shim_names(disk, layout);
   for (const std::string& name : report.shims) {
     fs::path shim = layout.shims_dir() / name;
-    if (same_file(shim, shim_binary)) continue;
+    if (lean_same_inode(shim.c_str(), shim_binary.c_str())) continue;
     if (disk.kind(shim) == EntryKind::missing) report.added.push_back(name);
-    CUDAENV_TRY(place_shim(shim_binary, shim));
+    CUDAENV_TRY(place_shim(disk, shim_binary, shim));
   }
+  CUDAENV_TRY(link_full_resolver(shim_binary, layout.shims_dir()));
   for (const std::string& name : disk.list_dir(layout.shims_dir())) {
     if (name[0] == '.' || std::binary_search(report.shims.begin(), report.shims.end(), name)) continue;
     fs::remove(layout.shims_dir() / name, ec);
@@ -101,10 +111,10 @@ Result<RehashReport> rehash(const Layout& layout, const fs::path& shim_binary) {
   return report;
 }
 
-Result<RehashReport> rehash_after_change(const Layout& layout) {
+Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout) {
   auto shim_binary = locate_program("cudaenv-shim");
   if (!shim_binary) return shim_binary.take_error();
-  return rehash(layout, *shim_binary);
+  return rehash(fs, layout, *shim_binary);
 }
 
 }  // namespace cudaenv

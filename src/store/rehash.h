@@ -26,9 +26,9 @@ std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layo
 
 // Rebuilds shims/ under a lock, so concurrent runs serialise instead of colliding;
 // each shim is replaced by rename, so a running shim never sees a missing file.
-Result<RehashReport> rehash(const Layout& layout, const std::filesystem::path& shim_binary);
+Result<RehashReport> rehash(const FileSystemView& fs, const Layout& layout, const std::filesystem::path& shim_binary);
 
 // rehash() with the installed shim binary: what add/install/uninstall run afterwards.
-Result<RehashReport> rehash_after_change(const Layout& layout);
+Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout);
 
 }  // namespace cudaenv

@@ -188,9 +188,11 @@ Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchCho
     choice.notes.push_back("NVIDIA driver not found, so not checked: " + need);
     return ok_status();
   }
-  auto driver = parse_version(*query.driver);
+  auto driver = parse_driver_version(*query.driver);
   if (!driver) return make_error("NVIDIA driver version '" + *query.driver + "' (" + query.driver_origin + ") is not a version", "write it like 550.54.14", 2);
-  auto older = [&](const std::string& floor_text) { return *driver < parse_version(floor_text).value_or(Version{}); };
+  auto older = [&](const std::string& floor_text) {
+    return driver->number < parse_driver_version(floor_text).value_or(DriverVersion{}).number;
+  };
   if (!older(floor->second)) return ok_status();
   std::string hint = "update the NVIDIA driver to " + floor->second + " or newer";
   for (auto it = matrix.min_driver.rbegin(); it != matrix.min_driver.rend(); ++it) {

@@ -20,7 +20,7 @@ struct TorchQuery {
   std::string torch_origin;          // "--torch", "/p/cuda.toml [torch] version"
   std::optional<std::string> driver;  // a version: "550.54.14"
   std::string driver_origin;         // "--driver", "/sys/module/nvidia/version"
-  std::vector<Version> archs;         // compute capabilities of the GPUs to run on: 7.0, 8.6
+  std::vector<ComputeCapability> archs;  // of the GPUs to run on: 7.0, 8.6
   std::string archs_origin;          // "--arch"
   bool cpu = false;
 };

@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/toml_position.h"
-#include "util/data_dir.h"
+#include "core/toml_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -15,15 +14,16 @@ namespace {
 
 class MatrixParser {
  public:
-  explicit MatrixParser(const std::filesystem::path& path) : path_(path) {}
+  MatrixParser(const std::filesystem::path& path, std::string_view text)
+      : path_(path), reader_(path, text, "this file ships with cudaenv; restore it from the source tree or fix that line") {}
 
-  Result<TorchMatrix> run(std::string_view text) {
-    toml::parse_result parsed = toml::parse(text, path_.string());
-    if (!parsed) {
-      return fail(parsed.error().source().begin, std::string(parsed.error().description()));
-    }
+  Result<TorchMatrix> run() {
+    auto parsed = reader_.parse();
+    if (!parsed) return parsed.take_error();
     matrix_.path = path_;
-    for (auto&& [key, node] : parsed.table()) {
+    for (auto [key_in_file, node_in_file] : in_file_order(*parsed)) {
+      const toml::key& key = *key_in_file;
+      toml::node& node = *node_in_file;
       Status status = ok_status();
       if (key.str() == "index_url") status = read_index_url(node);
       else if (key.str() == "driver") status = each_table(key, node, [this](toml::table& t) { return read_driver(t); });
@@ -41,10 +41,7 @@ class MatrixParser {
   }
 
  private:
-  Error fail(const toml::source_position& pos, const std::string& what) const {
-    return make_error(toml_position(path_, pos) + ": " + what,
-                      "this file ships with cudaenv; restore it from the source tree or fix that line");
-  }
+  Error fail(const toml::source_position& pos, const std::string& what) const { return reader_.error_at(pos, what); }
 
   template <class ReadTable>
   Status each_table(const toml::key& key, toml::node& node, ReadTable read) {
@@ -59,8 +56,8 @@ class MatrixParser {
   }
 
   Status read_index_url(toml::node& node) {
-    auto value = node.value<std::string>();
-    if (!value || !node.is_string()) return fail(node.source().begin, "index_url must be a string");
+    auto value = reader_.expect_string(node, "index_url");
+    if (!value) return value.take_error();
     matrix_.index_url = *value;
     return ok_status();
   }
@@ -97,8 +94,8 @@ class MatrixParser {
   }
 
   Status check_keys(toml::table& table, const std::set<std::string_view>& known) {
-    for (auto&& [key, node] : table) {
-      if (!known.count(key.str())) return fail(key.source().begin, "unknown key '" + std::string(key.str()) + "'");
+    for (auto [key, node] : in_file_order(table)) {
+      if (!known.count(key->str())) return fail(key->source().begin, "unknown key '" + std::string(key->str()) + "'");
     }
     return ok_status();
   }
@@ -184,17 +181,18 @@ class MatrixParser {
   }
 
   std::filesystem::path path_;
+  TomlReader reader_;
   TorchMatrix matrix_;
 };
 
 }  // namespace
 
 Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::string_view text) {
-  return MatrixParser(path).run(text);
+  return MatrixParser(path, text).run();
 }
 
-Result<TorchMatrix> load_torch_matrix() {
-  auto file = read_manifest(kTorchMatrixFileName);
+Result<TorchMatrix> load_torch_matrix(const DataFiles& data) {
+  auto file = data.read(kTorchMatrixFileName);
   if (!file) return file.take_error();
   return parse_torch_matrix(file->path, file->text);
 }

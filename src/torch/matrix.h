@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/version.h"
+#include "util/data_dir.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -54,8 +55,8 @@ struct TorchMatrix {
 // error naming file:line:column.
 Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::string_view text);
 
-// pytorch.toml from the data folder cudaenv ships (manifests_dir()).
-Result<TorchMatrix> load_torch_matrix();
+// pytorch.toml from the data folder cudaenv ships.
+Result<TorchMatrix> load_torch_matrix(const DataFiles& data);
 
 // The variable naming a proxy of download.pytorch.org/whl (Artifactory, Nexus) or a copy of it.
 inline constexpr const char* kTorchIndexVariable = "CUDAENV_TORCH_INDEX";

@@ -13,7 +13,6 @@
 namespace cudaenv {
 
 enum class Installer { pip, uv };
-enum class OutputFormat { command, requirements, pyproject };
 
 struct TorchPin {
   std::string package;  // torch, torchvision, torchaudio

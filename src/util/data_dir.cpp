@@ -1,10 +1,11 @@
 #include "util/data_dir.h"
 
+#include <limits.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <vector>
 
+#include "lean/lean_os.h"
 #include "util/file_system.h"
 
 namespace cudaenv {
@@ -12,10 +13,11 @@ namespace cudaenv {
 namespace fs = std::filesystem;
 
 Result<fs::path> running_program() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return make_error("cannot find the running cudaenv program: " + ec.message());
-  return self;
+  char self[PATH_MAX];
+  if (lean_self_exe(self, sizeof self) < 0) {
+    return make_error("cannot find the running cudaenv program through /proc/self/exe", "is /proc mounted?");
+  }
+  return fs::path(self);
 }
 
 namespace {
@@ -29,8 +31,8 @@ fs::path install_prefix(const fs::path& self) {
 
 }  // namespace
 
-Result<fs::path> manifests_dir() {
-  if (const char* dir = std::getenv("CUDAENV_MANIFESTS_DIR"); dir && *dir) return fs::path(dir);
+static Result<fs::path> manifests_dir(const EnvMap& env) {
+  if (auto dir = env_get(env, "CUDAENV_MANIFESTS_DIR"); dir && !dir->empty()) return fs::path(*dir);
   std::vector<fs::path> candidates;
   if (auto self = running_program()) candidates.push_back(install_prefix(*self) / "share/cudaenv/manifests");
   candidates.push_back(CUDAENV_SOURCE_MANIFESTS_DIR);
@@ -42,10 +44,15 @@ Result<fs::path> manifests_dir() {
                     "reinstall cudaenv with ./install.sh, or set CUDAENV_MANIFESTS_DIR");
 }
 
-Result<DataFile> read_manifest(const std::string& name) {
-  auto dir = manifests_dir();
-  if (!dir) return dir.take_error();
-  fs::path path = *dir / name;
+DataFiles DataFiles::find(const EnvMap& env) {
+  DataFiles files;
+  files.dir_ = manifests_dir(env);
+  return files;
+}
+
+Result<DataFile> DataFiles::read(const std::string& name) const {
+  if (!dir_) return dir_.error();
+  fs::path path = *dir_ / name;
   auto text = RealFileSystem().read_file(path, kLargeFileLimit);
   if (!text) return make_error(text.error().message, "reinstall cudaenv, or set CUDAENV_MANIFESTS_DIR");
   return DataFile{path, std::move(*text)};

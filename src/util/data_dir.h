@@ -7,21 +7,29 @@
 #include <filesystem>
 #include <string>
 
+#include "util/environment.h"
 #include "util/result.h"
 
 namespace cudaenv {
-
-// The folder of data files cudaenv ships (manifests/): CUDAENV_MANIFESTS_DIR, else
-// PREFIX/share/cudaenv/manifests, else the source tree the binary was built from.
-Result<std::filesystem::path> manifests_dir();
 
 struct DataFile {
   std::filesystem::path path;
   std::string text;
 };
 
-// The text of manifests/NAME; a missing or unreadable file is an error naming it.
-Result<DataFile> read_manifest(const std::string& name);
+// The folder of data files cudaenv ships (manifests/), found once per command from its
+// environment: CUDAENV_MANIFESTS_DIR, else PREFIX/share/cudaenv/manifests, else the source
+// tree the binary was built from. A folder not found is an error only for a command that reads.
+class DataFiles {
+ public:
+  static DataFiles find(const EnvMap& env);
+
+  // The text of manifests/NAME; a missing or unreadable file is an error naming it.
+  Result<DataFile> read(const std::string& name) const;
+
+ private:
+  Result<std::filesystem::path> dir_ = Error{};
+};
 
 // The running program itself, from /proc/self/exe.
 Result<std::filesystem::path> running_program();

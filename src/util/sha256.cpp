@@ -1,7 +1,7 @@
 #include "util/sha256.h"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,26 +11,26 @@
 namespace cudaenv {
 
 struct Sha256::State {
-  EVP_MD_CTX* context = EVP_MD_CTX_new();
-  ~State() { EVP_MD_CTX_free(context); }
+  sha256_ctx context;
 };
 
-Sha256::Sha256() : state_(std::make_unique<State>()) { EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr); }
+Sha256::Sha256() : state_(std::make_unique<State>()) { sha256_init(&state_->context); }
 Sha256::~Sha256() = default;
 Sha256::Sha256(Sha256&&) noexcept = default;
 Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
-void Sha256::update(const void* data, size_t size) { EVP_DigestUpdate(state_->context, data, size); }
+void Sha256::update(const void* data, size_t size) {
+  sha256_update(&state_->context, size, static_cast<const uint8_t*>(data));
+}
 
 std::string Sha256::finish() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(state_->context, digest, &length);
+  uint8_t digest[SHA256_DIGEST_SIZE];
+  sha256_digest(&state_->context, sizeof digest, digest);
   static const char* hex = "0123456789abcdef";
   std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
+  for (uint8_t byte : digest) {
+    out += hex[byte >> 4];
+    out += hex[byte & 15];
   }
   return out;
 }

@@ -17,6 +17,8 @@ temporaries() { find "$@" -name '.*.tmp-*' | wc -l; }
 # system), and the first copy does not fit.
 export CUDAENV_ROOT="$FULL/root"
 make_fake_toolkit "$WORK/tk/cuda-12.1" 12.1.1
+mkdir -p "$CUDAENV_ROOT"
+fill
 run_capture "$CUDAENV" add "$WORK/tk/cuda-12.1"
 assert_eq 1 "$STATUS" "add on a full disk fails at rehash"
 assert_contains "$ERR" "cannot write $CUDAENV_ROOT/shims/" "rehash names the shim it could not write"

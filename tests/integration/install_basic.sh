@@ -42,7 +42,13 @@ assert_not_contains "$OUT" "11.8.0" "list-remote filters by prefix"
 assert_eq "12.9.2" "$(echo "$OUT" | head -1 | awk '{print $1}')" "list-remote is newest first"
 assert_eq "12.1.1 12.1.0" "$("$CUDAENV" list-remote 12.1 --bare | tr '\n' ' ' | sed 's/ $//')" "list-remote --bare"
 run_capture "$CUDAENV" list-remote 12.1 --json
-assert_contains "$OUT" '"version": "12.1.1", "release_date": "2023-04-19", "installed": true' "list-remote --json"
+check "list-remote --json" python3 -c '
+import json, sys
+rows = json.loads(sys.argv[1])
+assert rows[0] == {"version": "12.1.1", "release_date": "2023-04-19", "installed": True,
+                   "manifest_pinned": rows[0]["manifest_pinned"], "source": rows[0]["source"]}, rows[0]
+assert list(rows[0]) == ["version", "release_date", "installed", "manifest_pinned", "source"], rows[0]
+' "$OUT"
 
 # The pin: these fixture manifests are not NVIDIA's, so their hash differs from the pin.
 run_capture "$CUDAENV" install 11.8 --mirror "$MIRROR_URL" --platform linux-x86_64

@@ -72,7 +72,8 @@ wheels pages --wrong-hash nvidia-cuda-nvcc
 pypi_install 13.0.2 --force
 assert_eq 1 "$STATUS" "a wheel with the wrong sha256 is refused"
 assert_contains "$ERR" "nvidia_cuda_nvcc-13.0.88" "the error names the wheel"
-assert_contains "$ERR" "sha256" "the error says why"
+assert_contains "$ERR" "but the index says" "the error says why"
+assert_contains "$ERR" "another --index-url" "and names the fix"
 check "the old 13.0.2 is kept" test -x "$HOME130/bin/nvcc"
 check "no staging left after a bad hash" no_staging_left
 pypi_install 13.2.2 --profile minimal
@@ -94,6 +95,7 @@ wheels pages
 pypi_install 13.0.2 --force
 assert_eq 1 "$STATUS" "a wheel with a traversal member is refused"
 assert_contains "$ERR" "'..'" "the refusal names the member"
+assert_contains "$ERR" "whoever runs the index" "and who to tell"
 check "nothing escaped" test -z "$(find "$WORK" -name escaped.txt)"
 check "no staging left after a hostile wheel" no_staging_left
 
@@ -141,7 +143,7 @@ run_capture env CUDAENV_SOURCE=pypi "$CUDAENV" list-remote 13.0 --bare
 assert_eq "13.0.2" "$OUT" "CUDAENV_SOURCE=pypi"
 run_capture env CUDAENV_SOURCE=conda "$CUDAENV" install 13.2
 assert_eq 2 "$STATUS" "an unknown CUDAENV_SOURCE"
-assert_contains "$ERR" "CUDAENV_SOURCE 'conda'" "is named"
+assert_contains "$ERR" "CUDAENV_SOURCE=conda" "is named"
 
 mkdir -p "$WORK/project" && cd "$WORK/project" || exit 1
 printf '[cuda]\nversion = "13.2"\nsource = "pypi"\n' >cuda.toml

@@ -10,7 +10,7 @@ trap 'rm -rf "$WORK"' EXIT
 export HOME="$WORK/home" CUDAENV_ROOT="$WORK/root" NO_COLOR=1
 # `cudaenv torch` reads the PyTorch index only in the suites that serve one (they unset this).
 export CUDAENV_TORCH_OFFLINE=1
-unset CUDAENV_VERSION CUDAENV_SYSTEM_ROOT CUDA_HOME CUDA_PATH CUDAToolkit_ROOT CUDACXX LD_LIBRARY_PATH \
+unset CUDAENV_VERSION CUDAENV_SHARED_ROOT CUDAENV_SYSTEM_ROOT CUDA_HOME CUDA_PATH CUDAToolkit_ROOT CUDACXX LD_LIBRARY_PATH \
   TORCH_CUDA_ARCH_LIST CUDAARCHS CUDAENV_MIRROR CUDAENV_TORCH_INDEX CUDAENV_SOURCE
 # A PATH with no CUDA on it, so "system" is only what a test puts there; test.sh's tools (uv) last.
 export PATH="/usr/local/bin:/usr/bin:/bin${CUDAENV_TEST_TOOLS:+:$CUDAENV_TEST_TOOLS}"
@@ -20,8 +20,21 @@ cd "$WORK" || exit 1
 FAILURES=0
 CHECKS=0
 
+# The test script's file:line that failed: the first caller outside the lib*.sh helpers.
+failed_at() {
+  local frame=1 info file
+  while info=$(caller "$frame"); do
+    file=${info##* }
+    case "${file##*/}" in
+      lib*.sh) frame=$((frame + 1)) ;;
+      *) echo "${file##*/}:${info%% *}"; return ;;
+    esac
+  done
+  echo "?"
+}
+
 fail() {
-  echo "FAIL: $*" >&2
+  echo "FAIL ($(failed_at)): $*" >&2
   FAILURES=$((FAILURES + 1))
 }
 

@@ -1,4 +1,4 @@
-# A shared, read-only CUDAENV_SYSTEM_ROOT (as an admin would set up /opt/cudaenv) used by
+# A shared, read-only CUDAENV_SHARED_ROOT (as an admin would set up /opt/cudaenv) used by
 # a user without write access: versions, exec and shims work, the user's own install (from a
 # mirror folder) lands in the user's root, and nothing is written there.
 . "$(dirname "$0")/lib.sh"
@@ -22,12 +22,14 @@ mkdir -p "$USER_HOME/proj"
 chown -R 65534:65534 "$USER_HOME"
 as_user() {  # runs "$@" as nobody with its own HOME and root, and the shared root
   setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$USER_HOME" CUDAENV_ROOT="$USER_HOME/.cudaenv" \
-    CUDAENV_SYSTEM_ROOT="$SHARED" PATH="$USER_HOME/.cudaenv/shims:$PATH" "$@"
+    CUDAENV_SHARED_ROOT="$SHARED" PATH="$USER_HOME/.cudaenv/shims:$PATH" "$@"
 }
 
 run_capture as_user "$CUDAENV" versions
 assert_eq 0 "$STATUS" "versions as the user: $ERR"
 assert_contains "$OUT" "12.4.1 (shared: $SHARED/versions)" "shared toolkits are listed with where they come from"
+run_capture env CUDAENV_SYSTEM_ROOT="$SHARED" "$CUDAENV" versions
+assert_contains "$OUT" "12.4.1 (shared: $SHARED/versions)" "the old name CUDAENV_SYSTEM_ROOT still names the shared root"
 run_capture as_user "$CUDAENV" rehash
 assert_eq 0 "$STATUS" "rehash as the user: $ERR"
 check "the user's shims cover the shared toolkits" test -e "$USER_HOME/.cudaenv/shims/nvcc"

@@ -2,6 +2,17 @@
 
 namespace cudaenv::testing {
 
+MemoryFileSystem machine_with_toolkits() {
+  MemoryFileSystem fs;
+  for (const char* version : {"11.8.0", "12.1.0", "12.1.1", "12.4.1", "12.9.0", "12.10.0"}) {
+    fs.file(std::string("/home/u/.cudaenv/versions/") + version + "/bin/nvcc", "", true);
+  }
+  fs.file("/opt/cuda-13/bin/nvcc", "", true);
+  fs.symlink("/home/u/.cudaenv/versions/13.0", "/opt/cuda-13");
+  fs.dir("/home/u/proj/src/deep");
+  return fs;
+}
+
 MemoryFileSystem& MemoryFileSystem::dir(const fs::path& path) {
   for (fs::path p = path; p.has_relative_path(); p = p.parent_path()) dirs_.insert(p);
   return *this;

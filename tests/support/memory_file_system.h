@@ -31,4 +31,8 @@ class MemoryFileSystem final : public FileSystemView {
   std::map<fs::path, fs::path> links_;
 };
 
+// A machine with toolkits 11.8.0 to 12.10.0 in /home/u/.cudaenv, 13.0 registered from
+// /opt/cuda-13, and the folders /home/u/proj/src/deep.
+MemoryFileSystem machine_with_toolkits();
+
 }  // namespace cudaenv::testing

@@ -11,16 +11,7 @@ namespace {
 
 const Layout kLayout{"/home/u/.cudaenv", std::nullopt};
 
-MemoryFileSystem machine() {
-  MemoryFileSystem fs;
-  for (const char* version : {"11.8.0", "12.1.0", "12.1.1", "12.4.1", "12.9.0", "12.10.0"}) {
-    fs.file(std::string("/home/u/.cudaenv/versions/") + version + "/bin/nvcc", "", true);
-  }
-  fs.file("/opt/cuda-13/bin/nvcc", "", true);
-  fs.symlink("/home/u/.cudaenv/versions/13.0", "/opt/cuda-13");
-  fs.dir("/home/u/proj/src/deep");
-  return fs;
-}
+MemoryFileSystem machine() { return cudaenv::testing::machine_with_toolkits(); }
 
 Result<Selection> select(const MemoryFileSystem& fs, const EnvMap& env, const char* cwd) {
   return select_toolkit(fs, env, cwd, kLayout);
@@ -236,7 +227,7 @@ TEST_CASE("selection: the user's root shadows the shared root, and both are list
     return *std::find_if(toolkits.begin(), toolkits.end(), [&](const Toolkit& t) { return t.name == name; });
   };
   CHECK(find("12.4.1").source == ToolkitSource::user_root);
-  CHECK(find("12.6.3").source == ToolkitSource::system_root);
+  CHECK(find("12.6.3").source == ToolkitSource::shared_root);
   CHECK(find("12.6.3").home == "/opt/cudaenv/versions/12.6.3");
   auto selection = select_toolkit(fs, {{"CUDAENV_VERSION", "12"}}, "/", layout);
   REQUIRE(selection.ok());
@@ -316,7 +307,7 @@ TEST_CASE("selection: an exact lookup finds what the listing finds, in both root
     check_same(*found, toolkit);
   }
   CHECK(direct.find("12.4.1")->source == ToolkitSource::user_root);
-  CHECK(direct.find("12.6.3")->source == ToolkitSource::system_root);
+  CHECK(direct.find("12.6.3")->source == ToolkitSource::shared_root);
   CHECK_FALSE(direct.find("gone")->present);
   CHECK_FALSE(direct.find(".12.8.0.staging"));
   CHECK_FALSE(direct.find("12.9"));
@@ -325,4 +316,61 @@ TEST_CASE("selection: an exact lookup finds what the listing finds, in both root
   auto gone = select_toolkit(fs, {{"CUDAENV_VERSION", "gone"}}, "/", layout);
   REQUIRE_FALSE(gone.ok());
   CHECK_THAT(gone.error().message, Catch::Contains("which has no bin/ folder any more"));
+}
+
+TEST_CASE("a failed selection keeps its request; a broken cuda.toml leaves none") {
+  MemoryFileSystem fs = machine();
+  SelectionOutcome missing = select_or_fail(fs, {{"CUDAENV_VERSION", "12.7"}}, "/home/u", kLayout, ToolkitIndex(fs, kLayout));
+  const auto* failed = std::get_if<FailedSelection>(&missing);
+  REQUIRE(failed);
+  CHECK(failed->error.message == "CUDA 12.7 is not installed (set by CUDAENV_VERSION)");
+  REQUIRE(failed->request);
+  CHECK(failed->request->value == "12.7");
+  CHECK(failed->request->kind == OriginKind::environment);
+
+  fs.file("/home/u/proj/cuda.toml", "[cuda\n");
+  SelectionOutcome broken = select_or_fail(fs, {}, "/home/u/proj", kLayout, ToolkitIndex(fs, kLayout));
+  failed = std::get_if<FailedSelection>(&broken);
+  REQUIRE(failed);
+  CHECK_THAT(failed->error.message, Catch::Contains("/home/u/proj/cuda.toml"));
+  CHECK_FALSE(failed->request);
+
+  SelectionOutcome good = select_or_fail(fs, {{"CUDAENV_VERSION", "12.1"}}, "/home/u", kLayout, ToolkitIndex(fs, kLayout));
+  REQUIRE(std::get_if<Selection>(&good));
+  CHECK(std::get<Selection>(good).toolkit.name == "12.1.1");
+}
+
+TEST_CASE("the shared root is CUDAENV_SHARED_ROOT, or its old name CUDAENV_SYSTEM_ROOT") {
+  auto both = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SHARED_ROOT", "/opt/new"}, {"CUDAENV_SYSTEM_ROOT", "/opt/old"}});
+  REQUIRE(both);
+  CHECK(both->shared_root == fs::path("/opt/new"));
+  auto old_name = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SYSTEM_ROOT", "/opt/old"}});
+  REQUIRE(old_name);
+  CHECK(old_name->shared_root == fs::path("/opt/old"));
+  auto relative = layout_from_env({{"HOME", "/home/u"}, {"CUDAENV_SYSTEM_ROOT", "opt"}});
+  REQUIRE_FALSE(relative);
+  CHECK(relative.error().message == "CUDAENV_SYSTEM_ROOT='opt' is not an absolute path");
+  CHECK_FALSE(layout_from_env({{"HOME", "/home/u"}})->shared_root);
+}
+
+TEST_CASE("a setting is the option, else the variable, else cuda.toml, else the default, and says which") {
+  SettingPlaces places{"--profile", "CUDAENV_PROFILE", "profile"};
+  EnvMap env{{"CUDAENV_PROFILE", "torch"}};
+  Setting option = pick_setting(places, "full", env, std::string("minimal"), "/p/cuda.toml", "minimal");
+  CHECK(option.value == "full");
+  CHECK(option.origin() == "--profile");
+  CHECK(option.as_written() == "--profile full");
+  Setting variable = pick_setting(places, "", env, std::string("minimal"), "/p/cuda.toml", "minimal");
+  CHECK(variable.origin() == "CUDAENV_PROFILE");
+  CHECK(variable.as_written() == "CUDAENV_PROFILE=torch");
+  CHECK(variable.how_to_set("full") == "set CUDAENV_PROFILE to full");
+  Setting file = pick_setting(places, "", {{"CUDAENV_PROFILE", ""}}, std::string("torch"), "/p/cuda.toml", "minimal");
+  CHECK(file.origin() == "/p/cuda.toml");
+  CHECK(file.as_written("profile") == "profile = \"torch\" in /p/cuda.toml");
+  Setting fallback = pick_setting(places, "", {}, std::nullopt, {}, "minimal");
+  CHECK(fallback.value == "minimal");
+  CHECK(fallback.origin() == "default");
+  CHECK(fallback.as_written() == "the default minimal");
+  // A place the setting cannot be given is never read.
+  CHECK(pick_setting({"--jobs"}, "", {{"CUDAENV_JOBS", "8"}}, std::nullopt, {}, "4").value == "4");
 }

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/version_detect.h"
+#include "support/memory_file_system.h"
 
 using namespace cudaenv;
 
@@ -34,4 +35,17 @@ TEST_CASE("version detection: a cuda.h with a huge or odd CUDA_VERSION gives no 
   CHECK_FALSE(version_from_nvcc_banner("release " + std::string(3'000'000, '1')));
   CHECK_FALSE(version_from_nvcc_banner("release 12."));
   CHECK(version_from_nvcc_banner("release x, release 12.4, V12.4.131")->str() == "12.4");
+}
+
+TEST_CASE("a toolkit's shipped version: version.json, else include/cuda.h, else targets/*/include/cuda.h") {
+  cudaenv::testing::MemoryFileSystem fs;
+  fs.file("/t/json/version.json", R"({"cuda": {"version": "12.4.1"}})");
+  fs.file("/t/json/include/cuda.h", "#define CUDA_VERSION 11080");
+  fs.file("/t/header/include/cuda.h", "#define CUDA_VERSION 12010");
+  fs.file("/t/redist/targets/x86_64-linux/include/cuda.h", "#define CUDA_VERSION 13000");
+  fs.dir("/t/none/bin");
+  CHECK(shipped_toolkit_version(fs, "/t/json")->str() == "12.4.1");
+  CHECK(shipped_toolkit_version(fs, "/t/header")->str() == "12.1");
+  CHECK(shipped_toolkit_version(fs, "/t/redist")->str() == "13.0");
+  CHECK_FALSE(shipped_toolkit_version(fs, "/t/none"));
 }

@@ -41,3 +41,38 @@ TEST_CASE("nearest_version prefers the same major, then the closest minor, then 
   CHECK(nearest_version(v("14"), installed) == 3u);
   CHECK_FALSE(nearest_version(v("12"), {}));
 }
+
+TEST_CASE("compute capabilities: major.minor, cuda.toml's arch entries and nvcc's arch names") {
+  CHECK(parse_compute_capability("8.9")->str() == "8.9");
+  CHECK_FALSE(parse_compute_capability("8"));
+  CHECK_FALSE(parse_compute_capability("8.9.1"));
+  CHECK_FALSE(parse_compute_capability("sm_89"));
+  auto specific = parse_arch_entry("9.0a");
+  REQUIRE(specific);
+  CHECK(specific->capability.str() == "9.0");
+  CHECK(specific->suffix == 'a');
+  CHECK_FALSE(specific->ptx);
+  auto ptx = parse_arch_entry("8.6+PTX");
+  REQUIRE(ptx);
+  CHECK((ptx->capability.str() == "8.6" && ptx->ptx && !ptx->suffix));
+  CHECK(parse_arch_entry("10.0f+PTX")->suffix == 'f');
+  CHECK_FALSE(parse_arch_entry("+PTX"));
+  CHECK_FALSE(parse_arch_entry("sm_89"));
+  CHECK_FALSE(parse_arch_entry("8.9A"));
+  auto sm = parse_nvcc_arch("sm_120");
+  REQUIRE(sm);
+  CHECK((sm->capability.str() == "12.0" && !sm->ptx && !sm->suffix));
+  CHECK(parse_nvcc_arch("compute_90")->ptx);
+  CHECK(parse_nvcc_arch("sm_90a")->suffix == 'a');
+  CHECK_FALSE(parse_nvcc_arch("sm_9"));
+  CHECK_FALSE(parse_nvcc_arch("sm_99999"));
+  CHECK(sm_name(*parse_compute_capability("8.9")) == "sm_89");
+}
+
+TEST_CASE("driver versions compare by number and keep their text") {
+  auto driver = parse_driver_version("580.65.06");
+  REQUIRE(driver);
+  CHECK(driver->text == "580.65.06");
+  CHECK(driver->number > parse_driver_version("550.54.14")->number);
+  CHECK_FALSE(parse_driver_version("580.65.06 beta"));
+}

@@ -8,7 +8,7 @@
 
 #include "core/layout.h"
 #include "core/selection.h"
-#include "doctor/probes.h"
+#include "doctor/probe_results.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"
@@ -20,7 +20,7 @@ struct ProbeContext {
   const EnvMap& env;
   fs::path cwd;
   Layout layout;
-  const Result<Selection>& selection;
+  const SelectionOutcome& selection;  // a failed one still says what was asked
   std::optional<fs::path> python;  // --python
   std::chrono::milliseconds timeout;  // for each of the driver and Python probes
 };

@@ -1,11 +1,16 @@
 #pragma once
-// How the CLI talks to people: one "cudaenv: error: ..." line plus indented hints.
+// How cudaenv talks to people: one "cudaenv: error: ..." line plus indented hints, the same
+// from every command, the shim and the shell hook.
 
 #include <string>
+#include <vector>
 
 #include "util/result.h"
 
 namespace cudaenv {
+
+// The error as its lines, hints indented: what print_error prints, without colour.
+std::vector<std::string> error_lines(const Error& error);
 
 void print_error(const Error& error);
 void print_warning(const std::string& message);

@@ -1,4 +1,4 @@
-#include "cli/output.h"
+#include "util/output.h"
 
 #include <unistd.h>
 
@@ -26,9 +26,19 @@ static void print_lines(const char* indent, const std::string& text) {
   for (const std::string& line : split(text, '\n')) std::fprintf(stderr, "%s%s\n", indent, terminal_safe(line).c_str());
 }
 
+static const char* const kHintIndent = "  ";
+
+std::vector<std::string> error_lines(const Error& error) {
+  std::vector<std::string> lines{"cudaenv: error: " + error.message};
+  if (!error.hint.empty()) {
+    for (const std::string& line : split(error.hint, '\n')) lines.push_back(kHintIndent + line);
+  }
+  return lines;
+}
+
 void print_error(const Error& error) {
   print_tagged("error", "\033[1;31m", error.message);
-  if (!error.hint.empty()) print_lines("  ", error.hint);
+  if (!error.hint.empty()) print_lines(kHintIndent, error.hint);
 }
 
 void print_warning(const std::string& message) { print_tagged("warning", "\033[1;33m", message); }

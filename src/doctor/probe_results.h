@@ -15,16 +15,9 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
-// An NVIDIA driver version as printed (550.54.14, 580.65.06): compared by number, shown as text.
-struct DriverVersion {
-  Version number;
-  std::string text;
-};
-std::optional<DriverVersion> parse_driver_version(std::string_view text);
-
 struct Gpu {
   std::string name;
-  Version capability;  // 8.9
+  ComputeCapability capability;  // 8.9
 };
 
 struct DriverProbe {

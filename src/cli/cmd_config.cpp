@@ -1,0 +1,109 @@
+// `cudaenv config`: every setting, its value and where it came from (as `ccache -p` shows),
+// resolved by the same functions the commands that read them use.
+#include <cstdio>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/redist_source.h"
+#include "cli/session.h"
+#include "torch/matrix.h"
+#include "util/json_reader.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct NamedSetting {
+  const char* key;
+  Setting setting;
+};
+
+Setting version_setting(const Request& request) {
+  switch (request.kind) {
+    case OriginKind::environment: return {request.value, request.kind, "CUDAENV_VERSION"};
+    case OriginKind::project_file:
+    case OriginKind::global_file: return {request.value, request.kind, request.file.string()};
+    case OriginKind::argument:
+    case OriginKind::fallback: break;
+  }
+  return {request.value, OriginKind::fallback, {}};
+}
+
+Setting root_setting(const Session& session) {
+  if (env_get(session.env, "CUDAENV_ROOT")) return {session.layout.user_root.string(), OriginKind::environment, "CUDAENV_ROOT"};
+  return {session.layout.user_root.string(), OriginKind::fallback, {}};
+}
+
+Setting shared_root_setting(const Session& session) {
+  const char* variable = shared_root_variable(session.env);
+  if (!variable || !session.layout.shared_root) return {};
+  return {session.layout.shared_root->string(), OriginKind::environment, variable};
+}
+
+Setting torch_index_setting(const Session& session, const TorchMatrix& shipped) {
+  return pick_setting({nullptr, kTorchIndexVariable}, {}, session.env, std::nullopt, {}, shipped.index_url);
+}
+
+Result<std::vector<NamedSetting>> all_settings(const Session& session) {
+  auto project = load_project(session.fs, session.cwd);
+  if (!project) return project.take_error();
+  auto request = select_request(session.fs, session.env, session.layout, *project);
+  if (!request) return request.take_error();
+  auto releases = load_release_catalog(session.data);
+  if (!releases) return releases.take_error();
+  auto profiles = load_profile_catalog(session.data);
+  if (!profiles) return profiles.take_error();
+  auto torch = load_torch_matrix(session.data);
+  if (!torch) return torch.take_error();
+  const CudaToml* toml = *project ? &**project : nullptr;
+  return std::vector<NamedSetting>{
+      {"version", version_setting(*request)},
+      {"root", root_setting(session)},
+      {"shared_root", shared_root_setting(session)},
+      {"source", source_setting({}, session, toml)},
+      {"mirror", mirror_setting({}, session, *releases)},
+      {"platform", platform_setting({})},
+      {"profile", profile_setting({}, toml, *profiles)},
+      {"jobs", jobs_setting(std::nullopt)},
+      {"skip_manifest_pin", skip_manifest_pin_setting(false, session)},
+      {"torch_index", torch_index_setting(session, *torch)},
+  };
+}
+
+std::string render_json(const std::vector<NamedSetting>& settings) {
+  json out = json::object();
+  for (const auto& [key, setting] : settings) out[key] = {{"value", setting.value}, {"origin", setting.origin()}};
+  return json_text(out);
+}
+
+std::string render_text(const std::vector<NamedSetting>& settings) {
+  std::string text;
+  for (const auto& [key, setting] : settings) {
+    text += "(" + terminal_safe(setting.origin()) + ") " + key + " = " + terminal_safe(setting.value) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+CommandHandler configure_config(CLI::App& command) {
+  auto json_output = std::make_shared<bool>(false);
+  command.add_flag("--json", *json_output, "Print the settings as JSON");
+  command.footer("Each setting shows where its value came from: an environment variable, cuda.toml, or the default.\n"
+                 "A command's own option (install --mirror, --profile, ...) comes before all of them.");
+  return [json_output](const Setup& setup) -> Result<int> {
+    auto settings = all_settings(setup.session());
+    if (!settings) return settings.take_error();
+    std::string text = *json_output ? render_json(*settings) : render_text(*settings);
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  };
+}
+
+}  // namespace cudaenv

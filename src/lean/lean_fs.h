@@ -1,0 +1,31 @@
+#ifndef CUDAENV_LEAN_FS_H
+#define CUDAENV_LEAN_FS_H
+/* The file system as the lean resolver sees it: the disk in the shim (lean_os.h), an
+ * in-memory tree in the unit tests, through the same calls as util/file_system.h. */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum lean_kind { LEAN_MISSING, LEAN_FILE, LEAN_DIRECTORY, LEAN_OTHER };
+
+struct lean_fs {
+  void* self;
+  /* Follows symlinks, like stat(2). */
+  enum lean_kind (*kind)(void* self, const char* path);
+  int (*is_executable)(void* self, const char* path);
+  /* A regular file of at most `limit` bytes, in a buffer the caller frees; NULL otherwise. */
+  char* (*read_file)(void* self, const char* path, size_t limit, size_t* size);
+  /* Calls `each` with every entry's name but "." and ".."; -1 when `path` is no folder. */
+  int (*list_dir)(void* self, const char* path, void (*each)(void* context, const char* name), void* context);
+  /* The target of the symlink `path` into `buffer`, NUL-terminated: its length, or -1. */
+  long (*read_link)(void* self, const char* path, char* buffer, size_t size);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,447 @@
+#define _POSIX_C_SOURCE 200809L
+#include "lean/lean_select.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lean/lean_toml.h"
+
+/* kSmallFileLimit in util/file_system.h */
+#define SMALL_FILE_LIMIT ((size_t)1 << 20)
+
+struct lean_block {
+  struct lean_block* next;
+};
+
+static void* allocate(struct lean_plan* plan, size_t size) {
+  struct lean_block* block = malloc(sizeof(struct lean_block) + size);
+  if (!block) return NULL;
+  block->next = plan->blocks;
+  plan->blocks = block;
+  return block + 1;
+}
+
+void lean_plan_free(struct lean_plan* plan) {
+  while (plan->blocks) {
+    struct lean_block* next = plan->blocks->next;
+    free(plan->blocks);
+    plan->blocks = next;
+  }
+  plan->program = NULL;
+  plan->envp = NULL;
+}
+
+/* The NULL-terminated strings given, one after the other; NULL when out of memory. */
+static char* concat(struct lean_plan* plan, ...) {
+  va_list args;
+  size_t size = 1;
+  va_start(args, plan);
+  for (const char* part; (part = va_arg(args, const char*));) size += strlen(part);
+  va_end(args);
+  char* out = allocate(plan, size);
+  if (!out) return NULL;
+  char* end = out;
+  va_start(args, plan);
+  for (const char* part; (part = va_arg(args, const char*));) end = stpcpy(end, part);
+  va_end(args);
+  return out;
+}
+
+/* `dir` / `name` as std::filesystem joins them (no second slash after a trailing one). */
+static char* join(struct lean_plan* plan, const char* dir, const char* name) {
+  size_t n = strlen(dir);
+  return concat(plan, dir, n && dir[n - 1] == '/' ? "" : "/", name, (char*)NULL);
+}
+
+/* An absolute path that lexically_normal() leaves as it is: no empty, "." or ".." segment
+ * and no trailing slash. Others the full resolver spells. */
+static int is_plain_absolute(const char* path) {
+  if (path[0] != '/') return 0;
+  if (path[1] == '\0') return 1;
+  for (const char* segment = path + 1;;) {
+    const char* end = strchr(segment, '/');
+    size_t n = end ? (size_t)(end - segment) : strlen(segment);
+    if (n == 0 || (n == 1 && segment[0] == '.') || (n == 2 && segment[0] == '.' && segment[1] == '.')) return 0;
+    if (!end) return 1;
+    segment = end + 1;
+  }
+}
+
+/* The value of a variable set and not empty (env_get), or NULL. */
+static const char* env_value(char** environ, const char* name) {
+  size_t n = strlen(name);
+  for (char** entry = environ; *entry; ++entry) {
+    if (strncmp(*entry, name, n) == 0 && (*entry)[n] == '=') return (*entry)[n + 1] ? *entry + n + 1 : NULL;
+  }
+  return NULL;
+}
+
+/* Every entry NAME=value, each name once: the full resolver's map would drop the others. */
+static int environment_is_plain(char** environ) {
+  enum { MOST = 4096 };
+  static size_t lengths[MOST];
+  size_t count = 0;
+  for (; environ[count]; ++count) {
+    const char* eq = strchr(environ[count], '=');
+    if (count == MOST || !eq || eq == environ[count]) return 0;
+    lengths[count] = (size_t)(eq - environ[count]);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (lengths[i] == lengths[j] && environ[i][0] == environ[j][0] && !memcmp(environ[i], environ[j], lengths[i])) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* A root setting as layout_from_env() takes it unchanged: absolute, plain, no ':' or newline. */
+static int is_root_setting(const char* path) { return is_plain_absolute(path) && !strpbrk(path, ":\n"); }
+
+struct roots {
+  const char* versions[2];
+  size_t count;
+};
+
+static int find_roots(struct lean_plan* plan, const struct lean_request* request, struct roots* roots) {
+  const char* user = env_value(request->environ, "CUDAENV_ROOT");
+  char* derived = NULL;
+  if (!user && request->self_exe) {
+    /* A shim in <root>/shims knows its root where CUDAENV_ROOT is not exported. */
+    char* dir = concat(plan, request->self_exe, (char*)NULL);
+    char* slash = dir ? strrchr(dir, '/') : NULL;
+    if (slash && slash > dir) {
+      *slash = '\0';
+      char* parent = strrchr(dir, '/');
+      if (parent && strcmp(parent + 1, "shims") == 0) {
+        *(parent == dir ? parent + 1 : parent) = '\0';
+        derived = dir;
+      }
+    }
+  }
+  if (!user) user = derived;
+  if (user) {
+    if (!is_root_setting(user)) return 0;
+  } else {
+    const char* home = env_value(request->environ, "HOME");
+    if (!home) return 0;
+    user = join(plan, home, ".cudaenv");
+    if (!user || !is_plain_absolute(user)) return 0;
+  }
+  roots->versions[0] = join(plan, user, "versions");
+  roots->count = 1;
+  const char* shared = env_value(request->environ, "CUDAENV_SYSTEM_ROOT");
+  if (shared) {
+    if (!is_root_setting(shared)) return 0;
+    if (strcmp(shared, user) != 0) roots->versions[roots->count++] = join(plan, shared, "versions");
+  }
+  for (size_t i = 0; i < roots->count; ++i) {
+    if (!roots->versions[i]) return 0;
+  }
+  return 1;
+}
+
+/* The nearest cuda.toml at or above `cwd`, read: 1 with `text` set (NULL: none), 0 unsure. */
+static int read_project(struct lean_plan* plan, const struct lean_request* request, char** text, size_t* size) {
+  *text = NULL;
+  char* dir = concat(plan, request->cwd, (char*)NULL);
+  if (!dir || !is_plain_absolute(dir)) return 0;
+  while (1) {
+    char* candidate = join(plan, dir, "cuda.toml");
+    if (!candidate) return 0;
+    enum lean_kind kind = request->fs->kind(request->fs->self, candidate);
+    if (kind == LEAN_OTHER) return 0;
+    if (kind == LEAN_FILE) {
+      *text = request->fs->read_file(request->fs->self, candidate, SMALL_FILE_LIMIT, size);
+      return *text != NULL;
+    }
+    if (strcmp(dir, "/") == 0) return 1;
+    char* slash = strrchr(dir, '/');
+    *(slash == dir ? slash + 1 : slash) = '\0';
+  }
+}
+
+/* The first line of the global version file that is not blank or a comment, or NULL. */
+static int read_global(struct lean_plan* plan, const struct lean_request* request, const char* versions_dir,
+                       const char** value) {
+  *value = NULL;
+  size_t n = strlen(versions_dir) - strlen("/versions");
+  char* file = concat(plan, versions_dir, (char*)NULL);
+  if (!file) return 0;
+  strcpy(file + n, "/version");
+  if (request->fs->kind(request->fs->self, file) == LEAN_MISSING) return 1;
+  size_t size = 0;
+  char* text = request->fs->read_file(request->fs->self, file, SMALL_FILE_LIMIT, &size);
+  if (!text) return 0;
+  int ok = 1;
+  for (const char* line = text; line < text + size && !*value;) {
+    const char* end = memchr(line, '\n', (size_t)(text + size - line));
+    if (!end) end = text + size;
+    const char* begin = line;
+    const char* last = end;
+    while (begin < last && strchr(" \t\r", *begin)) ++begin;
+    while (last > begin && strchr(" \t\r", last[-1])) --last;
+    if (begin < last && *begin != '#') {
+      char* copy = allocate(plan, (size_t)(last - begin) + 1);
+      if (!copy) ok = 0;
+      else *value = memcpy(copy, begin, (size_t)(last - begin)), copy[last - begin] = '\0';
+    }
+    line = end + 1;
+  }
+  free(text);
+  return ok;
+}
+
+/* parse_version(): 1 to 4 dot-separated numbers of at most 9 digits. */
+static int parse_version(const char* text, long parts[4]) {
+  int count = 0;
+  for (const char* p = text;; ++p) {
+    if (count == 4) return 0;
+    long value = 0;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; ++p, ++digits) value = value * 10 + (*p - '0');
+    if (digits == 0 || digits > 9) return 0;
+    parts[count++] = value;
+    if (*p == '\0') return count;
+    if (*p != '.') return 0;
+  }
+}
+
+struct best_match {
+  const struct lean_request* request;
+  long wanted[4];
+  int wanted_count;
+  const char* shadowing_dir; /* the user's versions/, whose names hide the shared root's */
+  struct lean_plan* plan;
+  char* name;
+  long parts[4];
+  int count;
+  int failed;
+};
+
+static int compare_versions(const long* a, int a_count, const long* b, int b_count) {
+  for (int i = 0; i < a_count && i < b_count; ++i) {
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a_count - b_count;
+}
+
+/* A dangling link is an entry too (ToolkitIndex::find): listed, and reported as broken. */
+static int entry_exists(const struct lean_fs* fs, const char* path) {
+  char target[4096];
+  return fs->kind(fs->self, path) != LEAN_MISSING || fs->read_link(fs->self, path, target, sizeof target) >= 0;
+}
+
+/* match_toolkit() for a prefix: the newest version it is a prefix of, by name on a tie. */
+static void consider(void* context, const char* name) {
+  struct best_match* best = context;
+  long parts[4];
+  int count = name[0] == '.' ? 0 : parse_version(name, parts);
+  if (count < best->wanted_count || compare_versions(best->wanted, best->wanted_count, parts, best->wanted_count) != 0) return;
+  if (best->name) {
+    int order = compare_versions(parts, count, best->parts, best->count);
+    if (order < 0 || (order == 0 && strcmp(name, best->name) >= 0)) return;
+  }
+  if (best->shadowing_dir) {
+    char* shadow = join(best->plan, best->shadowing_dir, name);
+    if (!shadow || entry_exists(best->request->fs, shadow)) {
+      best->failed |= !shadow;
+      return;
+    }
+  }
+  best->name = concat(best->plan, name, (char*)NULL);
+  best->failed |= !best->name;
+  memcpy(best->parts, parts, sizeof parts);
+  best->count = count;
+}
+
+/* The versions/ entry the request names: `dir` gets its root's versions/, NULL when none. */
+static int find_toolkit(struct lean_plan* plan, const struct lean_request* request, const struct roots* roots,
+                        const char* wanted, const char** dir, const char** name) {
+  const struct lean_fs* fs = request->fs;
+  *name = NULL;
+  for (size_t i = 0; i < roots->count; ++i) {
+    char* entry = join(plan, roots->versions[i], wanted);
+    if (!entry) return 0;
+    if (entry_exists(fs, entry)) {
+      *dir = roots->versions[i];
+      *name = wanted;
+      return 1;
+    }
+  }
+  struct best_match best;
+  memset(&best, 0, sizeof best);
+  best.request = request;
+  best.plan = plan;
+  best.wanted_count = parse_version(wanted, best.wanted);
+  if (best.wanted_count == 0) return 1;
+  for (size_t i = 0; i < roots->count; ++i) {
+    const char* found = best.name;
+    best.shadowing_dir = i ? roots->versions[0] : NULL;
+    fs->list_dir(fs->self, roots->versions[i], consider, &best);
+    if (best.name != found) *dir = roots->versions[i];
+  }
+  *name = best.name;
+  return !best.failed;
+}
+
+/* prepend_entry(): `entry` first, its other occurrences dropped. */
+static char* prepend_entry(struct lean_plan* plan, const char* list, const char* entry) {
+  size_t entry_size = strlen(entry);
+  char* out = allocate(plan, entry_size + (list ? strlen(list) : 0) + 2);
+  if (!out) return NULL;
+  char* end = stpcpy(out, entry);
+  for (const char* part = list; part;) {
+    const char* colon = strchr(part, ':');
+    size_t n = colon ? (size_t)(colon - part) : strlen(part);
+    if (!(n == entry_size && memcmp(part, entry, n) == 0)) {
+      *end++ = ':';
+      memcpy(end, part, n);
+      end += n;
+    }
+    part = colon ? colon + 1 : NULL;
+  }
+  *end = '\0';
+  return out;
+}
+
+enum { CHANGED = 8 };
+
+/* toolkit_env_change(): the variables the toolkit sets, as NAME=value. */
+static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home,
+                             const struct lean_cuda_toml* project, char* out[CHANGED], size_t* count) {
+  const char* bin = concat(plan, home, "/bin", (char*)NULL);
+  const char* lib = concat(plan, home, "/lib64", (char*)NULL);
+  if (!bin || !lib) return 0;
+  const char* path = env_value(environ, "PATH");
+  const char* libraries = env_value(environ, "LD_LIBRARY_PATH");
+  char* path_value = prepend_entry(plan, path, bin);
+  char* library_value = prepend_entry(plan, libraries, lib);
+  if (!path_value || !library_value) return 0;
+  size_t n = 0;
+  out[n++] = concat(plan, "PATH=", path_value, (char*)NULL);
+  out[n++] = concat(plan, "LD_LIBRARY_PATH=", library_value, (char*)NULL);
+  out[n++] = concat(plan, "CUDA_HOME=", home, (char*)NULL);
+  out[n++] = concat(plan, "CUDA_PATH=", home, (char*)NULL);
+  out[n++] = concat(plan, "CUDAToolkit_ROOT=", home, (char*)NULL);
+  out[n++] = concat(plan, "CUDACXX=", home, "/bin/nvcc", (char*)NULL);
+  if (project && project->arch_count) {
+    /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
+    size_t size = 0;
+    for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
+    char* torch = allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
+    char* cmake = allocate(plan, size + sizeof "CUDAARCHS=");
+    if (!torch || !cmake) return 0;
+    char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
+    char* c = stpcpy(cmake, "CUDAARCHS=");
+    for (size_t i = 0; i < project->arch_count; ++i) {
+      if (i) *t++ = ';', *c++ = ';';
+      const struct lean_span arch = project->arch[i];
+      memcpy(t, arch.text, arch.size);
+      t += arch.size;
+      for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
+        if (arch.text[j] != '.') *c++ = arch.text[j];
+      }
+    }
+    *t = *c = '\0';
+    out[n++] = torch;
+    out[n++] = cmake;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!out[i]) return 0;
+  }
+  *count = n;
+  return 1;
+}
+
+static int same_name(const char* a, const char* b) {
+  while (*a == *b && *a != '=') ++a, ++b;
+  return *a == '=' && *b == '=';
+}
+
+/* The caller's environment with `changed` replacing or joining its entries. */
+static char** environment_with(struct lean_plan* plan, char** environ, char* changed[], size_t count) {
+  size_t size = 0;
+  while (environ[size]) ++size;
+  char** envp = allocate(plan, (size + count + 1) * sizeof *envp);
+  if (!envp) return NULL;
+  int used[CHANGED] = {0};
+  size_t n = 0;
+  for (char** entry = environ; *entry; ++entry) {
+    envp[n] = *entry;
+    for (size_t i = 0; i < count; ++i) {
+      if (same_name(*entry, changed[i])) envp[n] = changed[i], used[i] = 1;
+    }
+    ++n;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (!used[i]) envp[n++] = changed[i];
+  }
+  envp[n] = NULL;
+  return envp;
+}
+
+static int plan_program(const struct lean_request* request, struct lean_plan* plan, char* project_text,
+                        size_t project_size) {
+  const struct lean_fs* fs = request->fs;
+  const char* program = request->program;
+  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") ||
+      !strcmp(program, "cudaenv-shim")) {
+    return 0;
+  }
+  struct roots roots;
+  if (!environment_is_plain(request->environ) || !find_roots(plan, request, &roots)) return 0;
+  struct lean_cuda_toml project;
+  int has_project = project_text != NULL;
+  if (has_project && !lean_read_cuda_toml(project_text, project_size, &project)) return 0;
+
+  const char* wanted = env_value(request->environ, "CUDAENV_VERSION");
+  if (!wanted && has_project && project.version.size) {
+    char* copy = allocate(plan, project.version.size + 1);
+    if (!copy) return 0;
+    memcpy(copy, project.version.text, project.version.size);
+    copy[project.version.size] = '\0';
+    wanted = copy;
+  }
+  if (!wanted && !read_global(plan, request, roots.versions[0], &wanted)) return 0;
+  /* "system", an invalid request or none at all: the full resolver's. */
+  if (!wanted || !lean_is_version_request(wanted, strlen(wanted)) || !strcmp(wanted, "system")) return 0;
+
+  const char* dir = NULL;
+  const char* name = NULL;
+  if (!find_toolkit(plan, request, &roots, wanted, &dir, &name) || !name) return 0;
+  const char* entry = join(plan, dir, name);
+  if (!entry) return 0;
+  char target[4096];
+  const char* home = entry;
+  if (fs->read_link(fs->self, entry, target, sizeof target) >= 0) {
+    if (target[0] != '/') return 0; /* relative: the full resolver normalises it */
+    home = concat(plan, target, (char*)NULL);
+  }
+  const char* bin = home ? join(plan, home, "bin") : NULL;
+  if (!bin || fs->kind(fs->self, bin) != LEAN_DIRECTORY) return 0;
+  plan->program = join(plan, bin, program);
+  if (!plan->program || !fs->is_executable(fs->self, plan->program)) return 0;
+
+  char* changed[CHANGED];
+  size_t count = 0;
+  if (!toolkit_variables(plan, request->environ, home, has_project ? &project : NULL, changed, &count)) return 0;
+  plan->envp = environment_with(plan, request->environ, changed, count);
+  return plan->envp != NULL;
+}
+
+int lean_plan_program(const struct lean_request* request, struct lean_plan* plan) {
+  plan->program = NULL;
+  plan->envp = NULL;
+  plan->blocks = NULL;
+  char* project_text = NULL;
+  size_t project_size = 0;
+  /* A cuda.toml is read even where CUDAENV_VERSION decides: its arch list still counts, and
+   * where it is broken the full resolver warns. */
+  int ok = read_project(plan, request, &project_text, &project_size) &&
+           plan_program(request, plan, project_text, project_size);
+  free(project_text);
+  return ok;
+}

@@ -1,0 +1,55 @@
+# `cudaenv config` lists every setting with where it came from, and errors about a setting
+# name the place it was set (CUDAENV_MIRROR, not --mirror).
+. "$(dirname "$0")/lib.sh"
+
+run_capture "$CUDAENV" config
+assert_eq 0 "$STATUS" "config runs: $ERR"
+assert_contains "$OUT" "(default) version = system" "no version set: the fallback toolkit"
+assert_contains "$OUT" "(CUDAENV_ROOT) root = $CUDAENV_ROOT" "the root and its variable"
+assert_contains "$OUT" "(default) source = redist" "NVIDIA's redist archives by default"
+assert_contains "$OUT" "(default) mirror = https://developer.download.nvidia.com/compute/cuda/redist/" "NVIDIA's folder by default"
+assert_contains "$OUT" "(default) profile = minimal" "the catalog's default profile"
+assert_contains "$OUT" "(default) jobs = 4" "four downloads at once"
+assert_contains "$OUT" "(default) skip_manifest_pin = 0" "manifest pins are checked"
+
+mkdir -p "$WORK/proj"
+printf '[cuda]\nversion = "12.4"\nprofile = "torch"\nsource = "pypi"\n' >"$WORK/proj/cuda.toml"
+run_capture env -C "$WORK/proj" CUDAENV_MIRROR=file:///srv/redist/ CUDAENV_SKIP_MANIFEST_PIN=1 \
+  CUDAENV_SHARED_ROOT=/opt/cudaenv CUDAENV_TORCH_INDEX=https://torch.example/whl "$CUDAENV" config
+assert_eq 0 "$STATUS" "config in a project: $ERR"
+assert_contains "$OUT" "($WORK/proj/cuda.toml) version = 12.4" "the pin and its file"
+assert_contains "$OUT" "($WORK/proj/cuda.toml) profile = torch" "cuda.toml's profile"
+assert_contains "$OUT" "($WORK/proj/cuda.toml) source = pypi" "cuda.toml's source"
+assert_contains "$OUT" "(CUDAENV_MIRROR) mirror = file:///srv/redist/" "the mirror variable"
+assert_contains "$OUT" "(CUDAENV_SKIP_MANIFEST_PIN) skip_manifest_pin = 1" "the pin variable"
+assert_contains "$OUT" "(CUDAENV_SHARED_ROOT) shared_root = /opt/cudaenv" "the shared root"
+assert_contains "$OUT" "(CUDAENV_TORCH_INDEX) torch_index = https://torch.example/whl" "the torch index"
+run_capture env CUDAENV_SYSTEM_ROOT=/opt/old "$CUDAENV" config
+assert_contains "$OUT" "(CUDAENV_SYSTEM_ROOT) shared_root = /opt/old" "the shared root's old name, named as set"
+
+run_capture env -C "$WORK/proj" CUDAENV_VERSION=12.1 "$CUDAENV" config --json
+assert_eq 0 "$STATUS" "config --json: $ERR"
+check "config --json is JSON with each value and origin" python3 -c '
+import json, sys
+settings = json.loads(sys.argv[1])
+assert list(settings)[:5] == ["version", "root", "shared_root", "source", "mirror"], list(settings)
+assert settings["version"] == {"value": "12.1", "origin": "CUDAENV_VERSION"}, settings["version"]
+assert settings["jobs"] == {"value": "4", "origin": "default"}, settings["jobs"]
+' "$OUT"
+
+run_capture env CUDAENV_MIRROR=ftp://x "$CUDAENV" list-remote
+assert_eq 2 "$STATUS" "a bad CUDAENV_MIRROR is a usage error"
+assert_contains "$ERR" "mirror CUDAENV_MIRROR=ftp://x is not an http://, https:// or file:// URL" "the error names the variable"
+assert_contains "$ERR" "set CUDAENV_MIRROR to https://" "and the fix is to the variable"
+assert_not_contains "$ERR" "--mirror" "not the option nobody gave"
+run_capture "$CUDAENV" list-remote --mirror ftp://x
+assert_contains "$ERR" "mirror --mirror ftp://x is not" "a bad --mirror is named as the option"
+run_capture env CUDAENV_SOURCE=conda "$CUDAENV" install 12.4
+assert_eq 2 "$STATUS" "an unknown CUDAENV_SOURCE is a usage error"
+assert_contains "$ERR" "CUDAENV_SOURCE=conda is not a source" "named as the variable it was set in"
+
+printf '[cuda\n' >"$WORK/proj/cuda.toml"
+run_capture env -C "$WORK/proj" "$CUDAENV" config
+assert_eq 1 "$STATUS" "a broken cuda.toml is an error"
+assert_contains "$ERR" "$WORK/proj/cuda.toml" "naming the file"
+finish

@@ -1,0 +1,139 @@
+// The lean cuda.toml reader (src/lean/lean_toml.h) against the full one (core/cuda_toml.h):
+// whatever the lean one reads, the full one reads without an error and to the same version
+// and arch list; the rest it leaves to the full one.
+#include <catch2/catch.hpp>
+
+#include "core/cuda_toml.h"
+#include "lean/lean_toml.h"
+
+#include <cstring>
+
+using namespace cudaenv;
+
+namespace {
+
+const fs::path kFile = "/p/cuda.toml";
+
+std::string text_of(lean_span span) { return std::string(span.text, span.size); }
+
+// Whether the lean reader took `text`; where it did, the full reader agrees with it.
+bool lean_agrees(const std::string& text) {
+  lean_cuda_toml lean;
+  if (!lean_read_cuda_toml(text.data(), text.size(), &lean)) return false;
+  auto full = parse_cuda_toml(kFile, text);
+  INFO("text: " << text);
+  REQUIRE(full.ok());
+  CHECK(full->version == text_of(lean.version));
+  std::vector<std::string> arch;
+  for (size_t i = 0; i < lean.arch_count; ++i) arch.push_back(text_of(lean.arch[i]));
+  CHECK(full->arch == arch);
+  return true;
+}
+
+// Files the lean reader must take: what projects write.
+const char* const kCommon[] = {
+    "",
+    "[cuda]\nversion = \"12.1\"\n",
+    "[cuda]\nversion = \"12.1\"",
+    "# pinned by the team\n[cuda]\nversion = '12.4.1'  # see README\narch = [\"8.9\", \"9.0a\", \"8.6+PTX\"]\n",
+    "[cuda]\narch = []\nversion = \"13.0\"\n",
+    "[cuda]\nprofile = \"torch\"\ncomponents = [\"libcurand\", \"libcufft\"]\nversion = \"13.0\"\n\n[torch]\n"
+    "version = \"2.5.1\"\n\n[env]\nFOO = \"bar baz\"\nX_1 = ''\n",
+    "[tool]\nanything = \"x\"\n[cuda]\nversion = \"12\"\nunknown = \"ignored\"\n",
+    "top = \"x\"\n[cuda]\nversion = \"my-toolkit_1\"\n",
+    "\t[cuda]\n  version\t=\t\"12.1\"\t\n",
+    "[env]\nA = \"x\"\n[cuda]\nversion = \"system\"\n",
+    "[cuda]\n",
+};
+
+// Files it must leave to the full reader (which may take them or refuse them).
+const char* const kUnusual[] = {
+    "[cuda]\nversion = 12.1\n",
+    "[cuda]\nversion = \"12.1\"\nversion = \"12.2\"\n",
+    "[cuda]\n[cuda]\n",
+    "[cuda]\nversion = \"../x\"\n",
+    "[cuda]\nversion = \"\"\n",
+    "[cuda]\narch = [\"8.9xy\"]\n",
+    "[cuda]\narch = \"8.9\"\n",
+    "[cuda]\nprofile = \"big\"\n",
+    "[env]\n1X = \"a\"\n",
+    "[env]\nA-B = \"a\"\n",
+    "[env]\nX = 1\n",
+    "[torch]\nversion = 2\n",
+    "cuda = \"x\"\n",
+    "[cuda]\r\nversion = \"12.1\"\r\n",
+    "[cuda]\nversion = \"12.\\u0031\"\n",
+    "[cuda]\nversion = \"\"\"12.1\"\"\"\n",
+    "[cuda]\nversion = \"12.1\"#c\n",
+    "[ cuda ]\nversion = \"12.1\"\n",
+    "[cuda.sub]\n",
+    "[[cuda]]\n",
+    "cuda.version = \"12.1\"\n",
+    "\"cuda\" = 1\n",
+    "[cuda]\nversion = \"12.1\"\n# caf\xc3\xa9\n",
+    "[cuda]\narch = [\"8.9\",]\n",
+    "[cuda]\narch = [\n\"8.9\"\n]\n",
+    "[cuda]\nversion = { a = 1 }\n",
+    "[env]\nA = \"x\"\n[env]\n",
+    "a = \"x\"\n[a]\n",
+    "[cuda]\nversion = \"12.1\"\x01\n",
+    "[cuda\nversion = \"12.1\"\n",
+    "[cuda]\nversion = \"12.1\n",
+    "[cuda]\nversion =\n",
+    "[cuda]\nversion\n",
+};
+
+}  // namespace
+
+TEST_CASE("lean cuda.toml: reads what projects write, as the full reader does") {
+  for (const char* text : kCommon) CHECK(lean_agrees(text));
+}
+
+TEST_CASE("lean cuda.toml: leaves unusual or broken files to the full reader") {
+  for (const char* text : kUnusual) {
+    INFO("text: " << text);
+    CHECK_FALSE(lean_agrees(text));
+  }
+}
+
+TEST_CASE("lean cuda.toml: a NUL byte is left to the full reader") {
+  CHECK_FALSE(lean_agrees(std::string("[cuda]\nversion = \"12\0.1\"\n", 24)));
+}
+
+TEST_CASE("lean cuda.toml: every one-byte change of a common file is read alike or left alone") {
+  // Deletions, and insertions of the characters that matter to TOML, at every position:
+  // the lean reader may give up on any, but never read one differently.
+  const std::string inserted = "\"'[]=#,. \t\n\\{}x0+-\x80";
+  for (const char* common : kCommon) {
+    std::string text = common;
+    for (size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size()) lean_agrees(text.substr(0, i) + text.substr(i + 1));
+      for (char c : inserted) lean_agrees(text.substr(0, i) + c + text.substr(i));
+    }
+  }
+}
+
+TEST_CASE("lean cuda.toml: a 1 MB file of [env] keys and comments is read in one pass") {
+  std::string text = "# generated\n[cuda]\nversion = \"12.4\"\narch = [\"9.0\"]\n[env]\n";
+  for (int i = 0; text.size() < 1000000; ++i) {
+    text += "VAR_" + std::to_string(i) + " = \"value number " + std::to_string(i) + "\"  # note\n";
+  }
+  CHECK(lean_agrees(text));
+  // One key twice, far down: TOML refuses it, so the lean reader must notice.
+  CHECK_FALSE(lean_agrees(text + "VAR_7 = \"again\"\n"));
+}
+
+TEST_CASE("lean cuda.toml: the one check of a version request and of a compute capability") {
+  for (const char* good : {"12.1", "12", "system", "my-toolkit", "_x", "12.1+local"}) {
+    CHECK(lean_is_version_request(good, std::strlen(good)));
+    CHECK(is_valid_version_request(good));
+  }
+  for (const char* bad : {"", ".hidden", "../etc", "12..1", "a/b", "-x", "12 1"}) {
+    CHECK_FALSE(lean_is_version_request(bad, std::strlen(bad)));
+    CHECK_FALSE(is_valid_version_request(bad));
+  }
+  for (const char* good : {"8.9", "9.0a", "8.6+PTX", "10.0"}) CHECK(lean_is_compute_capability(good, std::strlen(good)));
+  for (const char* bad : {"89", "8.", ".9", "8.9ab", "8.9+ptx", "8.9+PTXX", ""}) {
+    CHECK_FALSE(lean_is_compute_capability(bad, std::strlen(bad)));
+  }
+}
