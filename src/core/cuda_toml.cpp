@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/toml_reader.h"
+#include "lean/lean_toml.h"
 #include "core/version.h"
 #include "util/strings.h"
 
