@@ -7,6 +7,7 @@
 #include "core/library_spec.h"
 #include "core/toml_parse.h"
 #include "core/toml_reader.h"
+#include "lean/lean_toml.h"
 #include "core/version.h"
 #include "lean/lean_toml.h"
 #include "util/strings.h"
