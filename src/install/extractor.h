@@ -33,7 +33,8 @@ std::string strip_top_folder(std::string_view path);
 // staging folder (so libarchive's relative-path safety checks apply to it alone). Each
 // archive's top folder is stripped. Refuses absolute paths, "..", links that resolve outside,
 // device files, FIFOs and setuid/setgid bits, before anything of that member is written.
-// `component` names the archive in errors; `should_stop` aborts between blocks.
+// `component` names the archive in errors; `should_stop` aborts between blocks. The archive
+// has matched its manifest's sha256 (an .xz file's own check is not computed again).
 Status extract_archive(const std::filesystem::path& archive, const std::string& component,
                        const std::function<bool()>& should_stop);
 
