@@ -35,13 +35,13 @@ _cudaenv() {
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
-      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin"; words=$(_cudaenv_words remote) ;;
+      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin --source --index-url"; words=$(_cudaenv_words remote) ;;
       uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
       use) flags="--unset"; words=$(_cudaenv_words installed) ;;
       prefix) words=$(_cudaenv_words installed) ;;
       global) flags="--unset"; words=$(_cudaenv_words installed) ;;
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
-      list-remote) flags="--mirror --bare --json --refresh --offline" ;;
+      list-remote) flags="--mirror --bare --json --refresh --offline --source --index-url" ;;
       update) flags="--mirror" ;;
       versions) flags="--bare --json" ;;
       current) flags="--json" ;;

@@ -48,6 +48,8 @@ complete -c cudaenv -n '__fish_seen_subcommand_from install' -l force
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l platform -x -a 'linux-x86_64 linux-sbsa'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l keep-downloads
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l skip-manifest-pin
+complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote' -l source -x -a 'redist pypi'
+complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote' -l index-url -x
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(__cudaenv_ask versions --bare)'
 complete -c cudaenv -n '__fish_seen_subcommand_from use global shell' -l unset -d 'Remove the setting'

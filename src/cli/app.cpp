@@ -3,8 +3,11 @@
 #include <exception>
 #include <map>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/command.h"
 #include "cli/output.h"
+#include "cli/session.h"
 #include "util/edit_distance.h"
 #include "util/strings.h"
 
@@ -26,6 +29,13 @@ std::optional<std::string> other_tools_word(std::string_view word) {
   auto found = words.find(word);
   if (found == words.end()) return std::nullopt;
   return std::string(found->second);
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command& command : command_table()) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
 }
 
 // CLI11 would say "arguments were not expected"; a typo deserves a suggestion.
@@ -85,8 +95,23 @@ std::optional<Error> subcommand_error(CLI::App& command, const std::string& wher
   return make_error("unknown subcommand '" + *(name + 1) + "' of `" + where + "`", hint, 2);
 }
 
-int run_parsed(CLI::App& app, std::vector<std::string> words,
-               const std::vector<std::pair<CLI::App*, CommandHandler>>& handlers) {
+// A parsed subcommand and the handler its configure function returned.
+struct Configured {
+  const Command* command;
+  CLI::App* app;
+  CommandHandler handler;
+};
+
+// Builds what the command's table entry says it needs, once, and runs it.
+Result<int> run_command(const Command& command, const CommandHandler& handler) {
+  if (command.needs == Needs::nothing) return handler(Setup{});
+  CUDAENV_TRY_ASSIGN(Session session, Session::from_process());
+  if (command.needs == Needs::session) return handler(Setup{&session, nullptr});
+  CUDAENV_TRY_ASSIGN(Selection selection, session.select());
+  return handler(Setup{&session, &selection});
+}
+
+int run_parsed(CLI::App& app, std::vector<std::string> words, const std::vector<Configured>& commands) {
   std::vector<char*> argv = c_string_array(words);
   try {
     app.parse(static_cast<int>(words.size()), argv.data());
@@ -107,9 +132,9 @@ int run_parsed(CLI::App& app, std::vector<std::string> words,
     print_error(make_error(e.what(), "run `" + where + " --help` for usage"));
     return 2;
   }
-  for (const auto& [command, handler] : handlers) {
-    if (!command->parsed()) continue;
-    Result<int> status = handler();
+  for (const Configured& configured : commands) {
+    if (!configured.app->parsed()) continue;
+    Result<int> status = run_command(*configured.command, configured.handler);
     if (status) return *status;
     print_error(status.error());
     return status.error().exit_code;
@@ -128,17 +153,18 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"cudaenv: CUDA toolkits side by side, one per project.", "cudaenv"};
   app.set_version_flag("--version", "cudaenv " CUDAENV_VERSION_STRING);
   app.require_subcommand(0, 1);
-  std::vector<std::pair<CLI::App*, CommandHandler>> handlers;
   std::vector<std::string> words(argv, argv + argc);
+  // Only the invoked command declares its options; without one (`cudaenv --help`), all do.
+  const Command* invoked = argc > 1 ? find_command(argv[1]) : nullptr;
+  std::vector<Configured> commands;
   for (const Command& command : command_table()) {
+    if (invoked && invoked != &command) continue;
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
-    handlers.emplace_back(sub, command.configure(*sub));
-    if (command.passes_command_line && words.size() > 1 && words[1] == command.name) {
-      words = with_end_of_options(*sub, std::move(words));
-    }
+    commands.push_back({&command, sub, command.configure(*sub)});
+    if (command.passes_command_line && invoked == &command) words = with_end_of_options(*sub, std::move(words));
   }
   try {
-    return run_parsed(app, std::move(words), handlers);
+    return run_parsed(app, std::move(words), commands);
   } catch (const std::exception& e) {
     print_error(make_error(std::string("internal error: ") + e.what(),
                            "please report this with the command you ran"));

@@ -1,5 +1,7 @@
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -50,9 +52,7 @@ Result<int> add_scanned(const Session& session) {
   return status;
 }
 
-Result<int> run_add(const AddOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_add(const Session& session, const AddOptions& options) {
   if (options.scan == !options.path.empty()) {
     return make_error("give either a PATH or --scan", "e.g. cudaenv add /usr/local/cuda-12.4, or cudaenv add --scan", 2);
   }
@@ -61,17 +61,17 @@ Result<int> run_add(const AddOptions& options) {
   }
   int status = 0;
   if (options.scan) {
-    auto scanned = add_scanned(*session);
+    auto scanned = add_scanned(session);
     if (!scanned) return scanned;
     status = *scanned;
   } else {
     std::optional<std::string> as_name;
     if (!options.as_name.empty()) as_name = options.as_name;
-    auto registration = register_toolkit(session->layout, options.path, as_name);
+    auto registration = register_toolkit(session.layout, options.path, as_name);
     if (!registration) return registration.take_error();
     report(*registration);
   }
-  auto rehashed = rehash_after_change(session->layout);
+  auto rehashed = rehash_after_change(session.layout);
   if (!rehashed) return rehashed.take_error();
   return status;
 }
@@ -83,7 +83,7 @@ CommandHandler configure_add(CLI::App& command) {
   command.add_option("path", options->path, "Folder of the toolkit (the one holding bin/nvcc)");
   command.add_option("--as", options->as_name, "Name to register it under (default: its CUDA version)");
   command.add_flag("--scan", options->scan, "Register every /usr/local/cuda-* (CUDAENV_SCAN_DIRS to change)");
-  return [options] { return run_add(*options); };
+  return [options](const Setup& setup) { return run_add(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "doctor/checks.h"
@@ -24,7 +26,7 @@ struct DoctorOptions {
 
 bool stdout_wants_colour(const EnvMap& env) { return ::isatty(1) && !env_get(env, "NO_COLOR"); }
 
-Result<int> run_doctor(const DoctorOptions& options) {
+Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   if (options.driver_probe) {
     print_driver_probe(RealFileSystem());
     return 0;
@@ -34,20 +36,18 @@ Result<int> run_doctor(const DoctorOptions& options) {
     return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
                       "e.g. --timeout 120", 2);
   }
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
   auto facts = load_cuda_facts();
   if (!facts) return facts.take_error();
-  CUDAENV_TRY(use_index_base(facts->torch_matrix, env_get(session->env, kTorchIndexVariable)));
-  auto selection = select_toolkit(session->fs, session->env, session->cwd, session->layout);
+  CUDAENV_TRY(use_index_base(facts->torch_matrix, env_get(session.env, kTorchIndexVariable)));
+  auto selection = select_toolkit(session.fs, session.env, session.cwd, session.layout);
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
   Probes probes =
-      run_probes(ProbeContext{session->fs, session->env, session->cwd, session->layout, selection, python, timeout});
+      run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
   std::vector<Finding> findings = run_checks(probes, *facts);
   std::string text = options.json ? render_json(probes, findings)
-                                  : render_report(probes, findings, stdout_wants_colour(session->env));
+                                  : render_report(probes, findings, stdout_wants_colour(session.env));
   std::fputs(text.c_str(), stdout);
   return has_error(findings) ? 1 : 0;
 }
@@ -61,7 +61,7 @@ CommandHandler configure_doctor(CLI::App& command) {
   command.add_option("--timeout", options->timeout_s, "Seconds the driver and the Python probe may each take (default: 60)")
       ->check(CLI::PositiveNumber);
   command.add_flag("--driver-probe", options->driver_probe)->group("");  // hidden: doctor runs itself with it
-  return [options] { return run_doctor(*options); };
+  return [options](const Setup& setup) { return run_doctor(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

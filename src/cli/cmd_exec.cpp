@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -28,23 +30,21 @@ EnvChange active_env_change(const Session& session, const Selection& selection) 
   return change;
 }
 
-Result<int> run_exec(const std::string& cuda, const std::vector<std::string>& command) {
+Result<int> run_exec(const Session& session, const std::string& cuda, const std::vector<std::string>& command) {
   if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
   std::optional<std::string> given;
   if (!cuda.empty()) given = cuda;
-  auto selection = session->select(given);
+  auto selection = session.select(given);
   if (!selection) return selection.take_error();
   // Built on the environment before the shell hook, so the project's toolkit the hook put
   // first does not shadow the one selected here (or the system's).
-  EnvMap env = without_hook_changes(session->env);
+  EnvMap env = without_hook_changes(session.env);
   // Shims the command runs must pick the same toolkit.
   if (given) env["CUDAENV_VERSION"] = *given;
-  apply_env_change(active_env_change(*session, *selection), env);
+  apply_env_change(active_env_change(session, *selection), env);
   std::filesystem::path program = command[0];
   if (command[0].find('/') == std::string::npos) {
-    auto found = find_on_path(session->fs, env, command[0], session->layout.shims_dir());
+    auto found = find_on_path(session.fs, env, command[0], session.layout.shims_dir());
     if (!found) {
       return make_error(command[0] + ": command not found (CUDA " + selection->toolkit.name + ", " +
                             selection->request.origin() + ")",
@@ -70,13 +70,9 @@ ShellDialect dialect_for(const std::string& shell, const EnvMap& env) {
   return ShellDialect::posix;
 }
 
-Result<int> run_env(const std::string& shell) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto selection = session->select();
-  if (!selection) return selection.take_error();
-  auto values = changed_values(active_env_change(*session, *selection), session->env);
-  std::fputs(render_exports(values, dialect_for(shell, session->env)).c_str(), stdout);
+Result<int> run_env(const Session& session, const Selection& selection, const std::string& shell) {
+  auto values = changed_values(active_env_change(session, selection), session.env);
+  std::fputs(render_exports(values, dialect_for(shell, session.env)).c_str(), stdout);
   return 0;
 }
 
@@ -93,14 +89,14 @@ CommandHandler configure_exec(CLI::App& command) {
   command.add_option("command", options->command, "The command and its arguments, kept exactly as given")
       ->allow_extra_args();
   command.footer("Example: cudaenv exec -- nvcc --version; cudaenv exec --cuda 12.4 -- make");
-  return [options] { return run_exec(options->cuda, options->command); };
+  return [options](const Setup& setup) { return run_exec(setup.session(), options->cuda, options->command); };
 }
 
 CommandHandler configure_env(CLI::App& command) {
   auto shell = std::make_shared<std::string>();
   command.add_option("--shell", *shell, "Output syntax (default: from $SHELL)")
       ->check(CLI::IsMember({"bash", "zsh", "fish", "json"}));
-  return [shell] { return run_env(*shell); };
+  return [shell](const Setup& setup) { return run_env(setup.session(), setup.selection(), *shell); };
 }
 
 }  // namespace cudaenv

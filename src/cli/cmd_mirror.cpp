@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/redist_source.h"
@@ -44,9 +46,7 @@ Result<fs::path> mirror_folder(const std::string& folder, const char* what) {
   return dir;
 }
 
-Result<int> run_sync(SyncOptions options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_sync(const Session& session, SyncOptions options) {
   if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
   auto releases = load_release_catalog();
   if (!releases) return releases.take_error();
@@ -54,7 +54,7 @@ Result<int> run_sync(SyncOptions options) {
   if (!profiles) return profiles.take_error();
   // The upstream is --mirror or NVIDIA, never CUDAENV_MIRROR: on a cluster that names the
   // local mirror this command fills.
-  auto base = redist_base_url(options.mirror.empty() ? releases->default_base : options.mirror, *session, *releases);
+  auto base = redist_base_url(options.mirror.empty() ? releases->default_base : options.mirror, session, *releases);
   if (!base) return base.take_error();
   if (options.platforms.empty()) {
     auto platform = host_platform("");
@@ -75,13 +75,13 @@ Result<int> run_sync(SyncOptions options) {
 
   ProgressReporter progress(stderr, stderr_wants_colour());
   std::vector<std::string> labels;
-  ReleaseSource source(*session, *releases, *base);
+  ReleaseSource source(session, *releases, *base);
   for (const std::string& version : options.versions) {
     auto label = source.resolve(version);
     if (!label) return label.take_error();
     SyncRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
                         options.components, options.platforms, *base, dir, options.jobs,
-                        skip_manifest_pin(options.skip_manifest_pin, *session)};
+                        skip_manifest_pin(options.skip_manifest_pin, session)};
     auto release = sync_release(*releases, *profiles, request, *held, progress);
     if (!release) return release.take_error();
     print_note("synced CUDA " + *label + " into " + dir.string() + " (" + std::to_string(release->files.size()) +
@@ -151,8 +151,8 @@ CommandHandler configure_mirror(CLI::App& command) {
       "--mirror file:///srv/cuda-redist (CUDAENV_MIRROR sets it for install and list-remote).");
   sync->footer("Verified archives are kept, partial ones resumed; a plain re-sync of a release repairs whatever\n"
                "of it `cudaenv mirror verify` reports.");
-  return [sync, sync_options, verify_dir]() -> Result<int> {
-    if (sync->parsed()) return run_sync(*sync_options);
+  return [sync, sync_options, verify_dir](const Setup& setup) -> Result<int> {
+    if (sync->parsed()) return run_sync(setup.session(), *sync_options);
     return run_verify(*verify_dir);
   };
 }

@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -49,17 +51,15 @@ Status write_modulefile(const std::filesystem::path& dir, const Toolkit& toolkit
   return ok_status();
 }
 
-Result<int> run_module(const ModuleOptions& options) {
+Result<int> run_module(const Session& session, const ModuleOptions& options) {
   if (options.all == !options.version.empty()) {
     return make_error("give either a VERSION or --all", "e.g. cudaenv module 12.4 --to ~/modulefiles", 2);
   }
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto toolkits = chosen_toolkits(*session, options);
+  auto toolkits = chosen_toolkits(session, options);
   if (!toolkits) return toolkits.take_error();
   ModuleFormat format = options.format == "tcl" ? ModuleFormat::tcl : ModuleFormat::lmod;
   std::filesystem::path dir = options.to;
-  if (dir.empty() && options.all) dir = session->layout.user_root / "modulefiles";
+  if (dir.empty() && options.all) dir = session.layout.user_root / "modulefiles";
   for (const Toolkit& toolkit : *toolkits) {
     auto text = render_modulefile(toolkit, format, "written by cudaenv " CUDAENV_VERSION_STRING);
     if (!text) return text.take_error();
@@ -79,7 +79,7 @@ CommandHandler configure_module(CLI::App& command) {
       ->check(CLI::IsMember({"lmod", "tcl"}));
   command.add_option("--to", options->to, "Write DIR/cuda/<version>[.lua] instead of printing");
   command.add_flag("--all", options->all, "One modulefile per installed version (default DIR: $CUDAENV_ROOT/modulefiles)");
-  return [options] { return run_module(*options); };
+  return [options](const Setup& setup) { return run_module(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

@@ -3,6 +3,8 @@
 
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -38,16 +40,14 @@ Result<std::filesystem::path> pinned_file(const std::filesystem::path& file) {
   return target;
 }
 
-Result<int> run_use(const std::string& version) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto toolkit = check_installed(*session, version, "use");
+Result<int> run_use(const Session& session, const std::string& version) {
+  auto toolkit = check_installed(session, version, "use");
   if (!toolkit) return toolkit.take_error();
-  auto file = pinned_file(session->cwd / kProjectFileName);
+  auto file = pinned_file(session.cwd / kProjectFileName);
   if (!file) return file.take_error();
   std::string content = new_cuda_toml(version);
-  if (session->fs.kind(*file) != EntryKind::missing) {
-    auto existing = session->fs.read_file(*file);
+  if (session.fs.kind(*file) != EntryKind::missing) {
+    auto existing = session.fs.read_file(*file);
     if (!existing) return existing.take_error();
     auto edited = set_cuda_toml_version(*file, *existing, version);
     if (!edited) return edited.take_error();
@@ -55,21 +55,19 @@ Result<int> run_use(const std::string& version) {
   }
   CUDAENV_TRY(write_file_atomically(*file, content));
   print_note("CUDA " + version + " (" + toolkit->name + ") pinned in " + file->string());
-  if (auto env_version = env_get(session->env, "CUDAENV_VERSION")) {
+  if (auto env_version = env_get(session.env, "CUDAENV_VERSION")) {
     print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
   }
   return 0;
 }
 
 // `use --unset`: ./cuda.toml loses its version (and goes when nothing else is in it).
-Result<int> run_use_unset() {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  std::filesystem::path file = session->cwd / kProjectFileName;
-  auto existing = session->fs.read_file(file);
+Result<int> run_use_unset(const Session& session) {
+  std::filesystem::path file = session.cwd / kProjectFileName;
+  auto existing = session.fs.read_file(file);
   if (!existing) {
-    auto nearest = find_project_file(session->fs, session->cwd);
-    return make_error("no cuda.toml in " + session->cwd.string(),
+    auto nearest = find_project_file(session.fs, session.cwd);
+    return make_error("no cuda.toml in " + session.cwd.string(),
                       nearest ? "the pin here comes from " + nearest->string() + ": run `cudaenv use --unset` in " +
                                     nearest->parent_path().string()
                               : "nothing pins a version here");
@@ -108,18 +106,16 @@ Result<int> show_global(const Session& session) {
   return 0;
 }
 
-Result<int> run_global(const GlobalOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  std::filesystem::path file = session->layout.global_version_file();
+Result<int> run_global(const Session& session, const GlobalOptions& options) {
+  std::filesystem::path file = session.layout.global_version_file();
   if (options.unset) {
     std::error_code ec;
     std::filesystem::remove(file, ec);
     if (ec) return make_error("cannot remove " + file.string() + ": " + ec.message());
     return 0;
   }
-  if (options.version.empty()) return show_global(*session);
-  auto toolkit = check_installed(*session, options.version, "global");
+  if (options.version.empty()) return show_global(session);
+  auto toolkit = check_installed(session, options.version, "global");
   if (!toolkit) return toolkit.take_error();
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
@@ -141,12 +137,12 @@ CommandHandler configure_use(CLI::App& command) {
                                      "Version to pin: 12, 12.1, 12.1.1, a registered name, or system");
   auto* unset = command.add_flag("--unset", options->unset, "Remove the pin from ./cuda.toml (the file goes if nothing else is in it)");
   version->excludes(unset);
-  return [options]() -> Result<int> {
-    if (options->unset) return run_use_unset();
+  return [options](const Setup& setup) -> Result<int> {
+    if (options->unset) return run_use_unset(setup.session());
     if (options->version.empty()) {
       return make_error("version is required", "e.g. cudaenv use 12.1, or cudaenv use --unset to remove the pin", 2);
     }
-    return run_use(options->version);
+    return run_use(setup.session(), options->version);
   };
 }
 
@@ -155,7 +151,7 @@ CommandHandler configure_global(CLI::App& command) {
   command.add_option("version", options->version, "Version to make the default");
   command.add_flag("--unset", options->unset, "Remove the default (fall back to the system toolkit)");
   command.footer("The default applies where no CUDAENV_VERSION and no cuda.toml say otherwise.");
-  return [options] { return run_global(*options); };
+  return [options](const Setup& setup) { return run_global(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

@@ -1,3 +1,5 @@
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -6,10 +8,8 @@
 
 namespace cudaenv {
 
-static Result<int> run_rehash() {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto report = rehash_after_change(session->layout);
+static Result<int> run_rehash(const Session& session) {
+  auto report = rehash_after_change(session.layout);
   if (!report) return report.take_error();
   if (!report->added.empty()) print_note("new shims: " + join(report->added, " "));
   if (!report->removed.empty()) print_note("removed shims: " + join(report->removed, " "));
@@ -18,7 +18,7 @@ static Result<int> run_rehash() {
 
 CommandHandler configure_rehash(CLI::App& command) {
   command.footer("Runs by itself after add, install and uninstall.");
-  return [] { return run_rehash(); };
+  return [](const Setup& setup) { return run_rehash(setup.session()); };
 }
 
 }  // namespace cudaenv

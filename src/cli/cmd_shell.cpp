@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -25,16 +27,16 @@ Result<std::filesystem::path> this_binary() {
   return std::filesystem::path(std::string(self, static_cast<size_t>(n)));
 }
 
-Result<int> run_init(const std::string& shell) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_init(const Session& session, const std::string& shell) {
   auto binary = this_binary();
   if (!binary) return binary.take_error();
-  std::fputs(init_script(*parse_shell_kind(shell), *binary, session->layout.shims_dir()).c_str(), stdout);
+  std::fputs(init_script(*parse_shell_kind(shell), *binary, session.layout.shims_dir()).c_str(), stdout);
   return 0;
 }
 
-// Runs at a prompt: whatever goes wrong is said on stderr, and stdout stays code.
+// Runs at a prompt: whatever goes wrong is said on stderr, and stdout stays code. It builds its
+// own session (its table entry needs nothing) because a session that cannot be built, e.g. in
+// a deleted folder, must stay silent here: the next cd fixes it, and a prompt must not spam.
 Result<int> run_hook_env(const std::string& shell) {
   auto session = Session::from_process();
   if (!session) return 0;  // e.g. the folder was deleted; the next cd fixes it, no prompt spam
@@ -64,18 +66,16 @@ Error needs_integration(const EnvMap& env) {
                     setup + " and open a new shell (or use `cudaenv exec` / CUDAENV_VERSION=... for one command)");
 }
 
-Result<int> run_shell(const ShellOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_shell(const Session& session, const ShellOptions& options) {
   bool fish = options.shell_code == "fish";
   if (options.version.empty() && !options.unset) {
-    auto current = env_get(session->env, "CUDAENV_VERSION");
+    auto current = env_get(session.env, "CUDAENV_VERSION");
     if (!current) return make_error("no shell version set", "set one with `cudaenv shell 12.4`");
     std::string shown = terminal_safe(*current);
     std::printf("%s\n", (options.shell_code.empty() ? shown : "echo " + (fish ? fish_quote(shown) : posix_quote(shown)) + ";").c_str());
     return 0;
   }
-  if (options.shell_code.empty()) return needs_integration(session->env);
+  if (options.shell_code.empty()) return needs_integration(session.env);
   if (options.unset) {
     std::printf(fish ? "set -e -g CUDAENV_VERSION;\n" : "unset CUDAENV_VERSION;\n");
     return 0;
@@ -83,8 +83,8 @@ Result<int> run_shell(const ShellOptions& options) {
   if (!is_valid_version_request(options.version)) {
     return make_error("'" + options.version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
   }
-  auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{options.version, OriginKind::argument, {}, "shell"}, session->toolkit_index());
+  auto toolkit = resolve_request(session.fs, session.env, session.layout,
+                                 Request{options.version, OriginKind::argument, {}, "shell"}, session.toolkit_index());
   if (!toolkit) return toolkit.take_error();
   std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(), stdout);
   return 0;
@@ -98,12 +98,10 @@ Result<fs::path> project_file_argument(const Session& session, const std::string
 }
 
 // `trust` (allow) and `untrust`: the same file argument, opposite records.
-Result<int> run_trust(const std::string& file, bool allow) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto path = project_file_argument(*session, file, allow ? "trust" : "untrust");
+Result<int> run_trust(const Session& session, const std::string& file, bool allow) {
+  auto path = project_file_argument(session, file, allow ? "trust" : "untrust");
   if (!path) return path.take_error();
-  TrustStore store(session->layout.trust_dir());
+  TrustStore store(session.layout.trust_dir());
   if (allow) {
     auto trusted = store.trust(*path);
     if (!trusted) return trusted.take_error();
@@ -120,7 +118,7 @@ Result<int> run_trust(const std::string& file, bool allow) {
 CommandHandler configure_trust_command(CLI::App& command, bool allow) {
   auto file = std::make_shared<std::string>();
   command.add_option("file", *file, "The cuda.toml (default: the nearest one)");
-  return [file, allow] { return run_trust(*file, allow); };
+  return [file, allow](const Setup& setup) { return run_trust(setup.session(), *file, allow); };
 }
 
 }  // namespace
@@ -129,14 +127,14 @@ CommandHandler configure_init(CLI::App& command) {
   auto shell = std::make_shared<std::string>();
   command.add_option("shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
   command.footer("Set-up: eval \"$(cudaenv init bash)\" in ~/.bashrc (zsh: ~/.zshrc); fish: cudaenv init fish | source");
-  return [shell] { return run_init(*shell); };
+  return [shell](const Setup& setup) { return run_init(setup.session(), *shell); };
 }
 
 CommandHandler configure_hook_env(CLI::App& command) {
   command.group("");  // hidden: the prompt hook calls it
   auto shell = std::make_shared<std::string>();
   command.add_option("--shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
-  return [shell] { return run_hook_env(*shell); };
+  return [shell](const Setup&) { return run_hook_env(*shell); };
 }
 
 CommandHandler configure_shell(CLI::App& command) {
@@ -146,7 +144,7 @@ CommandHandler configure_shell(CLI::App& command) {
   command.add_option("--shell-code", options->shell_code, "Print code for this shell to evaluate")
       ->check(CLI::IsMember({"bash", "zsh", "fish"}))
       ->group("");
-  return [options] { return run_shell(*options); };
+  return [options](const Setup& setup) { return run_shell(setup.session(), *options); };
 }
 
 CommandHandler configure_trust(CLI::App& command) { return configure_trust_command(command, true); }

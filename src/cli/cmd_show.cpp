@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -23,18 +25,14 @@ std::string request_json(const Request& request) {
          ", \"origin_file\": " + (request.file.empty() ? std::string("null") : json_quote(request.file.string()));
 }
 
-Result<int> run_current(bool json) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto selection = session->select();
-  if (!selection) return selection.take_error();
+Result<int> run_current(const Selection& selection, bool json) {
   if (json) {
-    std::printf("{%s, %s}\n", toolkit_json(selection->toolkit).c_str(), request_json(selection->request).c_str());
-  } else if (selection->toolkit.source == ToolkitSource::system) {
-    std::printf("system (%s; %s)\n", terminal_safe(selection->toolkit.home.string()).c_str(),
-                terminal_safe(selection->request.origin()).c_str());
+    std::printf("{%s, %s}\n", toolkit_json(selection.toolkit).c_str(), request_json(selection.request).c_str());
+  } else if (selection.toolkit.source == ToolkitSource::system) {
+    std::printf("system (%s; %s)\n", terminal_safe(selection.toolkit.home.string()).c_str(),
+                terminal_safe(selection.request.origin()).c_str());
   } else {
-    std::printf("%s (%s)\n", terminal_safe(selection->toolkit.name).c_str(), terminal_safe(selection->request.origin()).c_str());
+    std::printf("%s (%s)\n", terminal_safe(selection.toolkit.name).c_str(), terminal_safe(selection.request.origin()).c_str());
   }
   return 0;
 }
@@ -52,18 +50,16 @@ std::string describe(const Toolkit& toolkit) {
   return text;
 }
 
-Result<int> run_versions(const VersionsOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  ToolkitIndex index = session->toolkit_index();
+Result<int> run_versions(const Session& session, const VersionsOptions& options) {
+  ToolkitIndex index = session.toolkit_index();
   std::vector<Toolkit> toolkits = index.all();
   if (options.bare) {
     for (const Toolkit& toolkit : toolkits) std::printf("%s\n", toolkit.name.c_str());
     return 0;
   }
-  auto selection = session->select(index);  // the same listing: the folders are read once
+  auto selection = session.select(index);  // the same listing: the folders are read once
   if (!selection) print_warning(selection.error().message);
-  auto system = find_system_toolkit(session->fs, session->env, session->layout.shims_dir());
+  auto system = find_system_toolkit(session.fs, session.env, session.layout.shims_dir());
   if (system) toolkits.insert(toolkits.begin(), *system);
   auto is_active = [&](const Toolkit& toolkit) {
     return selection && selection->toolkit.name == toolkit.name && selection->toolkit.source == toolkit.source;
@@ -96,33 +92,27 @@ Error missing_program_error(const Session& session, const Selection& selection, 
                     hint, 127);
 }
 
-Result<int> run_which(const std::string& program) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
-  auto selection = session->select();
-  if (!selection) return selection.take_error();
+Result<int> run_which(const Session& session, const Selection& selection, const std::string& program) {
   std::optional<std::filesystem::path> path;
-  if (selection->toolkit.source == ToolkitSource::system) {
-    path = find_on_path(session->fs, session->env, program, session->layout.shims_dir());
-  } else if (session->fs.is_executable(selection->toolkit.bin_dir() / program)) {
-    path = selection->toolkit.bin_dir() / program;
+  if (selection.toolkit.source == ToolkitSource::system) {
+    path = find_on_path(session.fs, session.env, program, session.layout.shims_dir());
+  } else if (session.fs.is_executable(selection.toolkit.bin_dir() / program)) {
+    path = selection.toolkit.bin_dir() / program;
   }
-  if (!path) return missing_program_error(*session, *selection, program);
+  if (!path) return missing_program_error(session, selection, program);
   std::printf("%s\n", path->c_str());
   return 0;
 }
 
-Result<int> run_prefix(const std::string& version) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_prefix(const Session& session, const std::string& version) {
   if (version.empty()) {
-    auto selection = session->select();
+    auto selection = session.select();
     if (!selection) return selection.take_error();
     std::printf("%s\n", selection->toolkit.home.c_str());
     return 0;
   }
-  auto toolkit = resolve_request(session->fs, session->env, session->layout,
-                                 Request{version, OriginKind::argument, {}, "prefix"}, session->toolkit_index());
+  auto toolkit = resolve_request(session.fs, session.env, session.layout,
+                                 Request{version, OriginKind::argument, {}, "prefix"}, session.toolkit_index());
   if (!toolkit) return toolkit.take_error();
   std::printf("%s\n", toolkit->home.c_str());
   return 0;
@@ -133,26 +123,26 @@ Result<int> run_prefix(const std::string& version) {
 CommandHandler configure_current(CLI::App& command) {
   auto json = std::make_shared<bool>(false);
   command.add_flag("--json", *json, "Print a JSON object");
-  return [json] { return run_current(*json); };
+  return [json](const Setup& setup) { return run_current(setup.selection(), *json); };
 }
 
 CommandHandler configure_versions(CLI::App& command) {
   auto options = std::make_shared<VersionsOptions>();
   command.add_flag("--bare", options->bare, "Only the names, one per line");
   command.add_flag("--json", options->json, "Print a JSON array");
-  return [options] { return run_versions(*options); };
+  return [options](const Setup& setup) { return run_versions(setup.session(), *options); };
 }
 
 CommandHandler configure_which(CLI::App& command) {
   auto program = std::make_shared<std::string>();
   command.add_option("program", *program, "Program name, e.g. nvcc")->required();
-  return [program] { return run_which(*program); };
+  return [program](const Setup& setup) { return run_which(setup.session(), setup.selection(), *program); };
 }
 
 CommandHandler configure_prefix(CLI::App& command) {
   auto version = std::make_shared<std::string>();
   command.add_option("version", *version, "Version (default: the active one)");
-  return [version] { return run_prefix(*version); };
+  return [version](const Setup& setup) { return run_prefix(setup.session(), *version); };
 }
 
 }  // namespace cudaenv

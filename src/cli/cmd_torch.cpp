@@ -4,6 +4,8 @@
 #include <ctime>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -162,9 +164,7 @@ std::string summary(const TorchQuery& query, const TorchChoice& choice) {
   return text;
 }
 
-Result<int> run_torch(const TorchOptions& options) {
-  auto session = Session::from_process();
-  if (!session) return session.take_error();
+Result<int> run_torch(const Session& session, const TorchOptions& options) {
   std::vector<std::string> packages{"torch", "torchvision", "torchaudio"};
   if (!options.packages.empty()) {
     auto parsed = parse_torch_packages(options.packages);
@@ -173,7 +173,7 @@ Result<int> run_torch(const TorchOptions& options) {
   }
   TorchQuery query;
   query.cpu = options.cpu;
-  auto project = resolve_cuda(*session, options, query);
+  auto project = resolve_cuda(session, options, query);
   if (!project) return project.take_error();
   if (!options.torch.empty()) {
     query.torch = options.torch;
@@ -184,12 +184,12 @@ Result<int> run_torch(const TorchOptions& options) {
   } else {
     query.torch_origin = "the newest that fits";
   }
-  CUDAENV_TRY(resolve_driver(*session, options, query));
+  CUDAENV_TRY(resolve_driver(session, options, query));
   CUDAENV_TRY(resolve_archs(options, query));
   auto shipped = load_torch_matrix();
   if (!shipped) return shipped.take_error();
-  CUDAENV_TRY(use_index_base(*shipped, env_get(session->env, kTorchIndexVariable)));
-  std::optional<TorchMatrix> matrix = discovered_matrix(*session, options, *shipped);
+  CUDAENV_TRY(use_index_base(*shipped, env_get(session.env, kTorchIndexVariable)));
+  std::optional<TorchMatrix> matrix = discovered_matrix(session, options, *shipped);
   auto choice = choose_torch(*matrix, query);
   if (!choice) return choice.take_error();
   auto install = plan_torch_install(*matrix, *choice, packages, !options.packages.empty());
@@ -224,7 +224,7 @@ CommandHandler configure_torch(CLI::App& command) {
   command.add_flag("--offline", options->offline, "Use the shipped table only, never the index (also CUDAENV_TORCH_OFFLINE=1)");
   command.add_flag("--refresh", options->refresh, "Read the index again now, whatever the cache's age");
   command.add_option("--packages", options->packages, "Which of torch,torchvision,torchaudio (default: all three)");
-  return [options] { return run_torch(*options); };
+  return [options](const Setup& setup) { return run_torch(setup.session(), *options); };
 }
 
 }  // namespace cudaenv

@@ -4,6 +4,8 @@
 // torch` runs it when the cache is stale, so that `cudaenv` itself never links libcurl.
 #include <ctime>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/torch_index_refresh.h"
 
 #include "cli/commands.h"
@@ -15,8 +17,6 @@ namespace cudaenv {
 
 namespace {
 
-// PEP 691: JSON where the index serves it, else the PEP 503 HTML page.
-constexpr const char* kIndexAccept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1";
 constexpr size_t kMetadataReadsPerPackage = 16;  // the newest unpaired releases; a cold refresh stays small
 
 DownloadOptions index_options() {
@@ -50,7 +50,7 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
 Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
   for (const char* package : {"torch", "torchvision", "torchaudio"}) {
     std::string url = snapshot.base + "/" + package + "/";
-    auto page = fetch_text(url, index_options(), kIndexAccept);  // at most kMaxTextBytes, within a deadline
+    auto page = fetch_text(url, index_options(), kSimpleIndexAccept);  // at most kMaxTextBytes, within a deadline
     if (!page && std::string(package) == "torch") return page.take_error();
     if (!page) continue;  // a proxy without torchaudio still serves torch
     std::vector<IndexFile> files = parse_project_page(*page);
@@ -97,10 +97,8 @@ Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
 
 CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");  // internal: run by `cudaenv torch`
-  return []() -> Result<int> {
-    auto session = Session::from_process();
-    if (!session) return session.take_error();
-    auto refreshed = refresh_torch_index(*session);
+  return [](const Setup& setup) -> Result<int> {
+    auto refreshed = refresh_torch_index(setup.session());
     if (!refreshed) return refreshed.take_error();
     return 0;
   };

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "util/data_dir.h"
 #include "util/strings.h"
@@ -31,7 +33,7 @@ CommandHandler delegate(CLI::App& command) {
   command.set_help_flag();
   command.allow_extras();
   command.prefix_command();
-  return [&command] { return run_in_fetch_helper(command.get_name(), command.remaining()); };
+  return [&command](const Setup&) { return run_in_fetch_helper(command.get_name(), command.remaining()); };
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <sys/utsname.h>
 
+#include "install/pip_config.h"
 #include "install/plan.h"
+#include "install/pypi_index.h"
 #include "cli/output.h"
 #include "util/strings.h"
 
@@ -26,6 +28,45 @@ Result<std::string> host_platform(const std::string& option) {
   if (auto platform = redist_platform_for(name.machine)) return *platform;
   return make_error(std::string("NVIDIA publishes no redist toolkit for this machine (") + name.machine + ")",
                     "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
+}
+
+Result<std::string> install_source(const std::string& option, const Session& session) {
+  std::string source = option, origin = "--source";
+  if (source.empty() && (source = env_get(session.env, "CUDAENV_SOURCE").value_or("")).size()) origin = "CUDAENV_SOURCE";
+  if (source.empty()) {
+    auto project = load_project(session.fs, session.cwd);
+    if (!project) return project.take_error();
+    if (*project && (*project)->source) return *(*project)->source;  // checked when cuda.toml was read
+    return std::string("redist");
+  }
+  if (source != "redist" && source != "pypi") {
+    return make_error(origin + " '" + source + "' is not a source",
+                      "use redist (NVIDIA's archives, or --mirror) or pypi (NVIDIA's CUDA wheels, or --index-url)", 2);
+  }
+  return source;
+}
+
+Result<std::string> package_index_url(const std::string& option, const Session& session) {
+  std::string url = option, origin = "--index-url";
+  if (url.empty() && (url = env_get(session.env, "PIP_INDEX_URL").value_or("")).size()) origin = "PIP_INDEX_URL";
+  if (url.empty()) {
+    for (const fs::path& file : pip_config_files(session.env)) {
+      auto text = session.fs.read_file(file);
+      if (!text) continue;  // pip skips files it cannot read
+      if (auto configured = pip_config_index_url(*text)) {
+        url = *configured;
+        origin = file.string() + "'s index-url";
+      }
+    }
+  }
+  if (url.empty()) return std::string(kDefaultPackageIndex);
+  if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
+    return make_error(origin + " '" + url + "' is not an http://, https:// or file:// URL",
+                      "e.g. --index-url https://pypi.org/simple, or a proxy such as "
+                      "https://artifactory.example/api/pypi/pypi/simple", 2);
+  }
+  while (url.back() == '/') url.pop_back();
+  return url;
 }
 
 bool skip_manifest_pin(bool option, const Session& session) {

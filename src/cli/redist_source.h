@@ -1,7 +1,7 @@
 #pragma once
 // Where `install`, `list-remote`, `update` and `mirror sync` fetch from, and for which platform:
-// the --mirror / CUDAENV_MIRROR URL, --platform or this machine, and the releases that folder
-// offers (src/mirror/release_discovery).
+// the source (redist or pypi), the --mirror / CUDAENV_MIRROR URL or the package index,
+// --platform or this machine, and the releases that folder offers (src/mirror/release_discovery).
 
 #include <optional>
 #include <string>
@@ -18,6 +18,14 @@ Result<std::string> redist_base_url(const std::string& option, const Session& se
 
 // --platform, else this machine's redist platform.
 Result<std::string> host_platform(const std::string& option);
+
+// Where toolkits come from: --source, else CUDAENV_SOURCE, else the nearest cuda.toml's [cuda]
+// source, else "redist"; "redist" or "pypi".
+Result<std::string> install_source(const std::string& option, const Session& session);
+
+// The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
+// else the last of pip's configuration files that sets index-url, else PyPI.
+Result<std::string> package_index_url(const std::string& option, const Session& session);
 
 // --skip-manifest-pin or CUDAENV_SKIP_MANIFEST_PIN=1.
 bool skip_manifest_pin(bool option, const Session& session);

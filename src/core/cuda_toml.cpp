@@ -262,6 +262,14 @@ class Parser {
                             "use one of \"minimal\", \"torch\", \"full\"");
         }
         out_.profile = *value;
+      } else if (name == "source") {
+        auto value = expect_string(k, v, "[cuda] source", "\"pypi\"");
+        if (!value) return value.take_error();
+        if (*value != "redist" && *value != "pypi") {
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] source \"" + *value + "\" is unknown",
+                            "use \"redist\" (NVIDIA's archives or a mirror of them) or \"pypi\" (NVIDIA's wheels)");
+        }
+        out_.source = *value;
       } else if (name == "components") {
         auto value = expect_string_array(k, v, "[cuda] components", "[\"libcurand\"]");
         if (!value) return value.take_error();
@@ -278,7 +286,7 @@ class Parser {
         }
         out_.arch = *value;
       } else {
-        warn_unknown(k, "cuda", {"version", "profile", "components", "arch"});
+        warn_unknown(k, "cuda", {"version", "profile", "source", "components", "arch"});
       }
     }
     return ok_status();

@@ -22,6 +22,7 @@ struct CudaToml {
   std::string text;     // the bytes parsed: trust is checked on these, never on a second read
   std::string version;  // "" when the file pins none (after `use --unset`): the next setting decides
   std::optional<std::string> profile;
+  std::optional<std::string> source;  // where `install` fetches from: "redist" | "pypi"
   std::vector<std::string> components;
   std::vector<std::string> arch;  // "8.9", "9.0a", "8.6+PTX"
   std::optional<std::string> torch_version;

@@ -190,6 +190,13 @@ std::optional<Finding> check_python(const Probes& probes) {
   const PythonProbe& python = probes.python;
   if (!python.interpreter) return finding("python", Severity::info, "no Python found: the torch checks were skipped");
   std::string where = python.interpreter->string();
+  if (python.timed_out) {
+    // A cold disk cache or a slow network file system, not a broken interpreter: give it longer.
+    auto doubled = std::chrono::duration_cast<std::chrono::seconds>(python.limit * 2 + std::chrono::milliseconds(999));
+    return finding("python", Severity::warning, "could not ask " + where + " about torch: " + python.problem,
+                   "The torch and DeepSpeed checks were skipped.",
+                   {"cudaenv doctor --timeout " + std::to_string(doubled.count())});
+  }
   if (!python.problem.empty()) {
     return finding("python", Severity::warning, "could not ask " + where + " about torch: " + python.problem,
                    "The torch and DeepSpeed checks were skipped.");

@@ -30,6 +30,16 @@ std::optional<Version> version_from_driver_api(int number) {
   return Version{{number / 1000, (number % 1000) / 10}};
 }
 
+std::optional<Version> version_from_cudnn(std::uint64_t number) {
+  // CUDNN_VERSION in cudnn_version.h: MAJOR * 1000 + MINOR * 100 + PATCH up to 8.x,
+  // MAJOR * 10000 + MINOR * 100 + PATCH from 9.0 on (9.0.0 is 90000).
+  if (number == 0) return std::nullopt;
+  std::uint64_t major_unit = number >= 90000 ? 10000 : 1000;
+  std::uint64_t major = number / major_unit, rest = number % major_unit;
+  if (major > 99) return std::nullopt;
+  return Version{{static_cast<int>(major), static_cast<int>(rest / 100), static_cast<int>(rest % 100)}};
+}
+
 CompilerBanner parse_compiler_banner(std::string_view text) {
   CompilerBanner banner{"unknown", std::nullopt};
   std::string_view first_line = trim(text.substr(0, text.find('\n')));
@@ -52,6 +62,42 @@ namespace {
 
 using json = nlohmann::json;
 
+// "nvidia_wheels": [{"name": "nvidia-cuda-runtime", "version": "13.2.86"}, ...]
+Status read_nvidia_wheels(const JsonValue& torch, PythonProbe& python) {
+  auto wheels = torch.find("nvidia_wheels");
+  if (!wheels) return wheels.take_error();
+  if (!*wheels) return ok_status();
+  auto elements = (*wheels)->elements();
+  if (!elements) return elements.take_error();
+  for (const JsonValue& wheel : *elements) {
+    auto name = wheel.string_at("name");
+    if (!name) return name.take_error();
+    auto version = wheel.string_at("version");
+    if (!version) return version.take_error();
+    // nvidia-cuda-runtime for CUDA 13, nvidia-cuda-runtime-cu12 and -cu11 before it.
+    if (*name == "nvidia-cuda-runtime" || starts_with(*name, "nvidia-cuda-runtime-cu")) {
+      python.cuda_runtime = parse_version(*version);
+    }
+    python.nvidia_wheels.push_back({std::move(*name), std::move(*version)});
+  }
+  return ok_status();
+}
+
+// What torch carries: cuDNN's number, NCCL's "2.30.7" and the nvidia-* wheels.
+Status read_torch_libraries(const JsonValue& torch, PythonProbe& python) {
+  auto cudnn = torch.find("cudnn");
+  if (!cudnn) return cudnn.take_error();
+  if (*cudnn) {
+    auto number = (*cudnn)->unsigned_integer();
+    if (!number) return number.take_error();
+    python.cudnn = version_from_cudnn(*number);
+  }
+  auto nccl = torch.optional_string("nccl");
+  if (!nccl) return nccl.take_error();
+  if (*nccl) python.nccl = parse_version(**nccl);
+  return read_nvidia_wheels(torch, python);
+}
+
 // What the probe script prints: {"torch": {...}, "deepspeed": "...", "torch_error": "..."}.
 Status read_python_json(const JsonValue& answer, PythonProbe& python) {
   auto torch = answer.find("torch");
@@ -71,6 +117,7 @@ Status read_python_json(const JsonValue& answer, PythonProbe& python) {
     auto archs = t.strings_at("arch_list");
     if (!archs) return archs.take_error();
     python.arch_list = std::move(*archs);
+    CUDAENV_TRY(read_torch_libraries(t, python));
   }
   auto deepspeed = answer.optional_string("deepspeed");
   if (!deepspeed) return deepspeed.take_error();
@@ -168,9 +215,14 @@ Result<DriverProbe> read_driver_answer(std::string_view text) {
 // torch.cuda.get_arch_list() is empty without a usable driver; the arch flags torch was
 // compiled with are there regardless, so those are asked for first. DeepSpeed's version comes
 // from its dist-info beside the package: importing it loads all of its ops machinery, and
-// importlib.metadata alone costs more than the rest of this script.
+// importlib.metadata alone costs more than the rest of this script when torch is absent.
+// torch and DeepSpeed print warnings on both streams, from Python and from C++: stdout is
+// moved onto stderr at the descriptor before anything is imported, so the saved stdout
+// carries the answer alone.
 const char* const kPythonProbeScript = R"PY(
 import importlib.util, json, os
+answer_stream = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)
 answer = {}
 def installed_version(spec, name):
     for location in spec.submodule_search_locations or []:
@@ -179,13 +231,34 @@ def installed_version(spec, name):
             if entry.startswith(name + "-") and entry.endswith(".dist-info"):
                 return entry[len(name) + 1:-len(".dist-info")]
     return None
-if importlib.util.find_spec("torch") is not None:
+def asked(question):
+    try:
+        return question()
+    except Exception:
+        return None
+def nccl_version(torch):
+    version = torch.cuda.nccl.version()
+    return ".".join(str(part) for part in version) if isinstance(version, tuple) else None
+def nvidia_wheels(torch):
+    import importlib.metadata
+    site = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+    found = {}
+    for dist in importlib.metadata.distributions(path=[site]):
+        name = dist.metadata["Name"] or ""
+        if name.lower().startswith("nvidia"):
+            found[name] = dist.version
+    return [{"name": name, "version": found[name]} for name in sorted(found)]
+torch_spec = importlib.util.find_spec("torch")
+if torch_spec is not None:
     try:
         import torch
         arch_flags = getattr(getattr(torch, "_C", None), "_cuda_getArchFlags", None)
         archs = ((arch_flags() if arch_flags else "") or "").split() or list(torch.cuda.get_arch_list())
         answer["torch"] = {"version": str(torch.__version__), "cuda": torch.version.cuda,
-                           "available": bool(torch.cuda.is_available()), "arch_list": archs}
+                           "available": bool(torch.cuda.is_available()), "arch_list": archs,
+                           "cudnn": asked(lambda: torch.backends.cudnn.version()),
+                           "nccl": asked(lambda: nccl_version(torch)),
+                           "nvidia_wheels": asked(lambda: nvidia_wheels(torch))}
     except Exception as error:
         answer["torch_error"] = repr(error)
 deepspeed_spec = importlib.util.find_spec("deepspeed")
@@ -197,7 +270,8 @@ if deepspeed_spec is not None:
             answer["deepspeed"] = str(deepspeed.__version__)
         except Exception as error:
             answer["deepspeed"] = "unknown (" + repr(error) + ")"
-print("CUDAENV_PROBE " + json.dumps(answer))
+answer_stream.write("CUDAENV_PROBE " + json.dumps(answer) + "\n")
+answer_stream.flush()
 )PY";
 
 }  // namespace cudaenv

@@ -1,6 +1,7 @@
 #pragma once
 // Pure readers for what the probes get back from the machine.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,9 @@ namespace cudaenv {
 
 // cuDriverGetVersion's 12040 -> 12.4
 std::optional<Version> version_from_driver_api(int number);
+
+// torch.backends.cudnn.version()'s 92600 -> 9.26.0, 8907 -> 8.9.7
+std::optional<Version> version_from_cudnn(std::uint64_t number);
 
 struct CompilerBanner {
   std::string kind;  // gcc, clang or unknown
@@ -31,7 +35,7 @@ bool read_python_answer(std::string_view output, PythonProbe& python);
 std::string driver_answer_json(const DriverProbe& driver);
 Result<DriverProbe> read_driver_answer(std::string_view text);
 
-// The script the interpreter runs; prints one answer line.
+// The script the interpreter runs; prints one answer line, alone on its stdout.
 extern const char* const kPythonProbeScript;
 
 }  // namespace cudaenv

@@ -25,6 +25,7 @@ std::optional<fs::path> find_python(const FileSystemView& fs, const EnvMap& env,
 PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python,
                          std::chrono::milliseconds timeout) {
   PythonProbe probe;
+  probe.limit = timeout;
   probe.interpreter = find_python(fs, env, python);
   if (!probe.interpreter) {
     if (python) {
@@ -33,9 +34,14 @@ PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std:
     }
     return probe;
   }
+  auto started = std::chrono::steady_clock::now();
   auto output = run_capture({probe.interpreter->string(), "-c", kPythonProbeScript}, timeout, &env);
+  probe.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   if (!output) {
-    probe.problem = output.error().message;
+    // run_capture stops a program only at the deadline or for printing too much.
+    probe.timed_out = probe.took >= timeout;
+    probe.problem = probe.timed_out ? "no answer within " + seconds_text(std::chrono::duration<double>(timeout).count()) + " (importing torch reads hundreds of MB)"
+                                    : output.error().message;
   } else if (!read_python_answer(output->out, probe)) {
     // A traceback ends with the line that says what went wrong.
     std::string said(trim(output->err));

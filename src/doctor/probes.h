@@ -2,6 +2,7 @@
 // What doctor finds on the machine, as plain data: the probes fill it in (I/O), the
 // checks read it (pure), and --json prints all of it.
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -67,14 +68,27 @@ struct LibraryPathEntry {  // one LD_LIBRARY_PATH entry
   std::optional<Version> toolkit_version;
 };
 
+struct PythonPackage {  // a distribution as importlib.metadata names it
+  std::string name;     // nvidia-cudnn-cu13
+  std::string version;  // 9.26.0.51
+};
+
 struct PythonProbe {
   std::optional<fs::path> interpreter;
   std::string problem;  // the interpreter is missing, timed out or printed no answer
+  bool timed_out = false;
+  std::chrono::milliseconds took{0};  // until it answered or was stopped: importing torch takes seconds
+  std::chrono::milliseconds limit{0};  // doctor --timeout
   bool has_torch = false;
   std::string torch_version;        // 2.1.2+cu121
   std::optional<Version> torch_cuda;  // torch.version.cuda; none for a CPU build
   bool cuda_available = false;
   std::vector<std::string> arch_list;  // sm_80, compute_90, ...
+  // What torch carries with it: the libraries it loads, not the toolkit's.
+  std::optional<Version> cudnn;         // torch.backends.cudnn.version(), 92600 -> 9.26.0
+  std::optional<Version> nccl;          // torch.cuda.nccl.version()
+  std::optional<Version> cuda_runtime;  // the nvidia-cuda-runtime wheel beside torch
+  std::vector<PythonPackage> nvidia_wheels;  // the nvidia-* distributions beside torch
   std::optional<std::string> deepspeed_version;
 };
 

@@ -94,8 +94,17 @@ void write_python(Writer& w, const PythonProbe& python) {
     w.line("torch", python.torch_version + ", CUDA " + (python.torch_cuda ? python.torch_cuda->str() : "none (CPU build)") +
                         ", GPU available: " + (python.cuda_available ? "yes" : "no"));
     w.line("torch archs", python.arch_list.empty() ? "none" : join(python.arch_list, " "));
+    w.line("torch carries", "CUDA runtime " + or_none(python.cuda_runtime) + ", cuDNN " + or_none(python.cudnn) +
+                                ", NCCL " + or_none(python.nccl));
+    std::vector<std::string> wheels;
+    for (const PythonPackage& wheel : python.nvidia_wheels) wheels.push_back(wheel.name + " " + wheel.version);
+    if (!wheels.empty()) w.line("NVIDIA wheels", join(wheels, ", "));
   }
   w.line("DeepSpeed", python.deepspeed_version.value_or("not installed"));
+  if (python.interpreter && python.problem != "not found") {
+    w.line("probe took", seconds_text(std::chrono::duration<double>(python.took).count()) + " (limit " +
+                             seconds_text(std::chrono::duration<double>(python.limit).count()) + ", --timeout)");
+  }
 }
 
 void write_compiler(Writer& w, const CompilerProbe& compiler) {
@@ -119,6 +128,8 @@ json probes_json(const Probes& p) {
     library_path.push_back({{"entry", entry.entry}, {"toolkit_home", optional_path(entry.toolkit_home)},
                             {"toolkit_version", optional_version(entry.toolkit_version)}});
   }
+  json wheels = json::array();
+  for (const PythonPackage& wheel : p.python.nvidia_wheels) wheels.push_back({{"name", wheel.name}, {"version", wheel.version}});
   const ToolkitProbe& t = p.toolkit;
   return {
       {"driver", {{"loaded", p.driver.loaded}, {"crashed", p.driver.crashed}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
@@ -136,7 +147,11 @@ json probes_json(const Probes& p) {
                   {"torch", p.python.has_torch ? json(p.python.torch_version) : json(nullptr)},
                   {"torch_cuda", optional_version(p.python.torch_cuda)}, {"cuda_available", p.python.cuda_available},
                   {"arch_list", p.python.arch_list},
-                  {"deepspeed", p.python.deepspeed_version ? json(*p.python.deepspeed_version) : json(nullptr)}}},
+                  {"cudnn", optional_version(p.python.cudnn)}, {"nccl", optional_version(p.python.nccl)},
+                  {"cuda_runtime", optional_version(p.python.cuda_runtime)}, {"nvidia_wheels", wheels},
+                  {"deepspeed", p.python.deepspeed_version ? json(*p.python.deepspeed_version) : json(nullptr)},
+                  {"took_ms", p.python.took.count()}, {"timeout_ms", p.python.limit.count()},
+                  {"timed_out", p.python.timed_out}}},
       {"compiler", {{"command", p.compiler.command}, {"variable", p.compiler.variable}, {"path", optional_path(p.compiler.path)},
                     {"kind", p.compiler.kind}, {"version", optional_version(p.compiler.version)},
                     {"other_gcc_majors", p.compiler.other_gcc_majors}}},

@@ -438,6 +438,36 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
   return downloader.run();
 }
 
+Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options) {
+  init_curl_once();
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  auto deadline = transfer_deadline(0);
+  if (!deadline) return deadline.take_error();
+  for (int attempt = 1;; ++attempt) {
+    char curl_error[CURL_ERROR_SIZE] = {};
+    curl_easy_reset(curl.get());
+    set_common_options(curl.get(), url, options, *deadline);
+    curl_easy_setopt(curl.get(), CURLOPT_NOBODY, 1L);
+    curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
+    CURLcode code = curl_easy_perform(curl.get());
+    if (options.should_stop && options.should_stop()) return interrupted_error();
+    long http_status = 0;
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
+    if (code == CURLE_OK && http_status < 400) {
+      curl_off_t length = -1;
+      curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+      if (length > 0) return static_cast<std::uint64_t>(length);
+      return make_error(url + " does not say its size (no Content-Length), and its index page gives none",
+                        "use an index that serves PEP 691 JSON pages (they list sizes) or sends Content-Length");
+    }
+    Failure failure = classify(code, http_status, curl_error);
+    if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
+      return make_error("cannot read the size of " + url + ": " + failure.reason, kMirrorHint);
+    }
+    std::this_thread::sleep_for(backoff(options, attempt));
+  }
+}
+
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);

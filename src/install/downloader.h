@@ -53,6 +53,10 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
 // `accept`, when given, is sent as the Accept header (an index that serves JSON or HTML by it).
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept = {});
 
+// The size a server gives for `url` (a HEAD request's Content-Length), with the same retry
+// rules: for files whose index page states no size.
+Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options);
+
 // The error for an interrupted run (exit 130, as a shell reports SIGINT).
 Error interrupted_error();
 

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "install/downloader.h"
+#include "install/pypi_index.h"
 #include "install/xz_reader.h"
 #include "util/strings.h"
 
@@ -46,16 +47,33 @@ Error refused(const std::string& component, const std::filesystem::path& archive
                     "manifest: report it to whoever runs the mirror, and do not use it");
 }
 
+// Redist archives keep everything below one top folder; wheels keep the toolkit under
+// nvidia/cu13/ beside their .dist-info.
+enum class MemberLayout { redist, wheel };
+
+MemberLayout layout_of(const std::filesystem::path& archive) {
+  return archive.extension() == ".whl" ? MemberLayout::wheel : MemberLayout::redist;
+}
+
 // Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set
-// for the top folder itself.
-std::optional<std::string> prepare_member(archive_entry* entry, bool& skip) {
+// for the top folder itself and for a wheel's files that are no toolkit files.
+std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout layout, bool& skip) {
   skip = false;
   std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
   if (!original.empty() && original.front() == '/') return "has an absolute path";
   if (const char* kind = kind_refused(archive_entry_filetype(entry))) return std::string("is ") + kind;
   if (archive_entry_mode(entry) & (S_ISUID | S_ISGID)) return "has the setuid or setgid bit";
-  std::string path = strip_top_folder(original);
   if (auto why = unsafe_member_path(original)) return why;
+  std::string path;
+  if (layout == MemberLayout::wheel) {
+    if (archive_entry_hardlink(entry)) return "is a hard link, which no wheel has";
+    auto mapped = wheel_toolkit_path(original);
+    skip = !mapped || archive_entry_filetype(entry) == AE_IFDIR;  // folders are made for the files in them
+    if (skip) return std::nullopt;
+    path = *mapped;
+  } else {
+    path = strip_top_folder(original);
+  }
   if (path.empty()) {
     skip = archive_entry_filetype(entry) == AE_IFDIR;
     if (skip) return std::nullopt;
@@ -189,6 +207,39 @@ std::optional<std::string> unsafe_symlink_target(std::string_view path, std::str
   return std::nullopt;
 }
 
+Result<std::string> read_wheel_metadata(std::string_view wheel, const std::string& source) {
+  constexpr la_int64_t kMaxMetadataBytes = 1 << 20;
+  ReadArchive in(archive_read_new(), archive_read_free);
+  archive_read_support_format_zip(in.get());
+  Error unreadable = make_error(source + " is not a readable wheel", "check --index-url: the index serves something else");
+  if (archive_read_open_memory(in.get(), wheel.data(), wheel.size()) != ARCHIVE_OK) {
+    unreadable.message += std::string(": ") + archive_error_string(in.get());
+    return unreadable;
+  }
+  archive_entry* entry = nullptr;
+  while (true) {
+    int status = archive_read_next_header(in.get(), &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status < ARCHIVE_WARN) {
+      unreadable.message += std::string(": ") + archive_error_string(in.get());
+      return unreadable;
+    }
+    std::vector<std::string> parts = components_of(archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "");
+    if (parts.size() != 2 || !parts[0].ends_with(".dist-info") || parts[1] != "METADATA") continue;
+    if (archive_entry_size(entry) > kMaxMetadataBytes) {
+      return make_error(source + ": its METADATA is larger than 1 MiB: refused", "the index serves something else than a wheel");
+    }
+    std::string text(static_cast<size_t>(std::max<la_int64_t>(archive_entry_size(entry), 0)), '\0');
+    la_ssize_t read = archive_read_data(in.get(), text.data(), text.size());
+    if (read < 0 || static_cast<size_t>(read) != text.size()) {
+      unreadable.message += ": its METADATA cannot be read";
+      return unreadable;
+    }
+    return text;
+  }
+  return make_error(source + " has no .dist-info/METADATA", "the index serves something else than a wheel");
+}
+
 Status extract_archive(const std::filesystem::path& archive_path, const std::string& component,
                        const std::function<bool()>& should_stop) {
   ReadArchive in(archive_read_new(), archive_read_free);
@@ -220,7 +271,9 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
     if (should_stop && should_stop()) return interrupted_error();
     std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     bool skip = false;
-    if (auto why = prepare_member(entry, skip)) return refused(component, archive_path, member, *why);
+    if (auto why = prepare_member(entry, layout_of(archive_path), skip)) {
+      return refused(component, archive_path, member, *why);
+    }
     if (skip) continue;
     // Every archive has a LICENSE at its root: files there are written one at a time, so two
     // archives extracting at once never race to replace the same file (the last one wins).

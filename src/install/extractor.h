@@ -29,9 +29,14 @@ Status check_links_inside(const std::filesystem::path& root);
 // the top folder itself.
 std::string strip_top_folder(std::string_view path);
 
+// The METADATA of a wheel held in memory (its *.dist-info/METADATA member), at most 1 MiB:
+// what a metapackage says it requires. `source` names the wheel in errors.
+Result<std::string> read_wheel_metadata(std::string_view wheel, const std::string& source);
+
 // Extracts `archive` into the current working directory, which the caller has made the
 // staging folder (so libarchive's relative-path safety checks apply to it alone). Each
-// archive's top folder is stripped. Refuses absolute paths, "..", links that resolve outside,
+// archive's top folder is stripped; a wheel (.whl) gives its nvidia/cu13/ files only
+// (wheel_toolkit_path). Refuses absolute paths, "..", links that resolve outside,
 // device files, FIFOs and setuid/setgid bits, before anything of that member is written.
 // `component` names the archive in errors; `should_stop` aborts between blocks. The archive
 // has matched its manifest's sha256 (an .xz file's own check is not computed again).

@@ -13,16 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "install/checked_manifest.h"
 #include "install/downloader.h"
 #include "install/cores.h"
 #include "install/extraction_pool.h"
 #include "install/extractor.h"
-#include "store/rehash.h"
+#include "install/plan.h"
 #include "util/atomic_file.h"
 #include "util/file_lock.h"
 #include "util/file_system.h"
-#include "util/sha256.h"
 #include "util/json_reader.h"
 
 namespace cudaenv {
@@ -201,27 +199,52 @@ Status add_lib64_link(const fs::path& root) {
   return ok_status();
 }
 
-Status write_metadata(const fs::path& root, const InstallRequest& request, const std::string& manifest_sha256,
-                      const std::vector<PlannedArchive>& plan) {
+std::string strip_url_query(const std::string& url) { return url.substr(0, url.find_first_of("?#")); }
+
+// Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 without the libcudart.so that
+// `-lcudart` links against (the redist archives ship both): each such library gets its link.
+Status add_soname_links(const fs::path& lib) {
+  std::error_code ec;
+  if (!fs::is_directory(lib, ec)) return ok_status();
+  for (const auto& entry : fs::directory_iterator(lib, ec)) {
+    std::string name = entry.path().filename().string();
+    size_t so = name.find(".so.");
+    if (so == std::string::npos || so == 0 || !entry.is_regular_file(ec) || is_link(entry.path())) continue;
+    fs::path link = lib / name.substr(0, so + 3);
+    if (exists_no_follow(link)) continue;
+    fs::create_symlink(name, link, ec);
+    if (ec) return make_error("cannot create " + link.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
+  }
+  if (ec) return make_error("cannot list " + lib.string() + ": " + ec.message());
+  return ok_status();
+}
+
+// The receipt keeps the redist receipt's fields (label, profile, source, components[].name...)
+// and adds the plan as it was made, so the install can be told and repeated exactly.
+Status write_metadata(const fs::path& root, const InstallRequest& request, const InstallPlan& plan) {
   nlohmann::ordered_json version;
   version["cuda"] = {{"name", "CUDA SDK"}, {"version", request.label}};
   nlohmann::ordered_json receipt;
   receipt["label"] = request.label;
   receipt["profile"] = request.profile;
   receipt["platform"] = request.platform;
-  receipt["source"] = request.base_url;
-  receipt["manifest"] = {{"url", manifest_url(request.base_url, request.label)},
-                         {"sha256", manifest_sha256}};
+  receipt["source"] = plan.origin;
+  receipt["source_kind"] = plan.source;
+  receipt[plan.source == "pypi" ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
+                                                                 {"sha256", plan.pinned_by_sha256}};
   receipt["installed_at"] = utc_now();
   receipt["components"] = nlohmann::ordered_json::array();
-  for (const PlannedArchive& archive : plan) {
-    version[archive.component] = {{"name", archive.component}, {"version", archive.version}};
-    receipt["components"].push_back({{"name", archive.component},
-                                     {"version", archive.version},
-                                     {"url", request.base_url + archive.artifact.relative_path},
-                                     {"sha256", archive.artifact.sha256},
-                                     {"size", archive.artifact.size}});
+  for (const PlannedFile& file : plan.files) {
+    version[file.component] = {{"name", file.component}, {"version", file.version}};
+    nlohmann::ordered_json entry = {{"name", file.component}, {"version", file.version}, {"url", file.url},
+                                    {"sha256", file.sha256},  {"size", file.size}};
+    if (!file.distribution.empty()) {
+      entry["distribution"] = file.distribution;
+      entry["wheel"] = fs::path(strip_url_query(file.url)).filename().string();
+    }
+    receipt["components"].push_back(std::move(entry));
   }
+  receipt["plan"] = plan_json(plan);
   CUDAENV_TRY(write_file_atomically(root / "version.json", json_text(version)));
   return write_file_atomically(root / kInstallReceiptName, json_text(receipt));
 }
@@ -242,13 +265,11 @@ Status move_into_place(const fs::path& staging, const fs::path& target) {
   return ok_status();
 }
 
-std::vector<DownloadJob> download_jobs(const std::vector<PlannedArchive>& plan, const InstallRequest& request,
-                                       const fs::path& cache) {
+std::vector<DownloadJob> download_jobs(const InstallPlan& plan, const fs::path& cache) {
   std::vector<DownloadJob> jobs;
-  for (const PlannedArchive& archive : plan) {
-    fs::path name = fs::path(archive.artifact.relative_path).filename();
-    jobs.push_back(DownloadJob{archive.component, request.base_url + archive.artifact.relative_path, cache / name,
-                               archive.artifact.size, archive.artifact.sha256});
+  for (const PlannedFile& file : plan.files) {
+    fs::path name = fs::path(strip_url_query(file.url)).filename();
+    jobs.push_back(DownloadJob{file.component, file.url, cache / name, file.size, file.sha256});
   }
   return jobs;
 }
@@ -289,16 +310,16 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   return downloaded;
 }
 
-}  // namespace
+// What install_release holds between its steps.
+struct Prepared {
+  FileLock lock;
+  fs::path target, cache;
+  InstallRequest effective;  // the request and what an existing install already has
+  bool already_installed = false;
+};
 
-std::vector<std::string> installed_components(const fs::path& home) {
-  auto state = read_receipt(home);
-  return state ? state->components : std::vector<std::string>{};
-}
-
-Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
-                                      const ProfileCatalog& profiles, const InstallRequest& request,
-                                      ProgressReporter& progress) {
+Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
+                         ProgressReporter& progress) {
   CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   fs::path versions = layout.versions_dir();
@@ -315,62 +336,92 @@ Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog
   if (!lock) return lock.take_error();
   clean_stale_work_folders(layout, request.label, progress);
 
-  InstallRequest effective = request;
+  Prepared prepared{std::move(*lock), target, cache, request, false};
   if (is_link(target)) {
     return make_error("CUDA " + request.label + " is a registered toolkit (" + target.string() + " is a link)",
                       "run `cudaenv uninstall " + request.label + "` to unregister it first");
   }
   if (exists_no_follow(target) && !request.force) {
     auto state = read_receipt(target);
-    if (!state || covers(*state, profiles, request)) return InstallResult{true, target, {}};
-    for (const std::string& component : state->components) effective.components.push_back(component);
+    if (!state || covers(*state, profiles, request)) {
+      prepared.already_installed = true;
+      return prepared;
+    }
+    for (const std::string& component : state->components) prepared.effective.components.push_back(component);
     progress.note("CUDA " + request.label + " is installed without some requested components; reinstalling with them");
   }
+  return prepared;
+}
 
-  InterruptGuard interrupts;
-  DownloadOptions manifest_options;
-  manifest_options.should_stop = [] { return g_interrupted.load(); };
-  auto manifest_text = fetch_checked_manifest(releases, effective.base_url, effective.label,
-                                              effective.skip_manifest_pin, manifest_options, progress);
-  if (!manifest_text) return manifest_text.take_error();
-  auto manifest = parse_redist_manifest(*manifest_text, manifest_url(effective.base_url, effective.label));
-  if (!manifest) return manifest.take_error();
-  auto plan = plan_install(*manifest, profiles,
-                           PlanRequest{effective.label, effective.profile, effective.components, effective.platform});
-  if (!plan) return plan.take_error();
-
-  std::vector<DownloadJob> jobs = download_jobs(*plan, effective, cache);
+// Downloads and unpacks the plan into a fresh staging folder beside versions/<label> and gives
+// it the toolkit layout and metadata; nothing is left behind on failure.
+Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, ProgressReporter& progress) {
+  std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) {
     names.push_back(job.component);
     sizes.push_back(job.size);
   }
-  fs::path staging = versions / (".staging-" + request.label + "-" + std::to_string(::getpid()));
+  const std::string& label = prepared.effective.label;
+  fs::path staging = prepared.target.parent_path() / (".staging-" + label + "-" + std::to_string(::getpid()));
   remove_tree(staging);
+  std::error_code ec;
   fs::create_directory(staging, ec);
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
-  progress.begin(names, sizes, "CUDA " + request.label);
-  Status built = download_and_extract(jobs, staging, effective.jobs, progress);
+  progress.begin(names, sizes, "CUDA " + label);
+  Status built = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);
+  if (built && plan.source == "pypi") built = add_soname_links(staging / "lib");
   if (built) built = check_links_inside(staging);
-  if (built) built = write_metadata(staging, effective, sha256_hex(*manifest_text), *plan);
+  if (built) built = write_metadata(staging, prepared.effective, plan);
   if (built && g_interrupted) built = interrupted_error();
-  if (built) built = move_into_place(staging, target);
   if (!built) {
     remove_tree(staging);
     return built.take_error();
   }
-  if (!effective.keep_downloads) {
-    for (const DownloadJob& job : jobs) fs::remove(job.destination, ec);
-    fs::remove(cache, ec);  // only when empty
+  return staging;
+}
+
+Status commit(const fs::path& staging, const Prepared& prepared, const InstallPlan& plan) {
+  Status moved = move_into_place(staging, prepared.target);
+  if (!moved) {
+    remove_tree(staging);
+    return moved;
   }
-  auto rehashed = rehash_after_change(layout);
+  if (!prepared.effective.keep_downloads) {
+    std::error_code ec;
+    for (const DownloadJob& job : download_jobs(plan, prepared.cache)) fs::remove(job.destination, ec);
+    fs::remove(prepared.cache, ec);  // only when empty
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<std::string> installed_components(const fs::path& home) {
+  auto state = read_receipt(home);
+  return state ? state->components : std::vector<std::string>{};
+}
+
+Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
+                                      const PlanFiles& plan_files, ProgressReporter& progress,
+                                      const std::function<Status()>& rehash) {
+  auto prepared = prepare(layout, profiles, request, progress);
+  if (!prepared) return prepared.take_error();
+  if (prepared->already_installed) return InstallResult{true, prepared->target, {}};
+  InterruptGuard interrupts;
+  auto plan = plan_files(prepared->effective, [] { return g_interrupted.load(); });
+  if (!plan) return plan.take_error();
+  auto staging = stage(*plan, *prepared, progress);
+  if (!staging) return staging.take_error();
+  CUDAENV_TRY(commit(*staging, *prepared, *plan));
+  Status rehashed = rehash();
   if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
                                rehashed.error().message + " (run `cudaenv rehash`)");
-  return InstallResult{false, target, std::move(*plan)};
+  return InstallResult{false, prepared->target, std::move(*plan)};
 }
 
 Status remove_installed(const Layout& layout, const std::string& label) {

@@ -1,15 +1,16 @@
 #pragma once
-// One release from manifest to versions/<label>: fetch and check the manifest, download the
-// planned archives, extract them into a staging folder beside versions/, write version.json and
+// One release into versions/<label>, whichever source plans its files: download and check the
+// planned files, extract them into a staging folder beside versions/, write version.json and
 // the install receipt, rename the folder into place and rehash. Serialised per label by a lock.
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/layout.h"
 #include "install/catalog.h"
-#include "install/plan.h"
+#include "install/install_plan.h"
 #include "install/progress.h"
 #include "util/result.h"
 
@@ -22,22 +23,27 @@ struct InstallRequest {
   std::string profile;                  // minimal | torch | full
   std::vector<std::string> components;  // extras
   std::string platform;
-  std::string base_url;  // ends in '/'; http(s):// or file://
   int jobs = 4;
   bool force = false;           // reinstall even when present
-  bool keep_downloads = false;  // leave the archives in the cache
-  bool skip_manifest_pin = false;
+  bool keep_downloads = false;  // leave the downloads in the cache
 };
 
 struct InstallResult {
   bool already_installed = false;
   std::filesystem::path home;
-  std::vector<PlannedArchive> archives;  // what was installed (empty when already installed)
+  InstallPlan plan;  // what was installed (no files when already installed)
 };
 
-Result<InstallResult> install_release(const Layout& layout, const ReleaseCatalog& releases,
-                                      const ProfileCatalog& profiles, const InstallRequest& request,
-                                      ProgressReporter& progress);
+// A source's part of an install: which files make the request (widened by what an existing
+// install has). It runs under the label's install lock; `should_stop` is true once interrupted.
+using PlanFiles = std::function<Result<InstallPlan>(const InstallRequest&, const std::function<bool()>& should_stop)>;
+
+// One release into versions/<label>: prepare (lock, stale work folders, what is installed),
+// plan (the source's `plan_files`), stage (download, check, extract, layout, metadata into a
+// staging folder) and commit (rename into place, drop downloads, `rehash`).
+Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
+                                      const PlanFiles& plan_files, ProgressReporter& progress,
+                                      const std::function<Status()>& rehash);
 
 // The components an installed toolkit's receipt lists (empty without a receipt).
 std::vector<std::string> installed_components(const std::filesystem::path& home);

@@ -72,11 +72,6 @@ std::string html_unescape(std::string_view text) {
   return out;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The attributes of one tag's text ("a href=... data-x=..."), names lowercased.
 std::map<std::string, std::string> tag_attributes(std::string_view tag) {
@@ -90,7 +85,7 @@ std::map<std::string, std::string> tag_attributes(std::string_view tag) {
     skip_space();
     size_t name_start = i;
     while (i < tag.size() && tag[i] != '=' && tag[i] != '/' && !std::isspace(static_cast<unsigned char>(tag[i]))) ++i;
-    std::string name = lower(tag.substr(name_start, i - name_start));
+    std::string name = ascii_lower(tag.substr(name_start, i - name_start));
     skip_space();
     std::string value;
     if (i < tag.size() && tag[i] == '=') {
@@ -117,6 +112,19 @@ std::map<std::string, std::string> tag_attributes(std::string_view tag) {
 
 std::string strip_fragment(const std::string& url) { return url.substr(0, url.find_first_of("#?")); }
 
+bool is_sha256_hex(std::string_view text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) { return hex_value(c) >= 0; });
+}
+
+// PEP 503: "<url>#sha256=<hex>" (other hash names give no sha256).
+std::string fragment_sha256(const std::string& url) {
+  size_t hash = url.find('#');
+  if (hash == std::string::npos) return {};
+  std::string fragment = url.substr(hash + 1);
+  if (!starts_with(fragment, "sha256=") || !is_sha256_hex(fragment.substr(7))) return {};
+  return ascii_lower(fragment.substr(7));
+}
+
 std::string filename_of(const std::string& url) {
   std::string path = strip_fragment(url);
   return percent_decode(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1));
@@ -142,7 +150,8 @@ std::vector<IndexFile> parse_html_page(std::string_view body) {
     auto attributes = tag_attributes(tag);
     auto href = attributes.find("href");
     if (href == attributes.end() || href->second.empty()) continue;
-    IndexFile file{filename_of(href->second), strip_fragment(href->second), announces_metadata(attributes)};
+    IndexFile file{filename_of(href->second), strip_fragment(href->second), announces_metadata(attributes),
+                   fragment_sha256(href->second), 0, attributes.count("data-yanked") > 0};
     if (!file.filename.empty()) files.push_back(std::move(file));
   }
   return files;
@@ -171,7 +180,19 @@ std::optional<std::vector<IndexFile>> parse_json_page(std::string_view body) {
     auto url = entry.string_at("url");
     if (!url || url->empty()) continue;
     auto name = entry.string_at("filename");
-    IndexFile file{name ? *name : filename_of(*url), strip_fragment(*url), json_announces_metadata(entry)};
+    IndexFile file{name ? *name : filename_of(*url), strip_fragment(*url), json_announces_metadata(entry),
+                   fragment_sha256(*url), 0, false};
+    if (auto hashes = entry.at("hashes")) {
+      auto sha256 = hashes->string_at("sha256");
+      if (sha256 && is_sha256_hex(*sha256)) file.sha256 = ascii_lower(*sha256);
+    }
+    if (auto size = entry.at("size")) {
+      if (auto bytes = size->unsigned_integer()) file.size = *bytes;
+    }
+    if (auto yanked = entry.at("yanked")) {
+      auto flag = yanked->boolean();  // false, or a reason string
+      file.yanked = !flag || *flag;
+    }
     if (!file.filename.empty()) files.push_back(std::move(file));
   }
   return files;
@@ -191,7 +212,7 @@ std::optional<WheelName> parse_wheel_name(std::string_view filename) {
     if (part.empty()) return std::nullopt;
   }
   WheelName wheel;
-  wheel.package = lower(parts[0]);
+  wheel.package = ascii_lower(parts[0]);
   std::replace(wheel.package.begin(), wheel.package.end(), '-', '_');
   size_t plus = parts[1].find('+');
   wheel.version = parts[1].substr(0, plus);
@@ -213,8 +234,8 @@ std::optional<std::string> required_torch(std::string_view metadata) {
   for (std::string_view line : split(metadata, '\n')) {
     line = trim(line);
     if (line.empty()) break;  // the headers end at the first blank line; the description follows
-    if (!starts_with(lower(line.substr(0, 14)), "requires-dist:")) continue;
-    std::string requirement = lower(trim(line.substr(14)));
+    if (!starts_with(ascii_lower(line.substr(0, 14)), "requires-dist:")) continue;
+    std::string requirement = ascii_lower(trim(line.substr(14)));
     if (requirement.find(';') != std::string::npos) continue;  // an extra or a marker: not the pairing
     if (!starts_with(requirement, "torch") || requirement.size() == 5) continue;
     std::string rest;

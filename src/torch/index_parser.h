@@ -1,8 +1,10 @@
 #pragma once
-// Reading a PyTorch wheel index (download.pytorch.org/whl/torch/ or a proxy of it): PEP 503
+// Reading a Python package index (PyPI, download.pytorch.org/whl or a proxy of either): PEP 503
 // HTML and PEP 691 JSON project pages, wheel file names and PEP 658 core metadata (pure; the
-// pages are untrusted: anything unreadable is skipped, nothing throws).
+// pages are untrusted: anything unreadable is skipped, nothing throws). `cudaenv torch` reads
+// torch's pages with it, `install --source pypi` NVIDIA's CUDA wheels.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -14,13 +16,18 @@
 
 namespace cudaenv {
 
+// The Accept header of a project page request (PEP 691): JSON where the index serves it, else
+// the PEP 503 HTML page.
+inline constexpr const char* kSimpleIndexAccept =
+    "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1";
+
 // torch-2.1.2+cu121-cp311-cp311-linux_x86_64.whl
 struct WheelName {
   std::string package;  // torch
   std::string version;  // 2.1.2 (the public part)
   std::string local;    // cu121, cpu, rocm6.2; empty for none
   std::string python_tag;
-  std::string platform;
+  std::string platform;  // compressed tag sets stay whole: "manylinux2014_x86_64.manylinux_2_17_x86_64"
 };
 std::optional<WheelName> parse_wheel_name(std::string_view filename);
 
@@ -28,6 +35,9 @@ struct IndexFile {
   std::string filename;
   std::string url;            // as the page wrote it, relative or absolute, fragment dropped
   bool has_metadata = false;  // PEP 658/714: `<url>.metadata` is served
+  std::string sha256;         // lowercase hex from `#sha256=` (PEP 503) or `hashes` (PEP 691); empty for none
+  std::uint64_t size = 0;     // PEP 700's `size` (JSON pages only); 0 when the page does not say
+  bool yanked = false;        // PEP 592: `data-yanked` or JSON `yanked` other than false
 };
 
 // A project page: JSON when it is a JSON object (PEP 691), else HTML anchors (PEP 503).

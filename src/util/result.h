@@ -71,3 +71,15 @@ inline Status ok_status() { return Unit{}; }
     auto cudaenv_try_result_ = (expr);                     \
     if (!cudaenv_try_result_) return cudaenv_try_result_.take_error(); \
   } while (0)
+
+// Declares or assigns from an expression returning Result<T>, or propagates its error:
+//   CUDAENV_TRY_ASSIGN(auto manifest, read_manifest(path));  // manifest is the T itself
+// (ccache's TRY_ASSIGN). The temporary's name carries the line, so several fit one scope.
+#define CUDAENV_TRY_ASSIGN(target, ...) \
+  CUDAENV_TRY_ASSIGN_AT_(CUDAENV_TRY_CONCAT_(cudaenv_try_assign_, __LINE__), target, __VA_ARGS__)
+#define CUDAENV_TRY_ASSIGN_AT_(temporary, target, ...) \
+  auto temporary = (__VA_ARGS__);                       \
+  if (!temporary) return temporary.take_error();        \
+  target = std::move(temporary).value()
+#define CUDAENV_TRY_CONCAT_(a, b) CUDAENV_TRY_CONCAT2_(a, b)
+#define CUDAENV_TRY_CONCAT2_(a, b) a##b

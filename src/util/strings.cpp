@@ -1,5 +1,7 @@
 #include "util/strings.h"
 
+#include <cctype>
+
 #include <charconv>
 #include <cstdio>
 
@@ -37,6 +39,12 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::string posix_quote(std::string_view text) {
   std::string out = "'";
   for (char c : text) {
@@ -61,6 +69,12 @@ std::vector<char*> c_string_array(std::vector<std::string>& strings) {
   for (std::string& s : strings) pointers.push_back(s.data());
   pointers.push_back(nullptr);
   return pointers;
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  return text;
 }
 
 std::string json_quote(std::string_view text) {

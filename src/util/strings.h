@@ -13,6 +13,8 @@ std::vector<std::string> split(std::string_view text, char separator);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string_view trim(std::string_view text);
 bool starts_with(std::string_view text, std::string_view prefix);
+// ASCII letters lowercased, other bytes kept (names and hex digits from indexes and manifests).
+std::string ascii_lower(std::string_view text);
 // Single-quoted for POSIX shells: safe for any byte string.
 std::string posix_quote(std::string_view text);
 // Single-quoted for fish, which also treats backslash specially inside quotes.
@@ -26,6 +28,8 @@ std::string terminal_safe(std::string_view text);
 // A whole decimal number no larger than `max`: digits only, no sign, spaces or overflow.
 std::optional<std::uint64_t> parse_decimal(std::string_view text,
                                            std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+// A duration as people read it: "4.2 s".
+std::string seconds_text(double seconds);
 // argv/envp for exec: pointers into `strings`, ending with nullptr; `strings` must outlive it.
 std::vector<char*> c_string_array(std::vector<std::string>& strings);
 

@@ -130,7 +130,7 @@ chmod +x "$FAKE_BIN/stuck-python"
 run_capture "$CUDAENV" doctor --json --python "$FAKE_BIN/stuck-python" --timeout 0.5
 JSON=$OUT
 assert_eq 0 "$STATUS" "stuck python: not an error"
-assert_contains "$(title_of python)" "did not finish within 500 ms" "stuck python: timed out"
+assert_contains "$(title_of python)" "no answer within 0.5 s" "stuck python: timed out"
 run_capture "$CUDAENV" doctor --json --python "$WORK/no-such-python"
 JSON=$OUT
 assert_contains "$(title_of python)" "not found" "missing python: says so"

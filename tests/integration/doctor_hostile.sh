@@ -98,7 +98,7 @@ chmod +x "$FAKE_BIN/hanging-python"
 rm -f "$WORK/sleeper.pid"
 run_capture "$CUDAENV" doctor --json --python "$FAKE_BIN/hanging-python" --timeout 3
 JSON=$OUT
-assert_contains "$(title_of python)" "did not finish within 3000 ms" "hanging probe: timed out"
+assert_contains "$(title_of python)" "no answer within 3.0 s" "hanging probe: timed out"
 check "hanging probe: it ran" test -s "$WORK/sleeper.pid"
 check "hanging probe: its sleeper killed with it" gone_soon "$(cat "$WORK/sleeper.pid")"
 

@@ -17,7 +17,8 @@
 //   endless        answer 200 without a length and send a body that never ends
 //   huge-json      announce a 1 GB body and send the start of a JSON string, then more forever
 // A folder's path (ending in '/') is answered with an HTML listing of its entries in the style
-// of NVIDIA's redist index page (a table of links, sizes and dates).
+// of NVIDIA's redist index page (a table of links, sizes and dates), unless it holds an
+// index.html, which is served instead (a package index's project page).
 // --log appends "<method> <path> range=<start or ->" per request.
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -218,8 +219,11 @@ void serve(int fd) {
   if (send_hostile(fd, fault)) return;
   if (path.find("..") != std::string::npos) return send_status(fd, 400, "Bad Request");
   struct stat folder {};
+  struct stat page {};
   if (!path.empty() && path.back() == '/' && ::stat((g_root + path).c_str(), &folder) == 0 && S_ISDIR(folder.st_mode)) {
-    return send_listing(fd, path, g_root + path);
+    // A folder with an index.html is a package index's project page (PEP 503 / 691).
+    if (::stat((g_root + path + "index.html").c_str(), &page) == 0 && S_ISREG(page.st_mode)) path += "index.html";
+    else return send_listing(fd, path, g_root + path);
   }
   int file = ::open((g_root + path).c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};

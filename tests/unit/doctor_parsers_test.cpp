@@ -49,6 +49,43 @@ TEST_CASE("doctor: the Python probe's answer") {
   CHECK_FALSE(none.has_torch);
 }
 
+TEST_CASE("doctor: what torch carries, from the Python probe's answer") {
+  CHECK(version_from_cudnn(92600)->str() == "9.26.0");  // cuDNN 9: MAJOR * 10000
+  CHECK(version_from_cudnn(90100)->str() == "9.1.0");
+  CHECK(version_from_cudnn(8907)->str() == "8.9.7");  // cuDNN 8 and before: MAJOR * 1000
+  CHECK(version_from_cudnn(7605)->str() == "7.6.5");
+  CHECK_FALSE(version_from_cudnn(0));
+  CHECK_FALSE(version_from_cudnn(std::uint64_t{1} << 40));
+  PythonProbe python;
+  REQUIRE(read_python_answer(
+      "CUDAENV_PROBE {\"torch\": {\"version\": \"2.15.0\", \"cuda\": \"13.2\", \"cudnn\": 92600, \"nccl\": \"2.30.7\", "
+      "\"nvidia_wheels\": [{\"name\": \"nvidia-cuda-runtime\", \"version\": \"13.2.86\"}, "
+      "{\"name\": \"nvidia-nccl-cu13\", \"version\": \"2.30.7\"}]}}\n",
+      python));
+  CHECK(python.problem.empty());
+  CHECK(python.cudnn->str() == "9.26.0");
+  CHECK(python.nccl->str() == "2.30.7");
+  CHECK(python.cuda_runtime->str() == "13.2.86");
+  REQUIRE(python.nvidia_wheels.size() == 2);
+  CHECK(python.nvidia_wheels[1].name == "nvidia-nccl-cu13");
+  CHECK(python.nvidia_wheels[1].version == "2.30.7");
+  PythonProbe cu12;  // before CUDA 13 the runtime wheel's name ends in -cu12
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": \"2.8.0\", \"cuda\": \"12.8\", "
+                             "\"nvidia_wheels\": [{\"name\": \"nvidia-cuda-runtime-cu12\", \"version\": \"12.8.90\"}]}}",
+                             cu12));
+  CHECK(cu12.cuda_runtime->str() == "12.8.90");
+  CHECK_FALSE(cu12.cudnn);
+  CHECK_FALSE(cu12.nccl);
+  PythonProbe wrong;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": \"2.15.0\", \"cudnn\": \"9.26\"}}", wrong));
+  CHECK(wrong.problem == "its answer: torch.cudnn must be a whole number (it is string)");
+  CHECK_FALSE(wrong.has_torch);
+  PythonProbe wheel;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": \"2.15.0\", \"nvidia_wheels\": [{\"name\": 1}]}}", wheel));
+  CHECK(wheel.problem == "its answer: torch.nvidia_wheels[0].name must be a string (it is number)");
+  CHECK(wheel.nvidia_wheels.empty());
+}
+
 TEST_CASE("doctor: a Python answer of the wrong types is a problem, and none of it is kept") {
   PythonProbe python;
   REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": 2, \"cuda\": \"12.4\"}}", python));

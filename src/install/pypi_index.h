@@ -1,0 +1,98 @@
+#pragma once
+// NVIDIA's CUDA wheels on a Python package index (pure): which distribution carries each
+// redist component, the toolkit labels the `cuda-toolkit` metapackage offers and the component
+// versions it pins, which wheel fits a platform, and where a wheel's files go in the flat
+// toolkit layout. The planner reads the index through `WheelIndex`, so it is tested without one.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "install/catalog.h"
+#include "install/install_plan.h"
+#include "torch/index_parser.h"
+#include "util/result.h"
+
+namespace cudaenv {
+
+inline constexpr const char* kDefaultPackageIndex = "https://pypi.org/simple";
+
+// The redist component a profile names -> its CUDA 13 wheel ("cuda_nvcc" -> "nvidia-cuda-nvcc");
+// nullopt for a component NVIDIA publishes no wheel of.
+std::optional<std::string> wheel_distribution(std::string_view component);
+// The reverse; a distribution the table lacks stands for itself (`--profile full`).
+std::string component_of_distribution(std::string_view distribution);
+
+// PEP 503's normalised project name: lowercase, each run of '-', '_', '.' one '-'.
+std::string normalize_project_name(std::string_view name);
+
+// A PEP 440 final release's numbers ("13.3.3.3.1"); nullopt for pre-, post-, dev- or local versions.
+std::optional<std::vector<int>> release_numbers(std::string_view version);
+
+// One `cuda-toolkit` metapackage release: its label is the toolkit's, as NVIDIA's redist names
+// it (cuda-toolkit 13.2.2 pins nvidia-cuda-nvcc 13.2.86, as redistrib_13.2.2.json does). A
+// four-part 13.4.1.0 is the label 13.4.1.
+struct ToolkitRelease {
+  std::string label;
+  IndexFile metapackage;
+};
+// The metapackage's final releases of CUDA 11 and later on a project page, newest first.
+std::vector<ToolkitRelease> toolkit_releases(const std::vector<IndexFile>& files);
+
+// The metapackage's METADATA: each Requires-Dist distribution (normalised) -> its specifier,
+// ("nvidia-cuda-nvcc" -> "==13.2.86.*"), markers and extras dropped.
+std::map<std::string, std::string> required_versions(std::string_view metadata);
+
+// Whether a release satisfies a specifier made of ==X, ==X.*, >=, >, <=, <, != clauses.
+bool satisfies(const std::vector<int>& release, std::string_view specifier);
+
+// Whether a wheel installs on a Linux platform ("linux-x86_64", "linux-sbsa"): a manylinux or
+// linux tag of its machine, or a pure "any" wheel.
+bool wheel_fits_platform(const WheelName& wheel, std::string_view platform);
+
+// The wheel of `distribution` that `specifier` picks for `platform`, yanked files skipped: the
+// newest match of an == pin, the oldest match of a range (the lower bound is what NVIDIA
+// released with the toolkit; a later minor belongs to a later toolkit).
+std::optional<IndexFile> choose_wheel(const std::vector<IndexFile>& files, std::string_view distribution,
+                                      std::string_view specifier, std::string_view platform);
+
+// Where a wheel member goes below the toolkit root: CUDA 13 wheels keep their files under
+// nvidia/cu13/ (nvidia/cu13/bin/nvcc -> bin/nvcc). nullopt for what is no toolkit file:
+// .dist-info, Python modules, other packages' folders, hidden metadata. A folder that only
+// nests a toolkit folder (the 13.2 cccl wheel's nvidia/cu13/cuda_cccl/lib/cmake) is dropped.
+std::optional<std::string> wheel_toolkit_path(std::string_view member);
+
+// Reading the index: project pages (file URLs absolute) and what a page leaves out.
+class WheelIndex {
+ public:
+  virtual ~WheelIndex() = default;
+  virtual const std::string& url() const = 0;  // the index root, without a trailing '/'
+  virtual Result<std::vector<IndexFile>> files(const std::string& project) = 0;
+  // The METADATA inside `wheel` (a small metapackage), its sha256 checked.
+  virtual Result<std::string> wheel_metadata(const IndexFile& wheel) = 0;
+  // The size of a file whose page does not give one (PEP 503 pages never do).
+  virtual Result<std::uint64_t> size_of(const IndexFile& wheel) = 0;
+};
+
+struct WheelRequest {
+  std::string label;                    // resolved, "13.2.2"
+  std::string profile;                  // minimal | torch | full
+  std::vector<std::string> components;  // extras, as redist names them
+  std::string platform;                 // linux-x86_64 | linux-sbsa
+};
+
+// CUDA 12 and 11 wheels carry ptxas but no nvcc: refused, naming the command that works.
+Status check_wheel_major(const Version& version, const std::string& index_url);
+
+// The wheels of one toolkit release, one per component, profile first then extras.
+Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profiles, const WheelRequest& request);
+
+// The label a request names on the index: a full x.y.z as it is, "13.2" the newest 13.2.z
+// whose wheels all exist for the request.
+Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog& profiles, const std::string& version,
+                                        const WheelRequest& request);
+
+}  // namespace cudaenv

@@ -1,0 +1,316 @@
+// NVIDIA's CUDA wheels on a package index: hashes on the page, wheel tags, the metapackage's
+// pins, version choice, the nvidia/cu13/ layout, planning, pip's configuration, the plan value.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "install/catalog.h"
+#include "install/install_plan.h"
+#include "install/pip_config.h"
+#include "install/pypi_index.h"
+#include "torch/index_parser.h"
+
+using namespace cudaenv;
+
+namespace {
+
+std::vector<int> release(const char* text) { return *release_numbers(text); }
+
+IndexFile wheel_file(const std::string& filename, const std::string& sha256 = std::string(64, 'a')) {
+  IndexFile file;
+  file.filename = filename;
+  file.url = "http://index/files/" + filename;
+  file.sha256 = sha256;
+  file.size = 100;
+  return file;
+}
+
+const char* kX86 = "-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl";
+const char* kArm = "-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl";
+
+// An index held in memory: project -> files, metapackage filename -> METADATA.
+class FakeIndex : public WheelIndex {
+ public:
+  std::string root = "http://index/simple";
+  std::map<std::string, std::vector<IndexFile>> projects;
+  std::map<std::string, std::string> metadata;
+  int size_requests = 0;
+
+  const std::string& url() const override { return root; }
+  Result<std::vector<IndexFile>> files(const std::string& project) override {
+    auto found = projects.find(project);
+    if (found == projects.end()) return make_error("404 " + project);
+    return found->second;
+  }
+  Result<std::string> wheel_metadata(const IndexFile& wheel) override { return metadata.at(wheel.filename); }
+  Result<std::uint64_t> size_of(const IndexFile&) override {
+    ++size_requests;
+    return std::uint64_t{4242};
+  }
+
+  void add_release(const std::string& label, const std::string& version, const std::vector<std::string>& skip = {}) {
+    std::string meta = "cuda_toolkit-" + label + "-py2.py3-none-any.whl";
+    projects["cuda-toolkit"].push_back(wheel_file(meta));
+    std::string text = "Metadata-Version: 2.1\nName: cuda-toolkit\nVersion: " + label + "\n";
+    for (const char* project : {"nvidia-cuda-nvcc", "nvidia-cuda-crt", "nvidia-nvvm", "nvidia-cuda-runtime",
+                                "nvidia-cuda-cccl", "nvidia-nvjitlink"}) {
+      std::string spec = std::string(project) == "nvidia-nvjitlink" ? "<14,>=" + version : "==" + version + ".*";
+      text += "Requires-Dist: " + std::string(project) + spec + "; extra == 'all'\n";
+      if (std::find(skip.begin(), skip.end(), project) != skip.end()) continue;
+      std::string stem = normalize_project_name(project);
+      std::replace(stem.begin(), stem.end(), '-', '_');
+      projects[project].push_back(wheel_file(stem + "-" + version + kX86));
+      projects[project].push_back(wheel_file(stem + "-" + version + kArm));
+    }
+    metadata[meta] = text + "\nA description: Requires-Dist: not-a-header==1\n";
+  }
+};
+
+ProfileCatalog profiles() {
+  auto catalog = load_profile_catalog();
+  REQUIRE(catalog.ok());
+  return *catalog;
+}
+
+}  // namespace
+
+TEST_CASE("index pages give each file's sha256, size and yanked state") {
+  std::string hex(64, 'A');
+  auto html = parse_project_page("<a href=\"../../files/a-1.0-py3-none-any.whl#sha256=" + hex +
+                                 "\">a</a><a href=\"b-1.0-py3-none-any.whl#md5=00\" data-yanked=\"\">b</a>");
+  REQUIRE(html.size() == 2);
+  CHECK(html[0].sha256 == std::string(64, 'a'));
+  CHECK(html[0].url == "../../files/a-1.0-py3-none-any.whl");
+  CHECK(html[0].size == 0);
+  CHECK(html[1].sha256.empty());
+  CHECK(html[1].yanked);
+  auto json = parse_project_page(R"({"files": [
+      {"filename": "a-1.0-py3-none-any.whl", "url": "https://f/a.whl", "hashes": {"sha256": ")" + hex +
+                                 R"("}, "size": 2656, "yanked": false},
+      {"filename": "b-1.0-py3-none-any.whl", "url": "https://f/b.whl", "hashes": {"sha256": "short"}, "yanked": "broken"}]})");
+  REQUIRE(json.size() == 2);
+  CHECK(json[0].sha256 == std::string(64, 'a'));
+  CHECK(json[0].size == 2656);
+  CHECK(!json[0].yanked);
+  CHECK(json[1].sha256.empty());
+  CHECK(json[1].yanked);
+}
+
+TEST_CASE("wheel platform tags match the redist platform") {
+  auto x86 = parse_wheel_name(std::string("nvidia_cuda_nvcc-13.2.86") + kX86);
+  REQUIRE(x86);
+  CHECK(x86->platform == "manylinux2014_x86_64.manylinux_2_17_x86_64");
+  CHECK(wheel_fits_platform(*x86, "linux-x86_64"));
+  CHECK(!wheel_fits_platform(*x86, "linux-sbsa"));
+  auto arm = parse_wheel_name(std::string("nvidia_cuda_nvcc-13.2.86") + kArm);
+  CHECK(wheel_fits_platform(*arm, "linux-sbsa"));
+  CHECK(!wheel_fits_platform(*parse_wheel_name("nvidia_cuda_nvcc-13.2.86-py3-none-win_amd64.whl"), "linux-x86_64"));
+  CHECK(wheel_fits_platform(*parse_wheel_name("cuda_toolkit-13.2.2-py2.py3-none-any.whl"), "linux-sbsa"));
+  CHECK(!wheel_fits_platform(*x86, "windows-x86_64"));
+}
+
+TEST_CASE("PEP 440 releases and specifiers") {
+  CHECK(release("13.3.3.3.1") == std::vector<int>{13, 3, 3, 3, 1});
+  CHECK(!release_numbers("13.4.0rc1"));
+  CHECK(!release_numbers("1..2"));
+  CHECK(!release_numbers("1.2.post1"));
+  CHECK(satisfies(release("13.2.86"), "==13.2.86.*"));
+  CHECK(satisfies(release("13.2.86.1"), "==13.2.86.*"));
+  CHECK(!satisfies(release("13.2.87"), "==13.2.86.*"));
+  CHECK(!satisfies(release("13.2.860"), "==13.2.86.*"));
+  CHECK(satisfies(release("13.2.86"), "==13.2.86"));
+  CHECK(satisfies(release("13.2.86.0"), "==13.2.86"));
+  CHECK(satisfies(release("13.4.1"), "<14,>=13.2.86"));
+  CHECK(!satisfies(release("14.0.0"), "<14,>=13.2.86"));
+  CHECK(!satisfies(release("13.2.75"), "<14,>=13.2.86"));
+  CHECK(satisfies(release("13.2.5"), "~=13.2.1"));
+  CHECK(!satisfies(release("13.3.0"), "~=13.2.1"));
+  CHECK(!satisfies(release("13.2.86"), "!=13.2.86"));
+  CHECK(!satisfies(release("13.2.86"), ""));
+  CHECK(!satisfies(release("13.2.86"), "===junk"));
+}
+
+TEST_CASE("the metapackage's labels and pins") {
+  std::vector<IndexFile> files;
+  for (const char* name : {"cuda_toolkit-13.2.2-py2.py3-none-any.whl", "cuda_toolkit-13.4.1.0-py2.py3-none-any.whl",
+                           "cuda_toolkit-13.4.0rc1-py2.py3-none-any.whl", "cuda_toolkit-0.0.0a0-py3-none-any.whl",
+                           "cuda_toolkit-12.8.1-py2.py3-none-any.whl", "cuda_toolkit-13.3.3.1-py3-none-any.whl",
+                           "cuda_toolkit-13.10.0-py3-none-any.whl", "cuda_toolkit-13.2.2.tar.gz", "other-13.9.0-py3-none-any.whl"}) {
+    files.push_back(wheel_file(name));
+  }
+  std::vector<std::string> labels;
+  for (const ToolkitRelease& r : toolkit_releases(files)) labels.push_back(r.label);
+  CHECK(labels == std::vector<std::string>{"13.10.0", "13.4.1", "13.2.2", "12.8.1"});
+
+  auto pins = required_versions(
+      "Name: cuda-toolkit\nRequires-Dist: nvidia-cuda-nvcc==13.2.86.*; (sys_platform == 'linux') and extra == 'all'\n"
+      "Requires-Dist: nvidia-nvjitlink<14,>=13.2.86; extra == 'all'\nrequires-dist: Nvidia_CuBLAS (==13.4.1.3.*)\n"
+      "Requires-Dist: nvidia-cuda-nvcc==99; extra == 'nvcc'\nRequires-Dist: unpinned\nRequires-Dist: x[extra]>=1\n\n"
+      "Requires-Dist: description==1\n");
+  CHECK(pins.size() == 3);
+  CHECK(pins["nvidia-cuda-nvcc"] == "==13.2.86.*");
+  CHECK(pins["nvidia-nvjitlink"] == "<14,>=13.2.86");
+  CHECK(pins["nvidia-cublas"] == "==13.4.1.3.*");
+}
+
+TEST_CASE("choose_wheel: newest match of a pin, oldest of a range, platform and yanked respected") {
+  std::vector<IndexFile> files;
+  for (const char* version : {"13.0.88", "13.2.86", "13.2.86.1", "13.4.1"}) {
+    files.push_back(wheel_file(std::string("nvidia_nvjitlink-") + version + kX86));
+  }
+  files.push_back(wheel_file(std::string("nvidia_nvjitlink-13.2.90") + kArm));
+  IndexFile yanked = wheel_file(std::string("nvidia_nvjitlink-13.2.87") + kX86);
+  yanked.yanked = true;
+  files.push_back(yanked);
+  CHECK(choose_wheel(files, "nvidia-nvjitlink", "==13.2.86.*", "linux-x86_64")->filename.find("13.2.86.1") != std::string::npos);
+  CHECK(choose_wheel(files, "nvidia-nvjitlink", "<14,>=13.2.86", "linux-x86_64")->filename.find("-13.2.86-") != std::string::npos);
+  CHECK(choose_wheel(files, "nvidia_NVJITLINK", "==13.2.90", "linux-sbsa"));
+  CHECK(!choose_wheel(files, "nvidia-nvjitlink", "==13.2.90", "linux-x86_64"));
+  CHECK(!choose_wheel(files, "nvidia-nvjitlink", "==13.2.87", "linux-x86_64"));
+  CHECK(!choose_wheel(files, "nvidia-cuda-nvcc", "==13.2.86.*", "linux-x86_64"));
+}
+
+TEST_CASE("wheel members map to the flat toolkit layout") {
+  CHECK(wheel_toolkit_path("nvidia/cu13/bin/nvcc") == "bin/nvcc");
+  CHECK(wheel_toolkit_path("nvidia/cu13/include/crt/host_config.h") == "include/crt/host_config.h");
+  CHECK(wheel_toolkit_path("nvidia/cu13/nvvm/bin/cicc") == "nvvm/bin/cicc");
+  CHECK(wheel_toolkit_path("nvidia/cu13/lib/libcudart.so.13") == "lib/libcudart.so.13");
+  CHECK(wheel_toolkit_path("nvidia/cu13/cuda_cccl/lib/cmake/cccl/x.cmake") == "lib/cmake/cccl/x.cmake");
+  CHECK(!wheel_toolkit_path("nvidia/cu13/cuda_cccl/.metadata/provenance.txt"));
+  CHECK(!wheel_toolkit_path("nvidia/cu13/.metadata/sizes.txt"));
+  CHECK(!wheel_toolkit_path("nvidia/cu13/__init__.py"));
+  CHECK(!wheel_toolkit_path("nvidia/cu13/lib/__pycache__/x.cpython-312.pyc"));
+  CHECK(!wheel_toolkit_path("nvidia/__init__.py"));
+  CHECK(!wheel_toolkit_path("nvidia/cudnn/lib/libcudnn.so.9"));
+  CHECK(!wheel_toolkit_path("nvidia_cuda_nvcc-13.2.86.dist-info/METADATA"));
+  CHECK(!wheel_toolkit_path("nvidia/cu13"));
+  CHECK(wheel_toolkit_path("./nvidia//cu13/bin/ptxas") == "bin/ptxas");
+}
+
+TEST_CASE("components map to NVIDIA's wheel names and back") {
+  CHECK(wheel_distribution("cuda_nvcc") == "nvidia-cuda-nvcc");
+  CHECK(wheel_distribution("cuda_cudart") == "nvidia-cuda-runtime");
+  CHECK(wheel_distribution("cccl") == "nvidia-cuda-cccl");
+  CHECK(wheel_distribution("cuda_cccl") == "nvidia-cuda-cccl");
+  CHECK(!wheel_distribution("nsight_compute"));
+  CHECK(component_of_distribution("nvidia_cuda_cccl") == "cuda_cccl");
+  CHECK(component_of_distribution("nvidia-cufile") == "libcufile");
+  CHECK(component_of_distribution("nvidia-cuda-tileiras") == "nvidia-cuda-tileiras");
+  // Every CUDA 13 profile entry has a wheel.
+  ProfileCatalog catalog = profiles();
+  for (const auto& [name, entries] : catalog.by_major.at(13)) {
+    for (const std::string& entry : entries) {
+      INFO(name << " " << entry);
+      std::vector<std::string> keys = catalog.alternatives(entry);
+      CHECK(std::any_of(keys.begin(), keys.end(), [](const std::string& key) { return wheel_distribution(key).has_value(); }));
+    }
+  }
+}
+
+TEST_CASE("plan_wheels: one wheel per component at the metapackage's pins") {
+  FakeIndex index;
+  index.add_release("13.2.2", "13.2.86");
+  index.add_release("13.0.2", "13.0.88");
+  ProfileCatalog catalog = profiles();
+  auto plan = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libnvjitlink"}, "linux-sbsa"});
+  REQUIRE(plan.ok());
+  CHECK(plan->source == "pypi");
+  CHECK(plan->origin == "http://index/simple");
+  CHECK(plan->pinned_by_url == "http://index/files/cuda_toolkit-13.2.2-py2.py3-none-any.whl");
+  std::vector<std::string> components;
+  for (const PlannedFile& file : plan->files) {
+    components.push_back(file.component);
+    CHECK(file.version == "13.2.86");  // nvjitlink's range starts there, though 13.0.88 is older
+    CHECK(file.url.find("aarch64") != std::string::npos);
+    CHECK(file.size == 100);
+  }
+  CHECK(components == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cuda_cccl", "cuda_crt", "libnvvm", "libnvjitlink"});
+  CHECK(index.size_requests == 0);
+
+  auto unknown = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libcurandd"}, "linux-x86_64"});
+  REQUIRE(!unknown.ok());
+  CHECK(unknown.error().message == "NVIDIA publishes no wheel of the CUDA component libcurandd");
+  CHECK(unknown.error().hint.find("did you mean libcurand?") == 0);
+  auto unpinned = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libcurand"}, "linux-x86_64"});
+  REQUIRE(!unpinned.ok());
+  CHECK(unpinned.error().message.find("pins no nvidia-curand (component libcurand)") != std::string::npos);
+  auto absent = plan_wheels(index, catalog, WheelRequest{"13.1.0", "minimal", {}, "linux-x86_64"});
+  REQUIRE(!absent.ok());
+  CHECK(absent.error().hint == "it has: 13.2.2, 13.0.2 (`cudaenv list-remote --source pypi`)");
+}
+
+TEST_CASE("plan_wheels refuses a wheel without a hash and asks for missing sizes") {
+  FakeIndex index;
+  index.add_release("13.2.2", "13.2.86");
+  for (IndexFile& file : index.projects["nvidia-nvvm"]) file.sha256.clear();
+  for (IndexFile& file : index.projects["nvidia-cuda-nvcc"]) file.size = 0;
+  auto plan = plan_wheels(index, profiles(), WheelRequest{"13.2.2", "minimal", {}, "linux-x86_64"});
+  REQUIRE(!plan.ok());
+  CHECK(plan.error().message == "http://index/simple/nvidia-nvvm/ lists nvidia_nvvm-13.2.86" + std::string(kX86) +
+                                    " without a sha256");
+  CHECK(index.size_requests == 1);
+}
+
+TEST_CASE("resolve_wheel_label: the newest release whose wheels all exist") {
+  FakeIndex index;
+  index.add_release("13.2.2", "13.2.86", {"nvidia-cuda-crt"});
+  index.add_release("13.2.1", "13.2.75");
+  index.add_release("13.0.2", "13.0.88");
+  ProfileCatalog catalog = profiles();
+  WheelRequest request{{}, "minimal", {}, "linux-x86_64"};
+  CHECK(*resolve_wheel_label(index, catalog, "13.2", request) == "13.2.1");
+  CHECK(*resolve_wheel_label(index, catalog, "13", request) == "13.2.1");
+  CHECK(*resolve_wheel_label(index, catalog, "13.2.2", request) == "13.2.2");  // a full label as given
+  auto none = resolve_wheel_label(index, catalog, "13.1", request);
+  REQUIRE(!none.ok());
+  CHECK(none.error().message == "no CUDA 13.1 on http://index/simple/cuda-toolkit/");
+  index.projects["nvidia-cuda-crt"].clear();
+  auto missing = resolve_wheel_label(index, catalog, "13.2", request);
+  REQUIRE(!missing.ok());
+  CHECK(missing.error().message.find("no CUDA 13.2 release on http://index/simple has all its wheels: "
+                                     "http://index/simple/nvidia-cuda-crt/ has no linux-x86_64 wheel of "
+                                     "nvidia-cuda-crt==13.2.86.*") == 0);
+  CHECK(missing.error().hint == "it has no linux-x86_64 wheel of nvidia-cuda-crt");
+}
+
+TEST_CASE("CUDA 12 and 11 wheels are refused with the command that works") {
+  FakeIndex index;
+  auto twelve = resolve_wheel_label(index, profiles(), "12.8", WheelRequest{{}, "minimal", {}, "linux-x86_64"});
+  REQUIRE(!twelve.ok());
+  CHECK(twelve.error().message == "CUDA 12.8 cannot be installed from http://index/simple: NVIDIA's CUDA 12 wheels "
+                                  "(nvidia-cuda-nvcc-cu12) carry ptxas but no nvcc");
+  CHECK(twelve.error().hint.find("cudaenv install 12.8 --source redist") != std::string::npos);
+  CHECK(!check_wheel_major(*parse_version("11.8.0"), "x").ok());
+  CHECK(check_wheel_major(*parse_version("13.0"), "x").ok());
+}
+
+TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") {
+  EnvMap env{{"HOME", "/h"}, {"VIRTUAL_ENV", "/v"}, {"PIP_CONFIG_FILE", "/p.conf"}};
+  auto files = pip_config_files(env);
+  std::vector<std::string> paths;
+  for (const auto& file : files) paths.push_back(file.string());
+  CHECK(paths == std::vector<std::string>{"/etc/xdg/pip/pip.conf", "/etc/pip.conf", "/h/.pip/pip.conf",
+                                          "/h/.config/pip/pip.conf", "/v/pip.conf", "/p.conf"});
+  CHECK(pip_config_files({{"HOME", "/h"}, {"PIP_CONFIG_FILE", "/dev/null"}}).empty());
+  CHECK(pip_config_files({{"HOME", "/h"}, {"XDG_CONFIG_HOME", "/x"}, {"XDG_CONFIG_DIRS", "/a:/b"}}).size() == 5);
+
+  CHECK(pip_config_index_url("[global]\nindex-url = https://g/simple\n") == "https://g/simple");
+  CHECK(pip_config_index_url("[install]\nindex_url: https://i\n[global]\nindex-url=https://g\n") == "https://i");
+  CHECK(pip_config_index_url("# [global]\n[global]\n; index-url = x\ntimeout = 60\n[list]\nindex-url = l\n") == std::nullopt);
+  CHECK(pip_config_index_url("index-url = outside a section\n") == std::nullopt);
+  CHECK(pip_config_index_url("[GLOBAL]\r\nIndex-URL = https://crlf\r\n") == "https://crlf");
+}
+
+TEST_CASE("an install plan is a plain value that reads back as written") {
+  InstallPlan plan{"13.2.2", "pypi", "https://pypi.org/simple", "https://f/cuda_toolkit.whl", std::string(64, 'b'),
+                   {{"cuda_nvcc", "13.2.86", "https://f/nvcc.whl", std::string(64, 'c'), 44042846, "nvidia-cuda-nvcc"},
+                    {"cuda_cudart", "13.2.86", "https://f/rt.tar.xz", std::string(64, 'd'), 12, ""}}};
+  auto back = parse_plan(plan_json(plan).dump(), "plan.json");
+  REQUIRE(back.ok());
+  CHECK(*back == plan);
+  auto broken = parse_plan(R"({"label": "13.2.2", "source": "pypi", "origin": "x", "pinned_by": {"url": "", "sha256": ""},
+                               "files": [{"component": "c", "version": "1", "url": "u", "sha256": "s", "size": "12"}]})",
+                           "cuda.lock");
+  REQUIRE(!broken.ok());
+  CHECK(broken.error().message.find("cuda.lock") == 0);
+}
