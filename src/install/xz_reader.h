@@ -25,7 +25,8 @@ class XzReader {
   XzReader(const XzReader&) = delete;
   XzReader& operator=(const XzReader&) = delete;
 
-  // Opens `path` and hands the decompressed stream to `reader` (tar format expected).
+  // Opens `path`, whose sha256 has been checked, and hands the decompressed stream to `reader`
+  // (tar format expected).
   Status open(archive* reader, const std::filesystem::path& path);
 
  private:
