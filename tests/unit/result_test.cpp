@@ -48,3 +48,30 @@ TEST_CASE("Result: the value of a failed result, or the error of a good one, abo
   });
   CHECK(WIFEXITED(status));
 }
+
+namespace {
+
+Result<std::string> word(bool good) {
+  if (!good) return make_error("no word", "give one", 2);
+  return std::string("cuda");
+}
+
+// Two assignments in one scope, a comma inside the expression, an error passed on unchanged.
+Result<std::size_t> total_length(bool first, bool second) {
+  CUDAENV_TRY_ASSIGN(auto a, word(first));
+  CUDAENV_TRY_ASSIGN(std::string b, std::pair<bool, int>{second, 0}.first ? word(true) : word(false));
+  return a.size() + b.size();
+}
+
+}  // namespace
+
+TEST_CASE("CUDAENV_TRY_ASSIGN gives the value, or returns the error as it was") {
+  auto both = total_length(true, true);
+  REQUIRE(both);
+  CHECK(*both == 8);
+  auto failed = total_length(true, false);
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().message == "no word");
+  CHECK(failed.error().hint == "give one");
+  CHECK(failed.error().exit_code == 2);
+}
