@@ -67,9 +67,8 @@ Result<int> run_add(const Session& session, const AddOptions& options) {
   } else {
     std::optional<std::string> as_name;
     if (!options.as_name.empty()) as_name = options.as_name;
-    auto registration = register_toolkit(session.fs, session.layout, options.path, as_name);
-    if (!registration) return registration.take_error();
-    report(*registration);
+    CUDAENV_TRY_ASSIGN(auto registration, register_toolkit(session.fs, session.layout, options.path, as_name));
+    report(registration);
   }
   auto rehashed = rehash_after_change(session.fs, session.layout);
   if (!rehashed) return rehashed.take_error();

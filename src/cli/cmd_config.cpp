@@ -51,28 +51,23 @@ Setting torch_index_setting(const Session& session, const TorchMatrix& shipped) 
 }
 
 Result<std::vector<NamedSetting>> all_settings(const Session& session) {
-  auto project = load_project(session.fs, session.cwd);
-  if (!project) return project.take_error();
-  auto request = select_request(session.fs, session.env, session.layout, *project);
-  if (!request) return request.take_error();
-  auto releases = load_release_catalog(session.data);
-  if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog(session.data);
-  if (!profiles) return profiles.take_error();
-  auto torch = load_torch_matrix(session.data);
-  if (!torch) return torch.take_error();
-  const CudaToml* toml = *project ? &**project : nullptr;
+  CUDAENV_TRY_ASSIGN(auto project, load_project(session.fs, session.cwd));
+  CUDAENV_TRY_ASSIGN(auto request, select_request(session.fs, session.env, session.layout, project));
+  CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto torch, load_torch_matrix(session.data));
+  const CudaToml* toml = project ? &*project : nullptr;
   return std::vector<NamedSetting>{
-      {"version", version_setting(*request)},
+      {"version", version_setting(request)},
       {"root", root_setting(session)},
       {"shared_root", shared_root_setting(session)},
       {"source", source_setting({}, session, toml)},
-      {"mirror", mirror_setting({}, session, *releases)},
+      {"mirror", mirror_setting({}, session, releases)},
       {"platform", platform_setting({})},
-      {"profile", profile_setting({}, toml, *profiles)},
+      {"profile", profile_setting({}, toml, profiles)},
       {"jobs", jobs_setting(std::nullopt)},
       {"skip_manifest_pin", skip_manifest_pin_setting(false, session)},
-      {"torch_index", torch_index_setting(session, *torch)},
+      {"torch_index", torch_index_setting(session, torch)},
   };
 }
 
@@ -98,9 +93,8 @@ CommandHandler configure_config(CLI::App& command) {
   command.footer("Each setting shows where its value came from: an environment variable, cuda.toml, or the default.\n"
                  "A command's own option (install --mirror, --profile, ...) comes before all of them.");
   return [json_output](const Setup& setup) -> Result<int> {
-    auto settings = all_settings(setup.session());
-    if (!settings) return settings.take_error();
-    std::string text = *json_output ? render_json(*settings) : render_text(*settings);
+    CUDAENV_TRY_ASSIGN(auto settings, all_settings(setup.session()));
+    std::string text = *json_output ? render_json(settings) : render_text(settings);
     std::fputs(text.c_str(), stdout);
     return 0;
   };

@@ -36,16 +36,15 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
     return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
                       "e.g. --timeout 120", 2);
   }
-  auto facts = load_cuda_facts(session.data);
-  if (!facts) return facts.take_error();
-  CUDAENV_TRY(use_index_base(facts->torch_matrix, env_get(session.env, kTorchIndexVariable)));
+  CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
+  CUDAENV_TRY(use_index_base(facts.torch_matrix, env_get(session.env, kTorchIndexVariable)));
   SelectionOutcome selection = select_or_fail(session.fs, session.env, session.cwd, session.layout, session.toolkit_index());
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
   Probes probes =
       run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
-  std::vector<Finding> findings = run_checks(probes, *facts);
+  std::vector<Finding> findings = run_checks(probes, facts);
   std::string text = options.json ? render_json(probes, findings)
                                   : render_report(probes, findings, stdout_wants_colour(session.env));
   std::fputs(text.c_str(), stdout);

@@ -35,20 +35,19 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
   if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
   std::optional<std::string> given;
   if (!cuda.empty()) given = cuda;
-  auto selection = session.select(given);
-  if (!selection) return selection.take_error();
+  CUDAENV_TRY_ASSIGN(auto selection, session.select(given));
   // Built on the environment before the shell hook, so the project's toolkit the hook put
   // first does not shadow the one selected here (or the system's).
   EnvMap env = without_hook_changes(session.env);
   // Shims the command runs must pick the same toolkit.
   if (given) env["CUDAENV_VERSION"] = *given;
-  apply_env_change(active_env_change(session, *selection), env);
+  apply_env_change(active_env_change(session, selection), env);
   std::filesystem::path program = command[0];
   if (command[0].find('/') == std::string::npos) {
     auto found = find_on_path(session.fs, env, command[0], session.layout.shims_dir());
     if (!found) {
-      return make_error(command[0] + ": command not found (CUDA " + selection->toolkit.name + ", " +
-                            selection->request.origin() + ")",
+      return make_error(command[0] + ": command not found (CUDA " + selection.toolkit.name + ", " +
+                            selection.request.origin() + ")",
                         "check the name, or `cudaenv which " + command[0] + "`", 127);
     }
     program = *found;
@@ -88,9 +87,8 @@ Status append_to_runner_file(const EnvMap& env, const char* variable, const std:
 
 Result<int> write_ci_env(const std::string& shell, const EnvChange& change, const EnvMap& env) {
   if (shell == "dotenv") {
-    auto text = render_dotenv(change, env);
-    if (!text) return text.take_error();
-    std::fputs(text->c_str(), stdout);
+    CUDAENV_TRY_ASSIGN(auto text, render_dotenv(change, env));
+    std::fputs(text.c_str(), stdout);
     return 0;
   }
   GithubEnvText text = render_github_env(change, env);

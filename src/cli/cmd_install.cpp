@@ -97,16 +97,15 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
     if (!rehashed) return rehashed.take_error();
     return ok_status();
   };
-  auto result = install_release(session.layout, profiles, request, plan_files, progress, rehash);
-  if (!result) return result.take_error();
-  if (result->already_installed) {
-    print_note("CUDA " + request.label + " is already installed in " + result->home.string() + " (--force reinstalls it)");
+  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash));
+  if (result.already_installed) {
+    print_note("CUDA " + request.label + " is already installed in " + result.home.string() + " (--force reinstalls it)");
     return ok_status();
   }
   std::string took = seconds_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  std::string from = result->plan.source == "pypi" ? " from " + result->plan.origin : "";
-  print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result->home.string() + " (" +
-             summary(*result) + ")");
+  std::string from = result.plan.source == "pypi" ? " from " + result.plan.origin : "";
+  print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result.home.string() + " (" +
+             summary(result) + ")");
   return ok_status();
 }
 
@@ -117,15 +116,14 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
                               const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform,
                               ProgressReporter& progress) {
   fs::path path = lock_path_of(toml);
-  auto existing = read_lock_file(path);
-  if (!existing) return existing.take_error();
+  CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
   LockRequest wanted{toml.version, options.profile, options.components, options.libraries};
   bool pinned = options.locked || options.frozen;
-  if (!*existing && pinned) {
+  if (!existing && pinned) {
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
   }
-  if (*existing) {
-    const CudaLock& lock = **existing;
+  if (existing) {
+    const CudaLock& lock = *existing;
     std::vector<std::string> differences = options.frozen ? std::vector<std::string>{} : request_differences(lock.request, wanted);
     bool has_platform = std::count(lock.platforms.begin(), lock.platforms.end(), platform) > 0;
     if (!differences.empty() && options.locked) {
@@ -134,91 +132,78 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
     }
     if (pinned || (differences.empty() && has_platform)) return lock;
   }
-  auto base = redist_base_url(options.mirror, session, releases);
-  if (!base) return base.take_error();
-  std::vector<std::string> platforms = *existing ? (*existing)->platforms : std::vector<std::string>{};
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
+  std::vector<std::string> platforms = existing ? existing->platforms : std::vector<std::string>{};
   platforms.push_back(platform);
   auto lock = resolve_lock(session, releases, profiles, wanted, platforms,
-                           LockSources{*base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+                           LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
   if (!lock) return lock.take_error();
   CUDAENV_TRY(write_lock_file(path, *lock));
-  print_note((*existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
+  print_note((existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
   return lock;
 }
 
 Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
   ProgressReporter progress(stderr, stderr_wants_colour());
-  auto lock = project_lock(options, session, releases, profiles, toml, platform, progress);
-  if (!lock) return lock.take_error();
-  auto install = locked_install(*lock, platform, lock_path_of(toml), releases, profiles,
-                                skip_manifest_pin(options.skip_manifest_pin, session), progress);
-  if (!install) return install.take_error();
-  InstallRequest& request = install->request;
+  CUDAENV_TRY_ASSIGN(auto lock, project_lock(options, session, releases, profiles, toml, platform, progress));
+  CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles,
+                                skip_manifest_pin(options.skip_manifest_pin, session), progress));
+  InstallRequest& request = install.request;
   request.jobs = options.jobs.value_or(kDefaultJobs);
   request.force = options.force;
   request.keep_downloads = options.keep_downloads;
-  fs::path home = session.layout.versions_dir() / lock->label;
+  fs::path home = session.layout.versions_dir() / lock.label;
   std::error_code ec;
   if (!request.force && fs::exists(fs::symlink_status(home, ec))) {
-    std::vector<std::string> differences = installed_differences(home, *lock, platform);
+    std::vector<std::string> differences = installed_differences(home, lock, platform);
     if (!differences.empty()) {
-      print_note("CUDA " + lock->label + " in " + home.string() + " differs from cuda.lock (" + join(differences, "; ") +
+      print_note("CUDA " + lock.label + " in " + home.string() + " differs from cuda.lock (" + join(differences, "; ") +
                  "); reinstalling it as locked");
       request.force = true;
     }
   }
-  CUDAENV_TRY(install_one(session, profiles, request, install->plan_files, progress));
+  CUDAENV_TRY(install_one(session, profiles, request, install.plan_files, progress));
   return 0;
 }
 
 Result<int> run_install(const Session& session, InstallOptions options) {
   if (options.jobs && *options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
   int jobs = options.jobs.value_or(kDefaultJobs);
-  auto project = apply_project(options, session);
-  if (!project) return project.take_error();
-  auto releases = load_release_catalog(session.data);
-  if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog(session.data);
-  if (!profiles) return profiles.take_error();
-  auto platform = host_platform(options.platform);
-  if (!platform) return platform.take_error();
-  if (*project && (options.locked || options.frozen || (*project)->lock)) {
-    return install_locked(session, options, *releases, *profiles, **project, *platform);
+  CUDAENV_TRY_ASSIGN(auto project, apply_project(options, session));
+  CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto platform, host_platform(options.platform));
+  if (project && (options.locked || options.frozen || project->lock)) {
+    return install_locked(session, options, releases, profiles, *project, platform);
   }
-  auto source = install_source(options.source, session);
-  if (!source) return source.take_error();
+  CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session));
   ProgressReporter progress(stderr, stderr_wants_colour());
-  std::string profile = profile_setting(options.profile, *project ? &**project : nullptr, *profiles).value;
+  std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles).value;
   auto request_for = [&](const std::string& label) {
-    return InstallRequest{label,          profile,       options.components,     *platform,
+    return InstallRequest{label,          profile,       options.components,     platform,
                           jobs,           options.force, options.keep_downloads, options.libraries};
   };
-  if (*source == "pypi") {
-    auto index_url = package_index_url(options.index_url, session);
-    if (!index_url) return index_url.take_error();
-    PackageIndex index(*index_url);
+  if (source == "pypi") {
+    CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
+    PackageIndex index(index_url);
     for (const std::string& version : options.versions) {
-      auto label = resolve_wheel_label(index, *profiles, version, WheelRequest{{}, profile, options.components, *platform});
-      if (!label) return label.take_error();
-      auto base = redist_base_url(options.mirror, session, *releases);
-      if (!base) return base.take_error();
-      PlanFiles plan_files = with_libraries(plan_wheel_files(index, *profiles), session,
-                                            LockSources{*base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
-      CUDAENV_TRY(install_one(session, *profiles, request_for(*label), plan_files, progress));
+      CUDAENV_TRY_ASSIGN(auto label, resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
+      CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
+      PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles), session,
+                                            LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+      CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
     }
     return 0;
   }
-  auto base = redist_base_url(options.mirror, session, *releases);
-  if (!base) return base.take_error();
-  RedistFolder folder{*base, skip_manifest_pin(options.skip_manifest_pin, session)};
-  ReleaseSource releases_at(session, *releases, *base);
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
+  RedistFolder folder{base, skip_manifest_pin(options.skip_manifest_pin, session)};
+  ReleaseSource releases_at(session, releases, base);
   for (const std::string& version : options.versions) {
-    auto label = releases_at.resolve(version);
-    if (!label) return label.take_error();
-    PlanFiles plan_files = with_libraries(plan_redist_files(*releases, *profiles, folder, progress), session,
+    CUDAENV_TRY_ASSIGN(auto label, releases_at.resolve(version));
+    PlanFiles plan_files = with_libraries(plan_redist_files(releases, profiles, folder, progress), session,
                                           LockSources{folder.base_url, folder.skip_manifest_pin}, progress);
-    CUDAENV_TRY(install_one(session, *profiles, request_for(*label), plan_files, progress));
+    CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
   }
   return 0;
 }
@@ -267,27 +252,26 @@ bool confirmed(const std::string& question) {
 }
 
 Result<int> run_uninstall(const Session& session, const UninstallOptions& options) {
-  auto toolkit = find_removable(session, options.version);
-  if (!toolkit) return toolkit.take_error();
-  fs::path entry = session.layout.versions_dir() / toolkit->name;
-  if (toolkit->registered) {
+  CUDAENV_TRY_ASSIGN(auto toolkit, find_removable(session, options.version));
+  fs::path entry = session.layout.versions_dir() / toolkit.name;
+  if (toolkit.registered) {
     std::error_code ec;
     fs::remove(entry, ec);
     if (ec) return make_error("cannot remove " + entry.string() + ": " + ec.message());
-    print_note("unregistered CUDA " + toolkit->name + " (" + toolkit->home.string() + " itself was left alone)");
+    print_note("unregistered CUDA " + toolkit.name + " (" + toolkit.home.string() + " itself was left alone)");
   } else {
     if (!options.yes) {
       if (!::isatty(0)) {
-        return make_error("refusing to remove CUDA " + toolkit->name + " without confirmation",
+        return make_error("refusing to remove CUDA " + toolkit.name + " without confirmation",
                           "stdin is not a terminal: pass --yes to remove " + entry.string(), 2);
       }
-      if (!confirmed("remove CUDA " + toolkit->name + " (" + entry.string() + ")?")) {
+      if (!confirmed("remove CUDA " + toolkit.name + " (" + entry.string() + ")?")) {
         print_note("nothing removed");
         return 1;
       }
     }
-    CUDAENV_TRY(remove_installed(session.layout, toolkit->name));
-    print_note("removed CUDA " + toolkit->name + " (" + entry.string() + ")");
+    CUDAENV_TRY(remove_installed(session.layout, toolkit.name));
+    print_note("removed CUDA " + toolkit.name + " (" + entry.string() + ")");
   }
   auto rehashed = rehash_after_change(session.fs, session.layout);
   if (!rehashed) return rehashed.take_error();
@@ -312,11 +296,9 @@ struct RemoteFolder {
 };
 
 Result<RemoteFolder> remote_folder(const Session& session, const std::string& mirror) {
-  auto shipped = load_release_catalog(session.data);
-  if (!shipped) return shipped.take_error();
-  auto base = redist_base_url(mirror, session, *shipped);
-  if (!base) return base.take_error();
-  return RemoteFolder{std::move(*shipped), std::move(*base)};
+  CUDAENV_TRY_ASSIGN(auto shipped, load_release_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror, session, shipped));
+  return RemoteFolder{std::move(shipped), std::move(base)};
 }
 
 bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label) {
@@ -327,14 +309,12 @@ bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label
 Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options,
                                  const std::optional<Version>& prefix) {
   if (options.offline) return 0;  // an index's pages are not cached: offline (completions) lists nothing
-  auto index_url = package_index_url(options.index_url, session);
-  if (!index_url) return index_url.take_error();
-  PackageIndex index(*index_url);
-  auto files = index.files("cuda-toolkit");
-  if (!files) return files.take_error();
+  CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
+  PackageIndex index(index_url);
+  CUDAENV_TRY_ASSIGN(auto files, index.files("cuda-toolkit"));
   std::vector<Toolkit> toolkits = session.toolkits();
   nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
-  for (const ToolkitRelease& release : toolkit_releases(*files)) {
+  for (const ToolkitRelease& release : toolkit_releases(files)) {
     Version version = *parse_version(release.label);
     if (prefix && !version_matches(*prefix, version)) continue;
     bool installed = is_installed(toolkits, release.label);
@@ -361,12 +341,10 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
-  auto kind = install_source(options.source, session);
-  if (!kind) return kind.take_error();
-  if (*kind == "pypi") return run_list_remote_pypi(session, options, prefix);
-  auto folder = remote_folder(session, options.mirror);
-  if (!folder) return folder.take_error();
-  ReleaseSource source(session, folder->shipped, folder->base);
+  CUDAENV_TRY_ASSIGN(auto kind, install_source(options.source, session));
+  if (kind == "pypi") return run_list_remote_pypi(session, options, prefix);
+  CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
+  ReleaseSource source(session, folder.shipped, folder.base);
   const DiscoveredReleases& discovered =
       source.discovered(options.refresh   ? ListFreshness::refresh
                         : options.offline ? ListFreshness::offline
@@ -421,11 +399,10 @@ Status update_torch_index(const Session& session) {
 
 // Reads the folder's list of releases again, whatever the cache holds, and the PyTorch index.
 Result<int> run_update(const Session& session, const UpdateOptions& options) {
-  auto folder = remote_folder(session, options.mirror);
-  if (!folder) return folder.take_error();
+  CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
   Status torch = update_torch_index(session);
-  const ReleaseCatalog& shipped = folder->shipped;
-  const std::string& base = folder->base;
+  const ReleaseCatalog& shipped = folder.shipped;
+  const std::string& base = folder.base;
   DiscoveredReleases discovered =
       discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh);
   if (discovered.unreadable) {

@@ -24,92 +24,80 @@ struct LockOptions {
 };
 
 Result<CudaToml> project_file(const Session& session) {
-  auto project = load_project(session.fs, session.cwd);
-  if (!project) return project.take_error();
-  if (!*project) {
+  CUDAENV_TRY_ASSIGN(auto project, load_project(session.fs, session.cwd));
+  if (!project) {
     return make_error("no cuda.toml in " + session.cwd.string() + " or above",
                       "run `cudaenv use 12.4` to pin this project, then `cudaenv lock`", 2);
   }
-  if ((*project)->version.empty() || !parse_version((*project)->version)) {
-    return make_error((*project)->path.string() + " pins no CUDA version that can be installed",
+  if (project->version.empty() || !parse_version(project->version)) {
+    return make_error(project->path.string() + " pins no CUDA version that can be installed",
                       "set [cuda] version to a version such as \"12.4\" (`cudaenv use 12.4`)", 2);
   }
-  return std::move(**project);
+  return std::move(*project);
 }
 
 Result<CudaLock> existing_lock(const CudaToml& toml) {
   fs::path path = lock_path_of(toml);
-  auto lock = read_lock_file(path);
-  if (!lock) return lock.take_error();
-  if (!*lock) return make_error("no " + path.string(), "run `cudaenv lock` to write it, then commit it");
-  return std::move(**lock);
+  CUDAENV_TRY_ASSIGN(auto lock, read_lock_file(path));
+  if (!lock) return make_error("no " + path.string(), "run `cudaenv lock` to write it, then commit it");
+  return std::move(*lock);
 }
 
 // Exit 1, naming each difference, when the lock no longer says what cuda.toml asks for.
 Result<int> check_lock(const CudaToml& toml) {
-  auto lock = existing_lock(toml);
-  if (!lock) return lock.take_error();
-  std::vector<std::string> differences = request_differences(lock->request, lock_request_of(toml));
+  CUDAENV_TRY_ASSIGN(auto lock, existing_lock(toml));
+  std::vector<std::string> differences = request_differences(lock.request, lock_request_of(toml));
   if (!differences.empty()) {
     return make_error(lock_path_of(toml).string() + " does not match " + toml.path.string() + ":\n  " +
                           join(differences, "\n  "),
                       "run `cudaenv lock` to update it, and commit both");
   }
   std::printf("%s matches %s (CUDA %s)\n", lock_path_of(toml).string().c_str(), toml.path.string().c_str(),
-              lock->label.c_str());
+              lock.label.c_str());
   return 0;
 }
 
 Result<int> print_hash(const CudaToml& toml, const std::string& platform) {
-  auto lock = existing_lock(toml);
-  if (!lock) return lock.take_error();
-  auto key = lock_cache_key(*lock, platform);
-  if (!key) return key.take_error();
-  std::printf("%s\n", key->c_str());
+  CUDAENV_TRY_ASSIGN(auto lock, existing_lock(toml));
+  CUDAENV_TRY_ASSIGN(auto key, lock_cache_key(lock, platform));
+  std::printf("%s\n", key.c_str());
   return 0;
 }
 
 Result<int> run_lock(const Session& session, const LockOptions& options) {
-  auto toml = project_file(session);
-  if (!toml) return toml.take_error();
-  if (options.check) return check_lock(*toml);
+  CUDAENV_TRY_ASSIGN(auto toml, project_file(session));
+  if (options.check) return check_lock(toml);
   if (options.hash) {
     if (options.platforms.size() > 1) return make_error("--hash keys one platform", "pass one --platform", 2);
-    auto platform = host_platform(options.platforms.empty() ? "" : options.platforms.front());
-    if (!platform) return platform.take_error();
-    return print_hash(*toml, *platform);
+    CUDAENV_TRY_ASSIGN(auto platform, host_platform(options.platforms.empty() ? "" : options.platforms.front()));
+    return print_hash(toml, platform);
   }
-  auto catalogs = load_redist_catalogs(options.mirror, session);
-  if (!catalogs) return catalogs.take_error();
+  CUDAENV_TRY_ASSIGN(auto catalogs, load_redist_catalogs(options.mirror, session));
   std::vector<std::string> platforms;
   for (const std::string& option : options.platforms) {
-    auto platform = host_platform(option);
-    if (!platform) return platform.take_error();
-    platforms.push_back(*platform);
+    CUDAENV_TRY_ASSIGN(auto platform, host_platform(option));
+    platforms.push_back(platform);
   }
-  fs::path path = lock_path_of(*toml);
-  auto previous = read_lock_file(path);
-  if (!previous) return previous.take_error();
-  if (platforms.empty() && *previous) platforms = (*previous)->platforms;
+  fs::path path = lock_path_of(toml);
+  CUDAENV_TRY_ASSIGN(auto previous, read_lock_file(path));
+  if (platforms.empty() && previous) platforms = previous->platforms;
   if (platforms.empty()) {
-    auto host = host_platform("");
-    if (!host) return host.take_error();
-    platforms.push_back(*host);
+    CUDAENV_TRY_ASSIGN(auto host, host_platform(""));
+    platforms.push_back(host);
   }
   ProgressReporter progress(stderr, false);
-  auto lock = resolve_lock(session, catalogs->releases, catalogs->profiles, lock_request_of(*toml), platforms,
-                           LockSources{catalogs->base_url, skip_manifest_pin(options.skip_manifest_pin, session)},
-                           progress);
-  if (!lock) return lock.take_error();
-  if (*previous && **previous == *lock) {
-    std::printf("%s is up to date (CUDA %s)\n", path.string().c_str(), lock->label.c_str());
+  CUDAENV_TRY_ASSIGN(auto lock, resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml), platforms,
+                           LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session)},
+                           progress));
+  if (previous && *previous == lock) {
+    std::printf("%s is up to date (CUDA %s)\n", path.string().c_str(), lock.label.c_str());
     return 0;
   }
-  CUDAENV_TRY(write_lock_file(path, *lock));
+  CUDAENV_TRY(write_lock_file(path, lock));
   std::vector<std::string> libraries;
-  for (const LockedArchive& library : lock->libraries_for(platforms.front())) libraries.push_back(library.name + " " + library.version);
-  std::printf("%s %s: CUDA %s for %s, %zu components%s\n", *previous ? "updated" : "wrote", path.string().c_str(),
-              lock->label.c_str(), join(lock->platforms, ", ").c_str(), lock->components_for(platforms.front()).size(),
+  for (const LockedArchive& library : lock.libraries_for(platforms.front())) libraries.push_back(library.name + " " + library.version);
+  std::printf("%s %s: CUDA %s for %s, %zu components%s\n", previous ? "updated" : "wrote", path.string().c_str(),
+              lock.label.c_str(), join(lock.platforms, ", ").c_str(), lock.components_for(platforms.front()).size(),
               libraries.empty() ? "" : (", " + join(libraries, ", ")).c_str());
   return 0;
 }

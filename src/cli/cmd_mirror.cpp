@@ -48,47 +48,39 @@ Result<fs::path> mirror_folder(const std::string& folder, const char* what) {
 
 Result<int> run_sync(const Session& session, SyncOptions options) {
   if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
-  auto releases = load_release_catalog(session.data);
-  if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog(session.data);
-  if (!profiles) return profiles.take_error();
+  CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
   // The upstream is --mirror or NVIDIA, never CUDAENV_MIRROR: on a cluster that names the
   // local mirror this command fills.
-  auto base = redist_base_url(options.mirror.empty() ? releases->default_base : options.mirror, session, *releases);
-  if (!base) return base.take_error();
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror.empty() ? releases.default_base : options.mirror, session, releases));
   if (options.platforms.empty()) {
-    auto platform = host_platform("");
-    if (!platform) return platform.take_error();
-    options.platforms.push_back(*platform);
+    CUDAENV_TRY_ASSIGN(auto platform, host_platform(""));
+    options.platforms.push_back(platform);
   }
-  auto absolute = mirror_folder(options.to, "--to");
-  if (!absolute) return absolute.take_error();
-  fs::path dir = *absolute;
+  CUDAENV_TRY_ASSIGN(auto absolute, mirror_folder(options.to, "--to"));
+  fs::path dir = absolute;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "pass a writable folder to --to");
   auto lock = FileLock::acquire(dir / ".cudaenv-mirror.lock",
                                 [&] { print_note("another cudaenv is syncing into " + dir.string() + "; waiting for it"); });
   if (!lock) return lock.take_error();
-  auto held = read_mirror_index(dir);
-  if (!held) return held.take_error();
+  CUDAENV_TRY_ASSIGN(auto held, read_mirror_index(dir));
 
   ProgressReporter progress(stderr, stderr_wants_colour());
   std::vector<std::string> labels;
-  ReleaseSource source(session, *releases, *base);
+  ReleaseSource source(session, releases, base);
   for (const std::string& version : options.versions) {
-    auto label = source.resolve(version);
-    if (!label) return label.take_error();
-    SyncRequest request{*label, options.profile.empty() ? profiles->default_profile : options.profile,
-                        options.components, options.platforms, *base, dir, options.jobs,
+    CUDAENV_TRY_ASSIGN(auto label, source.resolve(version));
+    SyncRequest request{label, options.profile.empty() ? profiles.default_profile : options.profile,
+                        options.components, options.platforms, base, dir, options.jobs,
                         skip_manifest_pin(options.skip_manifest_pin, session)};
-    auto release = sync_release(*releases, *profiles, request, *held, progress);
-    if (!release) return release.take_error();
-    print_note("synced CUDA " + *label + " into " + dir.string() + " (" + std::to_string(release->files.size()) +
-               " archives for " + join(release->platforms(), ", ") + ", " + human_bytes(total_size(*release)) + ")");
-    merge_release(*held, std::move(*release));
-    CUDAENV_TRY(write_mirror_index(dir, *held));
-    labels.push_back(*label);
+    CUDAENV_TRY_ASSIGN(auto release, sync_release(releases, profiles, request, held, progress));
+    print_note("synced CUDA " + label + " into " + dir.string() + " (" + std::to_string(release.files.size()) +
+               " archives for " + join(release.platforms(), ", ") + ", " + human_bytes(total_size(release)) + ")");
+    merge_release(held, std::move(release));
+    CUDAENV_TRY(write_mirror_index(dir, held));
+    labels.push_back(label);
   }
   print_note("install from it with `cudaenv install " + labels.front() + " --mirror file://" + dir.string() +
              "`, or serve " + dir.string() + " over http");
@@ -96,31 +88,28 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
 }
 
 Result<int> run_verify(const std::string& folder) {
-  auto absolute = mirror_folder(folder, "FOLDER");
-  if (!absolute) return absolute.take_error();
-  fs::path dir = *absolute;
+  CUDAENV_TRY_ASSIGN(auto absolute, mirror_folder(folder, "FOLDER"));
+  fs::path dir = absolute;
   std::error_code ec;
   if (!fs::exists(dir / kMirrorIndexName, ec)) {
     return make_error(dir.string() + " has no " + kMirrorIndexName + ", so it is not a mirror cudaenv made",
                       "make one with `cudaenv mirror sync VERSION --to " + dir.string() + "`");
   }
-  auto index = read_mirror_index(dir);
-  if (!index) return index.take_error();
-  auto report = verify_mirror(dir, *index);
-  if (!report) return report.take_error();
+  CUDAENV_TRY_ASSIGN(auto index, read_mirror_index(dir));
+  CUDAENV_TRY_ASSIGN(auto report, verify_mirror(dir, index));
   std::vector<std::string> broken;
-  for (const MirrorProblem& problem : report->problems) {
+  for (const MirrorProblem& problem : report.problems) {
     print_warning(problem.path.string() + " " + problem.what + " (CUDA " + problem.label + "); fix: cudaenv mirror sync " +
                   problem.label + " --to " + posix_quote(dir.string()));
     if (std::find(broken.begin(), broken.end(), problem.label) == broken.end()) broken.push_back(problem.label);
   }
   if (!broken.empty()) {
-    return make_error(std::to_string(report->problems.size()) + " of " + std::to_string(report->files) + " files in " +
+    return make_error(std::to_string(report.problems.size()) + " of " + std::to_string(report.files) + " files in " +
                           dir.string() + " are missing or damaged",
                       "sync them again: cudaenv mirror sync " + join(broken, " ") + " --to " + posix_quote(dir.string()));
   }
-  std::printf("%s: %zu releases, %zu files, %s verified\n", dir.string().c_str(), index->releases.size(), report->files,
-              human_bytes(report->bytes).c_str());
+  std::printf("%s: %zu releases, %zu files, %s verified\n", dir.string().c_str(), index.releases.size(), report.files,
+              human_bytes(report.bytes).c_str());
   return 0;
 }
 

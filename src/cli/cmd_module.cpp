@@ -34,10 +34,9 @@ Result<std::vector<Toolkit>> chosen_toolkits(const Session& session, const Modul
   if (options.version == "system") {
     return make_error("the system toolkit is not managed by cudaenv", "register it first: cudaenv add /usr/local/cuda-X.Y", 2);
   }
-  auto toolkit = resolve_request(session.fs, session.env, session.layout,
-                                 Request{options.version, OriginKind::argument, {}, "module"}, session.toolkit_index());
-  if (!toolkit) return toolkit.take_error();
-  return std::vector<Toolkit>{*toolkit};
+  CUDAENV_TRY_ASSIGN(auto toolkit, resolve_request(session.fs, session.env, session.layout,
+                                 Request{options.version, OriginKind::argument, {}, "module"}, session.toolkit_index()));
+  return std::vector<Toolkit>{toolkit};
 }
 
 Status write_modulefile(const std::filesystem::path& dir, const Toolkit& toolkit, ModuleFormat format,
@@ -55,16 +54,14 @@ Result<int> run_module(const Session& session, const ModuleOptions& options) {
   if (options.all == !options.version.empty()) {
     return make_error("give either a VERSION or --all", "e.g. cudaenv module 12.4 --to ~/modulefiles", 2);
   }
-  auto toolkits = chosen_toolkits(session, options);
-  if (!toolkits) return toolkits.take_error();
+  CUDAENV_TRY_ASSIGN(auto toolkits, chosen_toolkits(session, options));
   ModuleFormat format = options.format == "tcl" ? ModuleFormat::tcl : ModuleFormat::lmod;
   std::filesystem::path dir = options.to;
   if (dir.empty() && options.all) dir = session.layout.user_root / "modulefiles";
-  for (const Toolkit& toolkit : *toolkits) {
-    auto text = render_modulefile(toolkit, format, "written by cudaenv " CUDAENV_VERSION_STRING);
-    if (!text) return text.take_error();
-    if (dir.empty()) std::fputs(text->c_str(), stdout);
-    else CUDAENV_TRY(write_modulefile(dir, toolkit, format, *text));
+  for (const Toolkit& toolkit : toolkits) {
+    CUDAENV_TRY_ASSIGN(auto text, render_modulefile(toolkit, format, "written by cudaenv " CUDAENV_VERSION_STRING));
+    if (dir.empty()) std::fputs(text.c_str(), stdout);
+    else CUDAENV_TRY(write_modulefile(dir, toolkit, format, text));
   }
   if (!dir.empty()) print_note("use them with: module use " + dir.string());
   return 0;

@@ -41,20 +41,16 @@ Result<std::filesystem::path> pinned_file(const std::filesystem::path& file) {
 }
 
 Result<int> run_use(const Session& session, const std::string& version) {
-  auto toolkit = check_installed(session, version, "use");
-  if (!toolkit) return toolkit.take_error();
-  auto file = pinned_file(session.cwd / kProjectFileName);
-  if (!file) return file.take_error();
+  CUDAENV_TRY_ASSIGN(auto toolkit, check_installed(session, version, "use"));
+  CUDAENV_TRY_ASSIGN(auto file, pinned_file(session.cwd / kProjectFileName));
   std::string content = new_cuda_toml(version);
-  if (session.fs.kind(*file) != EntryKind::missing) {
-    auto existing = session.fs.read_file(*file);
-    if (!existing) return existing.take_error();
-    auto edited = set_cuda_toml_version(*file, *existing, version);
-    if (!edited) return edited.take_error();
-    content = std::move(edited.value());
+  if (session.fs.kind(file) != EntryKind::missing) {
+    CUDAENV_TRY_ASSIGN(auto existing, session.fs.read_file(file));
+    CUDAENV_TRY_ASSIGN(auto edited, set_cuda_toml_version(file, existing, version));
+    content = std::move(edited);
   }
-  CUDAENV_TRY(write_file_atomically(*file, content));
-  print_note("CUDA " + version + " (" + toolkit->name + ") pinned in " + file->string());
+  CUDAENV_TRY(write_file_atomically(file, content));
+  print_note("CUDA " + version + " (" + toolkit.name + ") pinned in " + file.string());
   if (auto env_version = env_get(session.env, "CUDAENV_VERSION")) {
     print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
   }
@@ -72,17 +68,16 @@ Result<int> run_use_unset(const Session& session) {
                                     nearest->parent_path().string()
                               : "nothing pins a version here");
   }
-  auto edited = unset_cuda_toml_version(file, *existing);
-  if (!edited) return edited.take_error();
-  if (!*edited) {
+  CUDAENV_TRY_ASSIGN(auto edited, unset_cuda_toml_version(file, *existing));
+  if (!edited) {
     std::error_code ec;
     std::filesystem::remove(file, ec);
     if (ec) return make_error("cannot remove " + file.string() + ": " + ec.message(), "check the folder's permissions");
     print_note("removed " + file.string() + ": it held only the pin");
-  } else if (**edited == *existing) {
+  } else if (*edited == *existing) {
     print_note(file.string() + " pins no version; nothing to unset");
   } else {
-    CUDAENV_TRY(write_file_atomically(file, **edited));
+    CUDAENV_TRY(write_file_atomically(file, *edited));
     print_note("unpinned " + file.string() + "; its other settings stay");
   }
   return 0;
@@ -94,9 +89,8 @@ struct GlobalOptions {
 };
 
 Result<int> show_global(const Session& session) {
-  auto selected = select_request(session.fs, {}, session.layout, std::nullopt);
-  if (!selected) return selected.take_error();
-  const Request& request = *selected;
+  CUDAENV_TRY_ASSIGN(auto selected, select_request(session.fs, {}, session.layout, std::nullopt));
+  const Request& request = selected;
   if (request.kind == OriginKind::fallback) {
     std::printf("system\n");
     print_note("(no default set; `cudaenv global VERSION` sets one)");
@@ -115,12 +109,11 @@ Result<int> run_global(const Session& session, const GlobalOptions& options) {
     return 0;
   }
   if (options.version.empty()) return show_global(session);
-  auto toolkit = check_installed(session, options.version, "global");
-  if (!toolkit) return toolkit.take_error();
+  CUDAENV_TRY_ASSIGN(auto toolkit, check_installed(session, options.version, "global"));
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   CUDAENV_TRY(write_file_atomically(file, options.version + "\n"));
-  print_note("default CUDA set to " + options.version + " (" + toolkit->name + ") in " + file.string());
+  print_note("default CUDA set to " + options.version + " (" + toolkit.name + ") in " + file.string());
   return 0;
 }
 

@@ -9,10 +9,9 @@
 namespace cudaenv {
 
 static Result<int> run_rehash(const Session& session) {
-  auto report = rehash_after_change(session.fs, session.layout);
-  if (!report) return report.take_error();
-  if (!report->added.empty()) print_note("new shims: " + join(report->added, " "));
-  if (!report->removed.empty()) print_note("removed shims: " + join(report->removed, " "));
+  CUDAENV_TRY_ASSIGN(auto report, rehash_after_change(session.fs, session.layout));
+  if (!report.added.empty()) print_note("new shims: " + join(report.added, " "));
+  if (!report.removed.empty()) print_note("removed shims: " + join(report.removed, " "));
   return 0;
 }
 

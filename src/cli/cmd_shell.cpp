@@ -19,9 +19,8 @@ namespace cudaenv {
 namespace {
 
 Result<int> run_init(const Session& session, const std::string& shell) {
-  auto binary = running_program();
-  if (!binary) return binary.take_error();
-  std::fputs(init_script(*parse_shell_kind(shell), *binary, session.layout.shims_dir()).c_str(), stdout);
+  CUDAENV_TRY_ASSIGN(auto binary, running_program());
+  std::fputs(init_script(*parse_shell_kind(shell), binary, session.layout.shims_dir()).c_str(), stdout);
   return 0;
 }
 
@@ -90,19 +89,16 @@ Result<fs::path> project_file_argument(const Session& session, const std::string
 
 // `trust` (allow) and `untrust`: the same file argument, opposite records.
 Result<int> run_trust(const Session& session, const std::string& file, bool allow) {
-  auto path = project_file_argument(session, file, allow ? "trust" : "untrust");
-  if (!path) return path.take_error();
+  CUDAENV_TRY_ASSIGN(auto path, project_file_argument(session, file, allow ? "trust" : "untrust"));
   TrustStore store(session.layout.trust_dir());
   if (allow) {
-    auto trusted = store.trust(*path);
-    if (!trusted) return trusted.take_error();
-    print_note("trusted " + trusted->string() + ": its [env] is applied until the file changes");
+    CUDAENV_TRY_ASSIGN(auto trusted, store.trust(path));
+    print_note("trusted " + trusted.string() + ": its [env] is applied until the file changes");
     return 0;
   }
-  auto removed = store.untrust(*path);
-  if (!removed) return removed.take_error();
-  print_note(*removed ? "untrusted " + path->string() + ": its [env] is no longer applied"
-                      : path->string() + " was not trusted");
+  CUDAENV_TRY_ASSIGN(auto removed, store.untrust(path));
+  print_note(removed ? "untrusted " + path.string() + ": its [env] is no longer applied"
+                      : path.string() + " was not trusted");
   return 0;
 }
 

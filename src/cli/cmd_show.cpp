@@ -95,23 +95,20 @@ Result<int> run_versions(const Session& session, const VersionsOptions& options)
 }
 
 Result<int> run_which(const Session& session, const Selection& selection, const std::string& program) {
-  auto path = program_for_selection(session.fs, session.env, session.layout, selection, program);
-  if (!path) return path.take_error();
-  std::printf("%s\n", path->c_str());
+  CUDAENV_TRY_ASSIGN(auto path, program_for_selection(session.fs, session.env, session.layout, selection, program));
+  std::printf("%s\n", path.c_str());
   return 0;
 }
 
 Result<int> run_prefix(const Session& session, const std::string& version) {
   if (version.empty()) {
-    auto selection = session.select();
-    if (!selection) return selection.take_error();
-    std::printf("%s\n", selection->toolkit.home.c_str());
+    CUDAENV_TRY_ASSIGN(auto selection, session.select());
+    std::printf("%s\n", selection.toolkit.home.c_str());
     return 0;
   }
-  auto toolkit = resolve_request(session.fs, session.env, session.layout,
-                                 Request{version, OriginKind::argument, {}, "prefix"}, session.toolkit_index());
-  if (!toolkit) return toolkit.take_error();
-  std::printf("%s\n", toolkit->home.c_str());
+  CUDAENV_TRY_ASSIGN(auto toolkit, resolve_request(session.fs, session.env, session.layout,
+                                 Request{version, OriginKind::argument, {}, "prefix"}, session.toolkit_index()));
+  std::printf("%s\n", toolkit.home.c_str());
   return 0;
 }
 

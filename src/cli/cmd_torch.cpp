@@ -57,13 +57,12 @@ Result<Version> toolkit_cuda(const FileSystemView& fs, const Toolkit& toolkit) {
 Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const TorchOptions& options, TorchQuery& query) {
   if (options.cpu || !options.cuda.empty()) {
     if (!options.cuda.empty()) {
-      auto cuda = parse_option_version("--cuda", options.cuda, "--cuda 12.4");
-      if (!cuda) return cuda.take_error();
-      if (cuda->parts.size() < 2) {
+      CUDAENV_TRY_ASSIGN(auto cuda, parse_option_version("--cuda", options.cuda, "--cuda 12.4"));
+      if (cuda.parts.size() < 2) {
         return make_error("--cuda " + options.cuda + " names no minor version, and torch builds are per minor",
                           "write major.minor, e.g. --cuda 12.4", 2);
       }
-      query.cuda = *cuda;
+      query.cuda = cuda;
       query.cuda_origin = "--cuda";
     }
     auto project = load_project(session.fs, session.cwd);
@@ -167,43 +166,38 @@ std::string summary(const TorchQuery& query, const TorchChoice& choice) {
 Result<int> run_torch(const Session& session, const TorchOptions& options) {
   std::vector<std::string> packages{"torch", "torchvision", "torchaudio"};
   if (!options.packages.empty()) {
-    auto parsed = parse_torch_packages(options.packages);
-    if (!parsed) return parsed.take_error();
-    packages = *parsed;
+    CUDAENV_TRY_ASSIGN(auto parsed, parse_torch_packages(options.packages));
+    packages = parsed;
   }
   TorchQuery query;
   query.cpu = options.cpu;
-  auto project = resolve_cuda(session, options, query);
-  if (!project) return project.take_error();
+  CUDAENV_TRY_ASSIGN(auto project, resolve_cuda(session, options, query));
   if (!options.torch.empty()) {
     query.torch = options.torch;
     query.torch_origin = "--torch";
-  } else if (*project && (*project)->torch_version) {
-    query.torch = (*project)->torch_version;
-    query.torch_origin = "[torch] version in " + (*project)->path.string();
+  } else if (project && project->torch_version) {
+    query.torch = project->torch_version;
+    query.torch_origin = "[torch] version in " + project->path.string();
   } else {
     query.torch_origin = "the newest that fits";
   }
   CUDAENV_TRY(resolve_driver(session, options, query));
   CUDAENV_TRY(resolve_archs(options, query));
-  auto shipped = load_torch_matrix(session.data);
-  if (!shipped) return shipped.take_error();
-  CUDAENV_TRY(use_index_base(*shipped, env_get(session.env, kTorchIndexVariable)));
-  std::optional<TorchMatrix> matrix = discovered_matrix(session, options, *shipped);
-  auto choice = choose_torch(*matrix, query);
-  if (!choice) return choice.take_error();
-  auto install = plan_torch_install(*matrix, *choice, packages, !options.packages.empty());
-  if (!install) return install.take_error();
-  print_note(summary(query, *choice));
-  for (const std::string& warning : choice->warnings) print_warning(warning);
-  for (const std::string& note : choice->notes) print_note(note);
-  for (const std::string& note : install->notes) print_note(note);
+  CUDAENV_TRY_ASSIGN(auto shipped, load_torch_matrix(session.data));
+  CUDAENV_TRY(use_index_base(shipped, env_get(session.env, kTorchIndexVariable)));
+  std::optional<TorchMatrix> matrix = discovered_matrix(session, options, shipped);
+  CUDAENV_TRY_ASSIGN(auto choice, choose_torch(*matrix, query));
+  CUDAENV_TRY_ASSIGN(auto install, plan_torch_install(*matrix, choice, packages, !options.packages.empty()));
+  print_note(summary(query, choice));
+  for (const std::string& warning : choice.warnings) print_warning(warning);
+  for (const std::string& note : choice.notes) print_note(note);
+  for (const std::string& note : install.notes) print_note(note);
   Installer installer = options.installer == "uv" ? Installer::uv : Installer::pip;
   std::string output;
-  if (options.json) output = render_json({query, *choice, *install, installer});
-  else if (options.format == "requirements") output = render_requirements(*install);
-  else if (options.format == "pyproject") output = render_pyproject(*install);
-  else output = render_command(installer, *install) + "\n";
+  if (options.json) output = render_json({query, choice, install, installer});
+  else if (options.format == "requirements") output = render_requirements(install);
+  else if (options.format == "pyproject") output = render_pyproject(install);
+  else output = render_command(installer, install) + "\n";
   std::fputs(output.c_str(), stdout);
   return 0;
 }

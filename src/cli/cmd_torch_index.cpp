@@ -71,20 +71,19 @@ Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
 }  // namespace
 
 Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
-  auto shipped = load_torch_matrix(session.data);
-  if (!shipped) return shipped.take_error();
-  CUDAENV_TRY(use_index_base(*shipped, env_get(session.env, kTorchIndexVariable)));
+  CUDAENV_TRY_ASSIGN(auto shipped, load_torch_matrix(session.data));
+  CUDAENV_TRY(use_index_base(shipped, env_get(session.env, kTorchIndexVariable)));
   fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
   TorchIndexSnapshot snapshot;
-  snapshot.base = shipped->index_url;
+  snapshot.base = shipped.index_url;
   snapshot.fetched_at = static_cast<std::int64_t>(std::time(nullptr));
-  Status read = read_index(*shipped, snapshot);
+  Status read = read_index(shipped, snapshot);
   if (!read) {
     // Keep what an earlier refresh learned; record the failure so that the next runs wait a while.
     auto old = session.fs.read_file(cache);
     auto previous = old ? parse_snapshot(*old) : std::nullopt;
-    snapshot = previous && previous->base == shipped->index_url ? *previous : TorchIndexSnapshot{};
-    snapshot.base = shipped->index_url;
+    snapshot = previous && previous->base == shipped.index_url ? *previous : TorchIndexSnapshot{};
+    snapshot.base = shipped.index_url;
     snapshot.failed_at = static_cast<std::int64_t>(std::time(nullptr));
     snapshot.failure = read.error().message;
   }

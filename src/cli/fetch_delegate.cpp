@@ -19,13 +19,12 @@ namespace cudaenv {
 namespace {
 
 Result<int> run_in_fetch_helper(const std::string& name, const std::vector<std::string>& arguments) {
-  auto helper = locate_program("cudaenv-fetch");
-  if (!helper) return helper.take_error();
-  std::vector<std::string> args{helper->string(), name};
+  CUDAENV_TRY_ASSIGN(auto helper, locate_program("cudaenv-fetch"));
+  std::vector<std::string> args{helper.string(), name};
   args.insert(args.end(), arguments.begin(), arguments.end());
   std::vector<char*> argv = c_string_array(args);
-  ::execv(helper->c_str(), argv.data());
-  return make_error("cannot run " + helper->string() + ": " + std::strerror(errno),
+  ::execv(helper.c_str(), argv.data());
+  return make_error("cannot run " + helper.string() + ": " + std::strerror(errno),
                     "reinstall cudaenv (./install.sh) so its programs are installed together");
 }
 

@@ -9,30 +9,24 @@ namespace cudaenv {
 namespace {
 
 Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryContext& context, ProgressReporter& progress) {
-  auto shipped = load_cudnn_catalog(context.data);
-  if (!shipped) return shipped.take_error();
-  auto base = cudnn_base_url(context.cuda_base, context.env);
-  if (!base) return base.take_error();
+  CUDAENV_TRY_ASSIGN(auto shipped, load_cudnn_catalog(context.data));
+  CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(context.cuda_base, context.env));
   DiscoveredReleases discovered =
-      discover_releases(*shipped, *base, context.layout.cache_dir(), ListFreshness::cache_ok);
+      discover_releases(shipped, base, context.layout.cache_dir(), ListFreshness::cache_ok);
   if (discovered.unreadable) {
-    progress.note("cannot read the list of cuDNN releases at " + *base + " (" + discovered.unreadable->message +
+    progress.note("cannot read the list of cuDNN releases at " + base + " (" + discovered.unreadable->message +
                   "); using the " + discovered.origin);
   }
   std::vector<std::string> labels;
   for (const Release& release : discovered.catalog.releases) labels.push_back(release.label);
-  auto release = choose_library_release(spec, labels);
-  if (!release) return release.take_error();
+  CUDAENV_TRY_ASSIGN(auto release, choose_library_release(spec, labels));
   DownloadOptions options;
-  auto text = fetch_checked_manifest(discovered.catalog, *base, *release, context.skip_manifest_pin, options, progress);
-  if (!text) return text.take_error();
-  std::string url = manifest_url(*base, *release);
-  auto manifest = parse_redist_manifest(*text, url);
-  if (!manifest) return manifest.take_error();
-  auto archive = choose_library_archive(*manifest, spec.name, *release, context.platform, context.cuda_major);
-  if (!archive) return archive.take_error();
-  std::string archive_url = *base + archive->artifact.relative_path;
-  return PlannedLibrary{spec.name, *release, std::move(*archive), archive_url, url, sha256_hex(*text)};
+  CUDAENV_TRY_ASSIGN(auto text, fetch_checked_manifest(discovered.catalog, base, release, context.skip_manifest_pin, options, progress));
+  std::string url = manifest_url(base, release);
+  CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
+  CUDAENV_TRY_ASSIGN(auto archive, choose_library_archive(manifest, spec.name, release, context.platform, context.cuda_major));
+  std::string archive_url = base + archive.artifact.relative_path;
+  return PlannedLibrary{spec.name, release, std::move(archive), archive_url, url, sha256_hex(text)};
 }
 
 }  // namespace

@@ -47,12 +47,10 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
   LibraryContext context{session.layout, session.env, session.data, sources.base_url, platform, major_of(label),
                          sources.skip_manifest_pin};
   for (const std::string& text : specs) {
-    auto spec = parse_library_spec(text, "library");
-    if (!spec) return spec.take_error();
-    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec->name; })) continue;
-    auto library = resolve_library(*spec, context, progress);
-    if (!library) return library.take_error();
-    out.push_back(std::move(*library));
+    CUDAENV_TRY_ASSIGN(auto spec, parse_library_spec(text, "library"));
+    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec.name; })) continue;
+    CUDAENV_TRY_ASSIGN(auto library, resolve_library(spec, context, progress));
+    out.push_back(std::move(library));
   }
   return out;
 }
@@ -71,11 +69,9 @@ std::filesystem::path lock_path_of(const CudaToml& toml) { return toml.path.pare
 Result<std::optional<CudaLock>> read_lock_file(const std::filesystem::path& path) {
   RealFileSystem disk;
   if (disk.kind(path) == EntryKind::missing) return std::optional<CudaLock>{};
-  auto text = disk.read_file(path);
-  if (!text) return text.take_error();
-  auto lock = parse_lock(path, *text);
-  if (!lock) return lock.take_error();
-  return std::optional<CudaLock>(std::move(*lock));
+  CUDAENV_TRY_ASSIGN(auto text, disk.read_file(path));
+  CUDAENV_TRY_ASSIGN(auto lock, parse_lock(path, text));
+  return std::optional<CudaLock>(std::move(lock));
 }
 
 Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock) {
@@ -88,9 +84,8 @@ PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const Loc
                                                     const std::function<bool()>& should_stop) -> Result<InstallPlan> {
     auto plan = plan_files(request, should_stop);
     if (!plan) return plan.take_error();
-    auto libraries = resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress);
-    if (!libraries) return libraries.take_error();
-    for (const PlannedLibrary& library : *libraries) plan->files.push_back(library_file(library));
+    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress));
+    for (const PlannedLibrary& library : libraries) plan->files.push_back(library_file(library));
     return plan;
   };
 }
@@ -99,27 +94,24 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
                               const LockRequest& request, const std::vector<std::string>& platforms,
                               const LockSources& sources, ProgressReporter& progress) {
   ReleaseSource source(session, releases, sources.base_url);
-  auto label = source.resolve(request.version);
-  if (!label) return label.take_error();
+  CUDAENV_TRY_ASSIGN(auto label, source.resolve(request.version));
   std::string profile = request.profile.empty() ? profiles.default_profile : request.profile;
-  CUDAENV_TRY(check_release_label(*label));
-  CUDAENV_TRY(check_profile(profiles, *label, profile));
+  CUDAENV_TRY(check_release_label(label));
+  CUDAENV_TRY(check_profile(profiles, label, profile));
   PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin}, progress);
   CudaLock lock;
   lock.request = request;
-  lock.label = *label;
+  lock.label = label;
   lock.profile = profile;
   lock.platforms = platforms;
   lock.source = sources.base_url;
   for (const std::string& platform : platforms) {
-    InstallRequest wanted{*label, profile, request.components, platform, 4, false, false, {}};
-    auto plan = redist(wanted, [] { return false; });
-    if (!plan) return plan.take_error();
-    lock.manifest_sha256 = plan->pinned_by_sha256;
-    for (const PlannedFile& file : plan->files) lock.components.push_back(locked_file(file, platform));
-    auto libraries = resolve_libraries(session, request.libraries, *label, platform, sources, progress);
-    if (!libraries) return libraries.take_error();
-    for (const PlannedLibrary& library : *libraries) lock.libraries.push_back(locked_library(library, platform));
+    InstallRequest wanted{label, profile, request.components, platform, 4, false, false, {}};
+    CUDAENV_TRY_ASSIGN(auto plan, redist(wanted, [] { return false; }));
+    lock.manifest_sha256 = plan.pinned_by_sha256;
+    for (const PlannedFile& file : plan.files) lock.components.push_back(locked_file(file, platform));
+    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, label, platform, sources, progress));
+    for (const PlannedLibrary& library : libraries) lock.libraries.push_back(locked_library(library, platform));
   }
   normalise_lock(lock);
   return lock;
@@ -144,13 +136,12 @@ Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& pl
   std::string path = lock_path.string();
   PlanFiles plan_files = [redist, locked, exact, platform, path](const InstallRequest& wanted,
                                                                   const std::function<bool()>& should_stop) -> Result<InstallPlan> {
-    auto now = redist(wanted, should_stop);
-    if (!now) return now.take_error();
+    CUDAENV_TRY_ASSIGN(auto now, redist(wanted, should_stop));
     std::vector<LockedArchive> offered;
-    for (const PlannedFile& file : now->files) offered.push_back(locked_file(file, platform));
+    for (const PlannedFile& file : now.files) offered.push_back(locked_file(file, platform));
     std::vector<std::string> differences = archive_differences(locked, offered);
     if (!differences.empty()) {
-      return make_error("the manifest at " + now->origin + " no longer gives what " + path + " locks:\n  " +
+      return make_error("the manifest at " + now.origin + " no longer gives what " + path + " locks:\n  " +
                             join(differences, "\n  "),
                         kRelockHint);
     }

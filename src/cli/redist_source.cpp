@@ -56,13 +56,10 @@ Result<std::string> redist_base_url(const std::string& option, const Session& se
 }
 
 Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const Session& session) {
-  auto releases = load_release_catalog(session.data);
-  if (!releases) return releases.take_error();
-  auto profiles = load_profile_catalog(session.data);
-  if (!profiles) return profiles.take_error();
-  auto base = redist_base_url(mirror_option, session, *releases);
-  if (!base) return base.take_error();
-  return RedistCatalogs{std::move(*releases), std::move(*profiles), std::move(*base)};
+  CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_option, session, releases));
+  return RedistCatalogs{std::move(releases), std::move(profiles), std::move(base)};
 }
 
 Result<std::string> host_platform(const std::string& option) {
@@ -80,9 +77,8 @@ Setting source_setting(const std::string& option, const Session& session, const 
 Result<std::string> install_source(const std::string& option, const Session& session) {
   std::optional<CudaToml> project;
   if (option.empty() && !env_get(session.env, "CUDAENV_SOURCE").value_or("").size()) {
-    auto loaded = load_project(session.fs, session.cwd);
-    if (!loaded) return loaded.take_error();
-    project = std::move(*loaded);
+    CUDAENV_TRY_ASSIGN(auto loaded, load_project(session.fs, session.cwd));
+    project = std::move(loaded);
   }
   Setting source = source_setting(option, session, project ? &*project : nullptr);
   // cuda.toml's source was checked when it was read.

@@ -10,12 +10,10 @@ namespace cudaenv {
 Result<Session> Session::from_process() {
   Session session;
   session.env = env_from_environ(environ);
-  auto cwd = logical_working_dir(session.env);
-  if (!cwd) return cwd.take_error();
-  session.cwd = std::move(cwd.value());
-  auto layout = layout_from_env(session.env);
-  if (!layout) return layout.take_error();
-  session.layout = std::move(layout.value());
+  CUDAENV_TRY_ASSIGN(auto cwd, logical_working_dir(session.env));
+  session.cwd = std::move(cwd);
+  CUDAENV_TRY_ASSIGN(auto layout, layout_from_env(session.env));
+  session.layout = std::move(layout);
   session.data = DataFiles::find(session.env);
   return session;
 }

@@ -173,9 +173,8 @@ class Parser {
   Parser(const fs::path& path, std::string_view text) : path_(path), text_(text), reader_(path, text, {}) {}
 
   Result<CudaToml> run() {
-    auto parsed = parse_toml(path_, text_, "", false);
-    if (!parsed) return parsed.take_error();
-    toml::table& root = *parsed;
+    CUDAENV_TRY_ASSIGN(auto parsed, parse_toml(path_, text_, "", false));
+    toml::table& root = parsed;
     out_.path = path_;
     out_.text = std::string(text_);
     for (auto [key, node] : in_file_order(root)) {
@@ -201,54 +200,48 @@ class Parser {
       toml::node& v = *node_in_table;
       std::string name(k.str());
       if (name == "version") {
-        auto value = expect_string(k, v, "[cuda] version", "\"12.1\"");
-        if (!value) return value.take_error();
-        if (!is_valid_version_request(*value)) {
-          return make_error(toml_position(path_, v.source().begin) + ": [cuda] version \"" + *value +
+        CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[cuda] version", "\"12.1\""));
+        if (!is_valid_version_request(value)) {
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] version \"" + value +
                                 "\" is not a version",
                             "write a version such as \"12.1\" or \"12.1.1\", \"system\", or a name given to "
                             "`cudaenv add --as`");
         }
-        out_.version = *value;
+        out_.version = value;
       } else if (name == "profile") {
-        auto value = expect_string(k, v, "[cuda] profile", "\"minimal\"");
-        if (!value) return value.take_error();
-        if (*value != "minimal" && *value != "torch" && *value != "full") {
-          return make_error(toml_position(path_, v.source().begin) + ": [cuda] profile \"" + *value + "\" is unknown",
+        CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[cuda] profile", "\"minimal\""));
+        if (value != "minimal" && value != "torch" && value != "full") {
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] profile \"" + value + "\" is unknown",
                             "use one of \"minimal\", \"torch\", \"full\"");
         }
-        out_.profile = *value;
+        out_.profile = value;
       } else if (name == "source") {
-        auto value = expect_string(k, v, "[cuda] source", "\"pypi\"");
-        if (!value) return value.take_error();
-        if (*value != "redist" && *value != "pypi") {
-          return make_error(toml_position(path_, v.source().begin) + ": [cuda] source \"" + *value + "\" is unknown",
+        CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[cuda] source", "\"pypi\""));
+        if (value != "redist" && value != "pypi") {
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] source \"" + value + "\" is unknown",
                             "use \"redist\" (NVIDIA's archives or a mirror of them) or \"pypi\" (NVIDIA's wheels)");
         }
-        out_.source = *value;
+        out_.source = value;
       } else if (name == "components") {
-        auto value = expect_string_array(k, v, "[cuda] components", "[\"libcurand\"]");
-        if (!value) return value.take_error();
-        out_.components = *value;
+        CUDAENV_TRY_ASSIGN(auto value, expect_string_array(k, v, "[cuda] components", "[\"libcurand\"]"));
+        out_.components = value;
       } else if (name == "arch") {
-        auto value = expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]");
-        if (!value) return value.take_error();
-        for (const std::string& arch : *value) {
+        CUDAENV_TRY_ASSIGN(auto value, expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]"));
+        for (const std::string& arch : value) {
           if (!parse_arch_entry(arch)) {
             return make_error(toml_position(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
                                   "\" is not a compute capability",
                               "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
           }
         }
-        out_.arch = *value;
+        out_.arch = value;
       } else if (name == "libraries") {
-        auto value = expect_string_array(k, v, "[cuda] libraries", "[\"cudnn\", \"nccl\"]");
-        if (!value) return value.take_error();
-        for (const std::string& entry : *value) {
+        CUDAENV_TRY_ASSIGN(auto value, expect_string_array(k, v, "[cuda] libraries", "[\"cudnn\", \"nccl\"]"));
+        for (const std::string& entry : value) {
           auto spec = parse_library_spec(entry, toml_position(path_, v.source().begin) + ": [cuda] libraries");
           if (!spec) return spec.take_error();
         }
-        out_.libraries = *value;
+        out_.libraries = value;
       } else if (name == "lock") {
         if (!v.is_boolean()) {
           return make_error(toml_position(path_, v.source().begin) + ": [cuda] lock must be true or false, not " +
@@ -270,9 +263,8 @@ class Parser {
       const toml::key& k = *key_in_table;
       toml::node& v = *node_in_table;
       if (k.str() == "version") {
-        auto value = expect_string(k, v, "[torch] version", "\"2.1.2\"");
-        if (!value) return value.take_error();
-        out_.torch_version = *value;
+        CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[torch] version", "\"2.1.2\""));
+        out_.torch_version = value;
       } else {
         warn_unknown(k, "torch", {"version"});
       }
@@ -291,9 +283,8 @@ class Parser {
         return make_error(toml_position(path_, k.source().begin) + ": [env] " + name + " is not a variable name",
                           "use letters, digits and underscores, not starting with a digit");
       }
-      auto value = expect_string(k, v, "[env] " + name, "\"value\"");
-      if (!value) return value.take_error();
-      out_.env.emplace_back(name, *value);
+      CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[env] " + name, "\"value\""));
+      out_.env.emplace_back(name, value);
     }
     return ok_status();
   }
@@ -350,11 +341,10 @@ std::string new_cuda_toml(std::string_view version) {
 
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
   // Parsed as the ASCII copy: its columns are the byte offsets the edit needs.
-  auto parsed = parse_toml(path, text, "\nthe file was left as it was", true);
-  if (!parsed) return parsed.take_error();
+  CUDAENV_TRY_ASSIGN(auto parsed, parse_toml(path, text, "\nthe file was left as it was", true));
   std::string edited(text);
   std::string value = quoted_toml_string(version);
-  toml::node* cuda = parsed->get("cuda");
+  toml::node* cuda = parsed.get("cuda");
   if (!cuda) {
     if (!edited.empty() && edited.back() != '\n') edited += '\n';
     if (!edited.empty()) edited += '\n';
@@ -396,10 +386,9 @@ std::string without_lines(std::string_view text, toml::source_index first, toml:
 
 Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text) {
   // Parsed as the ASCII copy: its lines are the file's lines.
-  auto parsed = parse_toml(path, text, "\nthe file was left as it was", true);
-  if (!parsed) return parsed.take_error();
+  CUDAENV_TRY_ASSIGN(auto parsed, parse_toml(path, text, "\nthe file was left as it was", true));
   std::string edited(text);
-  toml::table* table = parsed->get("cuda") ? parsed->get("cuda")->as_table() : nullptr;
+  toml::table* table = parsed.get("cuda") ? parsed.get("cuda")->as_table() : nullptr;
   if (table) {
     for (auto&& [key, node] : *table) {
       if (key.str() != "version") continue;

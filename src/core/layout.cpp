@@ -31,18 +31,16 @@ const char* shared_root_variable(const EnvMap& env) {
 Result<Layout> layout_from_env(const EnvMap& env) {
   Layout layout;
   if (env_get(env, "CUDAENV_ROOT")) {
-    auto root = absolute_setting(env, "CUDAENV_ROOT");
-    if (!root) return root.take_error();
-    layout.user_root = *root;
+    CUDAENV_TRY_ASSIGN(auto root, absolute_setting(env, "CUDAENV_ROOT"));
+    layout.user_root = root;
   } else if (auto home = env_get(env, "HOME")) {
     layout.user_root = fs::path(*home) / ".cudaenv";
   } else {
     return make_error("neither CUDAENV_ROOT nor HOME is set", "export CUDAENV_ROOT=/path/to/.cudaenv");
   }
   if (const char* name = shared_root_variable(env)) {
-    auto root = absolute_setting(env, name);
-    if (!root) return root.take_error();
-    layout.shared_root = *root;
+    CUDAENV_TRY_ASSIGN(auto root, absolute_setting(env, name));
+    layout.shared_root = root;
   }
   return layout;
 }

@@ -31,18 +31,15 @@ std::optional<fs::path> find_project_file(const FileSystemView& fs, const fs::pa
 Result<std::optional<CudaToml>> load_project(const FileSystemView& fs, const fs::path& cwd) {
   auto file = find_project_file(fs, cwd);
   if (!file) return std::optional<CudaToml>{};
-  auto text = fs.read_file(*file);
-  if (!text) return text.take_error();
-  auto parsed = parse_cuda_toml(*file, *text);
-  if (!parsed) return parsed.take_error();
-  return std::optional<CudaToml>(std::move(parsed.value()));
+  CUDAENV_TRY_ASSIGN(auto text, fs.read_file(*file));
+  CUDAENV_TRY_ASSIGN(auto parsed, parse_cuda_toml(*file, text));
+  return std::optional<CudaToml>(std::move(parsed));
 }
 
 static Result<std::optional<std::string>> read_global_version(const FileSystemView& fs, const fs::path& file) {
   if (fs.kind(file) == EntryKind::missing) return std::optional<std::string>{};
-  auto text = fs.read_file(file);
-  if (!text) return text.take_error();
-  for (const std::string& line : split(*text, '\n')) {
+  CUDAENV_TRY_ASSIGN(auto text, fs.read_file(file));
+  for (const std::string& line : split(text, '\n')) {
     std::string_view value = trim(line);
     if (!value.empty() && value[0] != '#') return std::optional<std::string>(std::string(value));
   }
@@ -66,9 +63,8 @@ Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
   }
   if (project && !project->version.empty()) return Request{project->version, OriginKind::project_file, project->path};
   fs::path global = layout.global_version_file();
-  auto value = read_global_version(fs, global);
-  if (!value) return value.take_error();
-  if (*value) return validated(Request{**value, OriginKind::global_file, global});
+  CUDAENV_TRY_ASSIGN(auto value, read_global_version(fs, global));
+  if (value) return validated(Request{*value, OriginKind::global_file, global});
   return Request{"system", OriginKind::fallback, {}};
 }
 

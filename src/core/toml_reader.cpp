@@ -78,9 +78,8 @@ Result<std::vector<std::string>> TomlReader::expect_string_array(const toml::nod
   }
   std::vector<std::string> values;
   for (const toml::node& element : *array) {
-    auto value = expect_string(element, what + " entry", key, example);
-    if (!value) return value.take_error();
-    values.push_back(std::move(*value));
+    CUDAENV_TRY_ASSIGN(auto value, expect_string(element, what + " entry", key, example));
+    values.push_back(std::move(value));
   }
   return values;
 }

@@ -121,18 +121,16 @@ class FactsParser {
       : path_(path), reader_(path, text, "reinstall cudaenv; this file ships with it") {}
 
   Result<CudaFacts> run() {
-    auto parsed = reader_.parse();
-    if (!parsed) return parsed.take_error();
-    toml::table& root = *parsed;
+    CUDAENV_TRY_ASSIGN(auto parsed, reader_.parse());
+    toml::table& root = parsed;
     CUDAENV_TRY(read_releases(root));
     CUDAENV_TRY(read_named_arches(root));
     CUDAENV_TRY(read_torch_rules(root));
     CUDAENV_TRY(read_deepspeed(root));
     toml::node* integrated = root["integrated_archs"].node();
     if (!integrated) return bad("integrated_archs is missing");
-    auto integrated_archs = versions(*integrated, "integrated_archs");
-    if (!integrated_archs) return integrated_archs.take_error();
-    facts_.integrated_archs = std::move(*integrated_archs);
+    CUDAENV_TRY_ASSIGN(auto integrated_archs, versions(*integrated, "integrated_archs"));
+    facts_.integrated_archs = std::move(integrated_archs);
     return std::move(facts_);
   }
 
@@ -146,10 +144,9 @@ class FactsParser {
   }
 
   Result<std::vector<Version>> versions(toml::node& node, const std::string& what) {
-    auto texts = strings(node, what);
-    if (!texts) return texts.take_error();
+    CUDAENV_TRY_ASSIGN(auto texts, strings(node, what));
     std::vector<Version> out;
-    for (const std::string& text : *texts) {
+    for (const std::string& text : texts) {
       auto version = parse_version(text);
       if (!version) return bad(what + ": '" + text + "' is not a version");
       out.push_back(*version);
@@ -175,17 +172,15 @@ class FactsParser {
       if (!version || version->parts.size() != 2 || !table) return bad(where + " must be a table named major.minor");
       CudaRelease release{*version, std::nullopt, std::nullopt, std::nullopt, {}};
       if (table->contains("driver")) {
-        auto driver = driver_at(node, where);
-        if (!driver) return driver.take_error();
-        release.driver = *driver;
+        CUDAENV_TRY_ASSIGN(auto driver, driver_at(node, where));
+        release.driver = driver;
       }
       if (auto gcc = (*table)["gcc_max"].value<int64_t>()) release.gcc_max = static_cast<int>(*gcc);
       if (auto clang = (*table)["clang_max"].value<int64_t>()) release.clang_max = static_cast<int>(*clang);
       toml::node* archs_node = (*table)["archs"].node();
       if (!archs_node) return bad(where + ".archs is missing");
-      auto archs = versions(*archs_node, where + ".archs");
-      if (!archs) return archs.take_error();
-      release.archs = std::move(*archs);
+      CUDAENV_TRY_ASSIGN(auto archs, versions(*archs_node, where + ".archs"));
+      release.archs = std::move(archs);
       facts_.releases.push_back(std::move(release));
     }
     std::sort(facts_.releases.begin(), facts_.releases.end(),
@@ -198,9 +193,8 @@ class FactsParser {
     toml::table* named = torch ? (*torch)["named_arches"].as_table() : nullptr;
     if (!named) return bad("no [torch.named_arches] table");
     for (auto&& [key, node] : *named) {
-      auto list = strings(node, "torch.named_arches." + std::string(key.str()));
-      if (!list) return list.take_error();
-      facts_.named_arches[std::string(key.str())] = std::move(*list);
+      CUDAENV_TRY_ASSIGN(auto list, strings(node, "torch.named_arches." + std::string(key.str())));
+      facts_.named_arches[std::string(key.str())] = std::move(list);
     }
     toml::table* last = (*torch)["last_cuda_for_capability"].as_table();
     if (!last) return bad("no [torch.last_cuda_for_capability] table");
@@ -229,9 +223,8 @@ class FactsParser {
     for (toml::node& node : *rows) {
       toml::table* row = node.as_table();
       if (!row) return bad("[[" + where + "]] must be tables");
-      auto from = version_at(*row, "from", where);
-      if (!from) return from.take_error();
-      CUDAENV_TRY(read(*from, *row));
+      CUDAENV_TRY_ASSIGN(auto from, version_at(*row, "from", where));
+      CUDAENV_TRY(read(from, *row));
     }
     return ok_status();
   }
@@ -241,9 +234,8 @@ class FactsParser {
     toml::table* torch = root["torch"].as_table();
     toml::node* supported = torch ? (*torch)["supported_arches"].node() : nullptr;
     if (!supported) return bad("torch.supported_arches is missing");
-    auto arches = strings(*supported, "torch.supported_arches");
-    if (!arches) return arches.take_error();
-    facts_.torch_supported_arches = std::move(*arches);
+    CUDAENV_TRY_ASSIGN(auto arches, strings(*supported, "torch.supported_arches"));
+    facts_.torch_supported_arches = std::move(arches);
     return read_rows(*torch, "gcc_bounds", "torch.gcc_bounds", [&](const Version& from, toml::table& row) -> Status {
       TorchGccBounds bounds{from, {}};
       for (auto&& [key, value] : row) {
@@ -262,11 +254,9 @@ class FactsParser {
   Status read_deepspeed(toml::table& root) {
     toml::table* deepspeed = root["deepspeed"].as_table();
     if (!deepspeed) return bad("no [deepspeed] table");
-    auto newest = version_at(*deepspeed, "newest_list_from", "deepspeed");
-    if (!newest) return newest.take_error();
-    auto skip = version_at(*deepspeed, "skip_check_from", "deepspeed");
-    if (!skip) return skip.take_error();
-    facts_.deepspeed_skip_from = *skip;
+    CUDAENV_TRY_ASSIGN(auto newest, version_at(*deepspeed, "newest_list_from", "deepspeed"));
+    CUDAENV_TRY_ASSIGN(auto skip, version_at(*deepspeed, "skip_check_from", "deepspeed"));
+    facts_.deepspeed_skip_from = skip;
     CUDAENV_TRY(read_rows(*deepspeed, "older_lists", "deepspeed.older_lists", [&](const Version& from, toml::table& row) -> Status {
       DeepSpeedList list{from, {}};
       for (auto&& [key, value] : row) {
@@ -276,20 +266,19 @@ class FactsParser {
         if (ec != std::errc{} || end != key.str().data() + key.str().size()) {
           return bad("deepspeed.older_lists: '" + std::string(key.str()) + "' must be a CUDA major");
         }
-        auto minors = versions(value, "deepspeed.older_lists." + std::string(key.str()));
-        if (!minors) return minors.take_error();
-        list.minor_ok[major] = std::move(*minors);
+        CUDAENV_TRY_ASSIGN(auto minors, versions(value, "deepspeed.older_lists." + std::string(key.str())));
+        list.minor_ok[major] = std::move(minors);
       }
       facts_.deepspeed_lists.push_back(std::move(list));
       return ok_status();
     }));
     std::sort(facts_.deepspeed_lists.begin(), facts_.deepspeed_lists.end(),
               [](const DeepSpeedList& a, const DeepSpeedList& b) { return a.from < b.from; });
-    if (!facts_.deepspeed_lists.empty() && facts_.deepspeed_lists.back().from >= *newest) {
+    if (!facts_.deepspeed_lists.empty() && facts_.deepspeed_lists.back().from >= newest) {
       return bad("deepspeed.newest_list_from must be newer than every older list");
     }
     // Its minors are pytorch.toml's, filled in by adopt_torch_matrix.
-    facts_.deepspeed_lists.push_back(DeepSpeedList{*newest, {}});
+    facts_.deepspeed_lists.push_back(DeepSpeedList{newest, {}});
     return ok_status();
   }
 
@@ -317,13 +306,11 @@ Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
 }
 
 Result<CudaFacts> load_cuda_facts(const DataFiles& data) {
-  auto file = data.read("cuda-facts.toml");
-  if (!file) return file.take_error();
-  auto facts = parse_cuda_facts(file->path, file->text);
+  CUDAENV_TRY_ASSIGN(auto file, data.read("cuda-facts.toml"));
+  auto facts = parse_cuda_facts(file.path, file.text);
   if (!facts) return facts;
-  auto matrix = load_torch_matrix(data);
-  if (!matrix) return matrix.take_error();
-  CUDAENV_TRY(adopt_torch_matrix(*facts, *matrix));
+  CUDAENV_TRY_ASSIGN(auto matrix, load_torch_matrix(data));
+  CUDAENV_TRY(adopt_torch_matrix(*facts, matrix));
   return facts;
 }
 

@@ -58,67 +58,53 @@ using json = nlohmann::json;
 
 // "nvidia_wheels": [{"name": "nvidia-cuda-runtime", "version": "13.2.86"}, ...]
 Status read_nvidia_wheels(const JsonValue& torch, PythonProbe& python) {
-  auto wheels = torch.find("nvidia_wheels");
-  if (!wheels) return wheels.take_error();
-  if (!*wheels) return ok_status();
-  auto elements = (*wheels)->elements();
-  if (!elements) return elements.take_error();
-  for (const JsonValue& wheel : *elements) {
-    auto name = wheel.string_at("name");
-    if (!name) return name.take_error();
-    auto version = wheel.string_at("version");
-    if (!version) return version.take_error();
+  CUDAENV_TRY_ASSIGN(auto wheels, torch.find("nvidia_wheels"));
+  if (!wheels) return ok_status();
+  CUDAENV_TRY_ASSIGN(auto elements, wheels->elements());
+  for (const JsonValue& wheel : elements) {
+    CUDAENV_TRY_ASSIGN(auto name, wheel.string_at("name"));
+    CUDAENV_TRY_ASSIGN(auto version, wheel.string_at("version"));
     // nvidia-cuda-runtime for CUDA 13, nvidia-cuda-runtime-cu12 and -cu11 before it.
-    if (*name == "nvidia-cuda-runtime" || starts_with(*name, "nvidia-cuda-runtime-cu")) {
-      python.cuda_runtime = parse_version(*version);
+    if (name == "nvidia-cuda-runtime" || starts_with(name, "nvidia-cuda-runtime-cu")) {
+      python.cuda_runtime = parse_version(version);
     }
-    python.nvidia_wheels.push_back({std::move(*name), std::move(*version)});
+    python.nvidia_wheels.push_back({std::move(name), std::move(version)});
   }
   return ok_status();
 }
 
 // What torch carries: cuDNN's number, NCCL's "2.30.7" and the nvidia-* wheels.
 Status read_torch_libraries(const JsonValue& torch, PythonProbe& python) {
-  auto cudnn = torch.find("cudnn");
-  if (!cudnn) return cudnn.take_error();
-  if (*cudnn) {
-    auto number = (*cudnn)->unsigned_integer();
-    if (!number) return number.take_error();
-    python.cudnn = version_from_cudnn(*number);
+  CUDAENV_TRY_ASSIGN(auto cudnn, torch.find("cudnn"));
+  if (cudnn) {
+    CUDAENV_TRY_ASSIGN(auto number, cudnn->unsigned_integer());
+    python.cudnn = version_from_cudnn(number);
   }
-  auto nccl = torch.optional_string("nccl");
-  if (!nccl) return nccl.take_error();
-  if (*nccl) python.nccl = parse_version(**nccl);
+  CUDAENV_TRY_ASSIGN(auto nccl, torch.optional_string("nccl"));
+  if (nccl) python.nccl = parse_version(*nccl);
   return read_nvidia_wheels(torch, python);
 }
 
 // What the probe script prints: {"torch": {...}, "deepspeed": "...", "torch_error": "..."}.
 Status read_python_json(const JsonValue& answer, PythonProbe& python) {
-  auto torch = answer.find("torch");
-  if (!torch) return torch.take_error();
-  if (*torch) {
-    const JsonValue& t = **torch;
+  CUDAENV_TRY_ASSIGN(auto torch, answer.find("torch"));
+  if (torch) {
+    const JsonValue& t = *torch;
     python.has_torch = true;
-    auto version = t.optional_string("version");
-    if (!version) return version.take_error();
-    python.torch_version = version->value_or("");
-    auto cuda = t.optional_string("cuda");
-    if (!cuda) return cuda.take_error();
-    if (*cuda) python.torch_cuda = parse_version(**cuda);
-    auto available = t.optional_boolean("available");
-    if (!available) return available.take_error();
-    python.cuda_available = available->value_or(false);
-    auto archs = t.strings_at("arch_list");
-    if (!archs) return archs.take_error();
-    python.arch_list = std::move(*archs);
+    CUDAENV_TRY_ASSIGN(auto version, t.optional_string("version"));
+    python.torch_version = version.value_or("");
+    CUDAENV_TRY_ASSIGN(auto cuda, t.optional_string("cuda"));
+    if (cuda) python.torch_cuda = parse_version(*cuda);
+    CUDAENV_TRY_ASSIGN(auto available, t.optional_boolean("available"));
+    python.cuda_available = available.value_or(false);
+    CUDAENV_TRY_ASSIGN(auto archs, t.strings_at("arch_list"));
+    python.arch_list = std::move(archs);
     CUDAENV_TRY(read_torch_libraries(t, python));
   }
-  auto deepspeed = answer.optional_string("deepspeed");
-  if (!deepspeed) return deepspeed.take_error();
-  python.deepspeed_version = *deepspeed;
-  auto error = answer.optional_string("torch_error");
-  if (!error) return error.take_error();
-  if (*error) python.problem = "import torch failed: " + **error;
+  CUDAENV_TRY_ASSIGN(auto deepspeed, answer.optional_string("deepspeed"));
+  python.deepspeed_version = deepspeed;
+  CUDAENV_TRY_ASSIGN(auto error, answer.optional_string("torch_error"));
+  if (error) python.problem = "import torch failed: " + *error;
   return ok_status();
 }
 
@@ -157,43 +143,31 @@ namespace {
 
 // A compute capability part: a small whole number, whatever the answer says.
 Result<int> capability_part(const JsonValue& gpu, std::string_view key) {
-  auto value = gpu.at(key);
-  if (!value) return value.take_error();
-  auto number = value->unsigned_integer();
-  if (!number) return number.take_error();
-  if (*number > 99) return value->error("is not a compute capability part");
-  return static_cast<int>(*number);
+  CUDAENV_TRY_ASSIGN(auto value, gpu.at(key));
+  CUDAENV_TRY_ASSIGN(auto number, value.unsigned_integer());
+  if (number > 99) return value.error("is not a compute capability part");
+  return static_cast<int>(number);
 }
 
 Result<DriverProbe> read_driver_json(const JsonValue& answer) {
   DriverProbe driver;
-  auto loaded = answer.optional_boolean("loaded");
-  if (!loaded) return loaded.take_error();
-  driver.loaded = loaded->value_or(false);
-  auto problem = answer.optional_string("problem");
-  if (!problem) return problem.take_error();
-  driver.problem = problem->value_or("");
-  auto cuda = answer.optional_string("cuda");
-  if (!cuda) return cuda.take_error();
-  if (*cuda) driver.cuda = parse_version(**cuda);
-  auto version = answer.optional_string("version");
-  if (!version) return version.take_error();
-  if (*version) driver.version = parse_driver_version(**version);
-  auto source = answer.optional_string("version_source");
-  if (!source) return source.take_error();
-  driver.version_source = source->value_or("");
-  auto gpus = answer.at("gpus");
-  if (!gpus) return gpus.take_error();
-  auto elements = gpus->elements();
-  if (!elements) return elements.take_error();
-  for (const JsonValue& gpu : *elements) {
-    auto name = gpu.string_at("name");
-    if (!name) return name.take_error();
-    auto major = capability_part(gpu, "major");
-    if (!major) return major.take_error();
-    auto minor = capability_part(gpu, "minor");
-    if (!minor) return minor.take_error();
-    driver.gpus.push_back(Gpu{std::move(*name), Version{{*major, *minor}}});
+  CUDAENV_TRY_ASSIGN(auto loaded, answer.optional_boolean("loaded"));
+  driver.loaded = loaded.value_or(false);
+  CUDAENV_TRY_ASSIGN(auto problem, answer.optional_string("problem"));
+  driver.problem = problem.value_or("");
+  CUDAENV_TRY_ASSIGN(auto cuda, answer.optional_string("cuda"));
+  if (cuda) driver.cuda = parse_version(*cuda);
+  CUDAENV_TRY_ASSIGN(auto version, answer.optional_string("version"));
+  if (version) driver.version = parse_driver_version(*version);
+  CUDAENV_TRY_ASSIGN(auto source, answer.optional_string("version_source"));
+  driver.version_source = source.value_or("");
+  CUDAENV_TRY_ASSIGN(auto gpus, answer.at("gpus"));
+  CUDAENV_TRY_ASSIGN(auto elements, gpus.elements());
+  for (const JsonValue& gpu : elements) {
+    CUDAENV_TRY_ASSIGN(auto name, gpu.string_at("name"));
+    CUDAENV_TRY_ASSIGN(auto major, capability_part(gpu, "major"));
+    CUDAENV_TRY_ASSIGN(auto minor, capability_part(gpu, "minor"));
+    driver.gpus.push_back(Gpu{std::move(name), Version{{major, minor}}});
   }
   return driver;
 }
@@ -201,9 +175,8 @@ Result<DriverProbe> read_driver_json(const JsonValue& answer) {
 }  // namespace
 
 Result<DriverProbe> read_driver_answer(std::string_view text) {
-  auto answer = JsonValue::parse(text, "its answer");
-  if (!answer) return answer.take_error();
-  return read_driver_json(*answer);
+  CUDAENV_TRY_ASSIGN(auto answer, JsonValue::parse(text, "its answer"));
+  return read_driver_json(answer);
 }
 
 // torch.cuda.get_arch_list() is empty without a usable driver; the arch flags torch was

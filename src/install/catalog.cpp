@@ -87,22 +87,20 @@ std::vector<std::string> ProfileCatalog::names(int major) const {
 
 Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::filesystem::path& path) {
   TomlReader reader(path, text, kShippedFix);
-  auto table = reader.parse();
-  if (!table) return table.take_error();
+  CUDAENV_TRY_ASSIGN(auto table, reader.parse());
   ReleaseCatalog catalog;
-  catalog.default_base = (*table)["default_base"].value_or(std::string{});
+  catalog.default_base = (table)["default_base"].value_or(std::string{});
   if (catalog.default_base.empty()) return data_error(path, "default_base is missing");
   if (catalog.default_base.back() != '/') catalog.default_base += '/';
-  if (auto oldest = (*table)["oldest"].value<std::string>()) {
+  if (auto oldest = (table)["oldest"].value<std::string>()) {
     catalog.oldest = parse_version(*oldest);
     if (!catalog.oldest) return data_error(path, "oldest must be a version such as \"11.4.2\"");
   }
-  if (const toml::node* not_offered = (*table)["not_offered"].node()) {
-    auto labels = string_list(reader, not_offered, "not_offered");
-    if (!labels) return labels.take_error();
-    catalog.not_offered = std::move(*labels);
+  if (const toml::node* not_offered = (table)["not_offered"].node()) {
+    CUDAENV_TRY_ASSIGN(auto labels, string_list(reader, not_offered, "not_offered"));
+    catalog.not_offered = std::move(labels);
   }
-  const toml::array* releases = (*table)["release"].as_array();
+  const toml::array* releases = (table)["release"].as_array();
   if (!releases) return data_error(path, "no [[release]] entries");
   for (const toml::node& node : *releases) {
     const toml::table* entry = node.as_table();
@@ -119,52 +117,45 @@ Result<ReleaseCatalog> parse_release_catalog(std::string_view text, const std::f
 
 Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::filesystem::path& path) {
   TomlReader reader(path, text, kShippedFix);
-  auto table = reader.parse();
-  if (!table) return table.take_error();
+  CUDAENV_TRY_ASSIGN(auto table, reader.parse());
   ProfileCatalog catalog;
-  catalog.default_profile = (*table)["default_profile"].value_or(std::string("minimal"));
-  const toml::table* majors = (*table)["major"].as_table();
+  catalog.default_profile = (table)["default_profile"].value_or(std::string("minimal"));
+  const toml::table* majors = (table)["major"].as_table();
   if (!majors) return data_error(path, "no [major.N] tables");
   for (auto&& [key, node] : *majors) {
     auto major = parse_version(key.str());
     const toml::table* profiles = node.as_table();
     if (!major || major->parts.size() != 1 || !profiles) return data_error(path, "[major." + std::string(key.str()) + "] is not a major version table");
     for (auto&& [name, list] : *profiles) {
-      auto components = string_list(reader, &list, "major." + std::string(key.str()) + "." + std::string(name.str()));
-      if (!components) return components.take_error();
-      catalog.by_major[major->major()][std::string(name.str())] = std::move(*components);
+      CUDAENV_TRY_ASSIGN(auto components, string_list(reader, &list, "major." + std::string(key.str()) + "." + std::string(name.str())));
+      catalog.by_major[major->major()][std::string(name.str())] = std::move(components);
     }
   }
-  if (const toml::table* roles = (*table)["roles"].as_table()) {
+  if (const toml::table* roles = (table)["roles"].as_table()) {
     for (auto&& [role, list] : *roles) {
-      auto keys = string_list(reader, &list, "roles." + std::string(role.str()));
-      if (!keys) return keys.take_error();
-      if (keys->empty()) return data_error(path, "roles." + std::string(role.str()) + " names no component");
-      catalog.roles[std::string(role.str())] = std::move(*keys);
+      CUDAENV_TRY_ASSIGN(auto keys, string_list(reader, &list, "roles." + std::string(role.str())));
+      if (keys.empty()) return data_error(path, "roles." + std::string(role.str()) + " names no component");
+      catalog.roles[std::string(role.str())] = std::move(keys);
     }
   }
-  auto exclude = string_list(reader, (*table)["full"]["exclude"].node(), "full.exclude");
-  if (!exclude) return exclude.take_error();
-  catalog.full_exclude = std::move(*exclude);
+  CUDAENV_TRY_ASSIGN(auto exclude, string_list(reader, (table)["full"]["exclude"].node(), "full.exclude"));
+  catalog.full_exclude = std::move(exclude);
   return catalog;
 }
 
 Result<ReleaseCatalog> load_release_catalog(const DataFiles& data) {
-  auto file = data.read("redist-releases.toml");
-  if (!file) return file.take_error();
-  return parse_release_catalog(file->text, file->path);
+  CUDAENV_TRY_ASSIGN(auto file, data.read("redist-releases.toml"));
+  return parse_release_catalog(file.text, file.path);
 }
 
 Result<ReleaseCatalog> load_cudnn_catalog(const DataFiles& data) {
-  auto file = data.read("cudnn-releases.toml");
-  if (!file) return file.take_error();
-  return parse_release_catalog(file->text, file->path);
+  CUDAENV_TRY_ASSIGN(auto file, data.read("cudnn-releases.toml"));
+  return parse_release_catalog(file.text, file.path);
 }
 
 Result<ProfileCatalog> load_profile_catalog(const DataFiles& data) {
-  auto file = data.read("redist-profiles.toml");
-  if (!file) return file.take_error();
-  return parse_profile_catalog(file->text, file->path);
+  CUDAENV_TRY_ASSIGN(auto file, data.read("redist-profiles.toml"));
+  return parse_profile_catalog(file.text, file.path);
 }
 
 }  // namespace cudaenv

@@ -287,10 +287,9 @@ class Downloader {
     t.overflow.clear();
     t.write_error.clear();
     t.curl_error[0] = '\0';
-    auto deadline = transfer_deadline(job.size);
-    if (!deadline) return deadline.take_error();
+    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.size));
     t.curl = curl_easy_init();
-    set_common_options(t.curl, job.url, options_, *deadline);
+    set_common_options(t.curl, job.url, options_, deadline);
     curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(t.curl, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(t.curl, CURLOPT_NOPROGRESS, 0L);
@@ -455,12 +454,11 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
 Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  auto deadline = transfer_deadline(0);
-  if (!deadline) return deadline.take_error();
+  CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(0));
   for (int attempt = 1;; ++attempt) {
     char curl_error[CURL_ERROR_SIZE] = {};
     curl_easy_reset(curl.get());
-    set_common_options(curl.get(), url, options, *deadline);
+    set_common_options(curl.get(), url, options, deadline);
     curl_easy_setopt(curl.get(), CURLOPT_NOBODY, 1L);
     curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
     CURLcode code = curl_easy_perform(curl.get());
@@ -488,13 +486,12 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
   std::string header = "Accept: " + accept;
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
       accept.empty() ? nullptr : curl_slist_append(nullptr, header.c_str()), curl_slist_free_all);
-  auto deadline = transfer_deadline(0);
-  if (!deadline) return deadline.take_error();
+  CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(0));
   for (int attempt = 1;; ++attempt) {
     TextBody body;
     char curl_error[CURL_ERROR_SIZE] = {};
     curl_easy_reset(curl.get());
-    set_common_options(curl.get(), url, options, *deadline);
+    set_common_options(curl.get(), url, options, deadline);
     if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
     curl_easy_setopt(curl.get(), CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(kMaxTextBytes));
     curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);

@@ -21,45 +21,36 @@ nlohmann::ordered_json plan_json(const InstallPlan& plan) {
 }
 
 Result<InstallPlan> parse_plan(std::string_view text, const std::string& source) {
-  auto root = JsonValue::parse(text, source);
-  if (!root) return root.take_error();
+  CUDAENV_TRY_ASSIGN(auto root, JsonValue::parse(text, source));
   InstallPlan plan;
   const std::pair<const char*, std::string*> plan_fields[] = {
       {"label", &plan.label}, {"source", &plan.source}, {"origin", &plan.origin}};
   for (auto [key, field] : plan_fields) {
-    auto value = root->string_at(key);
-    if (!value) return value.take_error();
-    *field = std::move(*value);
+    CUDAENV_TRY_ASSIGN(auto value, root.string_at(key));
+    *field = std::move(value);
   }
-  auto pinned = root->at("pinned_by");
-  if (!pinned) return pinned.take_error();
-  auto pinned_url = pinned->string_at("url");
-  auto pinned_sha = pinned->string_at("sha256");
+  CUDAENV_TRY_ASSIGN(auto pinned, root.at("pinned_by"));
+  auto pinned_url = pinned.string_at("url");
+  auto pinned_sha = pinned.string_at("sha256");
   if (!pinned_url) return pinned_url.take_error();
   if (!pinned_sha) return pinned_sha.take_error();
   plan.pinned_by_url = std::move(*pinned_url);
   plan.pinned_by_sha256 = std::move(*pinned_sha);
-  auto files = root->at("files");
-  if (!files) return files.take_error();
-  auto entries = files->elements();
-  if (!entries) return entries.take_error();
-  for (const JsonValue& entry : *entries) {
+  CUDAENV_TRY_ASSIGN(auto files, root.at("files"));
+  CUDAENV_TRY_ASSIGN(auto entries, files.elements());
+  for (const JsonValue& entry : entries) {
     PlannedFile file;
     const std::pair<const char*, std::string*> file_fields[] = {
         {"component", &file.component}, {"version", &file.version}, {"url", &file.url}, {"sha256", &file.sha256}};
     for (auto [key, field] : file_fields) {
-      auto value = entry.string_at(key);
-      if (!value) return value.take_error();
-      *field = std::move(*value);
+      CUDAENV_TRY_ASSIGN(auto value, entry.string_at(key));
+      *field = std::move(value);
     }
-    auto size = entry.at("size");
-    if (!size) return size.take_error();
-    auto bytes = size->unsigned_integer();
-    if (!bytes) return bytes.take_error();
-    file.size = *bytes;
-    auto distribution = entry.optional_string("distribution");
-    if (!distribution) return distribution.take_error();
-    file.distribution = distribution->value_or("");
+    CUDAENV_TRY_ASSIGN(auto size, entry.at("size"));
+    CUDAENV_TRY_ASSIGN(auto bytes, size.unsigned_integer());
+    file.size = bytes;
+    CUDAENV_TRY_ASSIGN(auto distribution, entry.optional_string("distribution"));
+    file.distribution = distribution.value_or("");
     plan.files.push_back(std::move(file));
   }
   return plan;

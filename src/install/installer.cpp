@@ -326,13 +326,12 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
     fs::create_directories(dir, ec);
     if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
   }
-  auto lock = FileLock::acquire(install_lock_path(layout, request.label), [&] {
+  CUDAENV_TRY_ASSIGN(auto lock, FileLock::acquire(install_lock_path(layout, request.label), [&] {
     progress.note("another cudaenv is installing CUDA " + request.label + "; waiting for it to finish");
-  });
-  if (!lock) return lock.take_error();
+  }));
   clean_stale_work_folders(layout, request.label, progress);
 
-  Prepared prepared{std::move(*lock), target, cache, request, false};
+  Prepared prepared{std::move(lock), target, cache, request, false};
   if (is_link(target)) {
     return make_error("CUDA " + request.label + " is a registered toolkit (" + target.string() + " is a link)",
                       "run `cudaenv uninstall " + request.label + "` to unregister it first");
@@ -415,19 +414,16 @@ std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
                                       const PlanFiles& plan_files, ProgressReporter& progress,
                                       const std::function<Status()>& rehash) {
-  auto prepared = prepare(layout, profiles, request, progress);
-  if (!prepared) return prepared.take_error();
-  if (prepared->already_installed) return InstallResult{true, prepared->target, {}};
+  CUDAENV_TRY_ASSIGN(auto prepared, prepare(layout, profiles, request, progress));
+  if (prepared.already_installed) return InstallResult{true, prepared.target, {}};
   InterruptGuard interrupts;
-  auto plan = plan_files(prepared->effective, [] { return g_interrupted.load(); });
-  if (!plan) return plan.take_error();
-  auto staging = stage(*plan, *prepared, progress);
-  if (!staging) return staging.take_error();
-  CUDAENV_TRY(commit(*staging, *prepared, *plan));
+  CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, [] { return g_interrupted.load(); }));
+  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, progress));
+  CUDAENV_TRY(commit(staging, prepared, plan));
   Status rehashed = rehash();
   if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
                                rehashed.error().message + " (run `cudaenv rehash`)");
-  return InstallResult{false, prepared->target, std::move(*plan)};
+  return InstallResult{false, prepared.target, std::move(plan)};
 }
 
 Status remove_installed(const Layout& layout, const std::string& label) {

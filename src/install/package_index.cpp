@@ -41,32 +41,29 @@ Result<std::string> PackageIndex::wheel_metadata(const IndexFile& wheel) {
                       "cudaenv reads only wheels it can check: use an index that publishes hashes");
   }
   if (auto cached = metadata_.find(wheel.url); cached != metadata_.end()) return cached->second;
-  auto bytes = fetch_text(wheel.url, options_);
-  if (!bytes) return bytes.take_error();
-  if (bytes->size() > kMaxMetapackageBytes) {
+  CUDAENV_TRY_ASSIGN(auto bytes, fetch_text(wheel.url, options_));
+  if (bytes.size() > kMaxMetapackageBytes) {
     return make_error(wheel.url + " is larger than a metapackage: refused",
                       "check --index-url: the index serves something else than NVIDIA's cuda-toolkit");
   }
-  std::string actual = sha256_hex(*bytes);
+  std::string actual = sha256_hex(bytes);
   if (actual != wheel.sha256) {
     return make_error(wheel.url + " has sha256 " + actual + " but " + url_ + " says " + wheel.sha256,
                       "the index or a proxy serves an altered file: nothing was installed; run the command again or "
                       "use another --index-url");
   }
-  auto metadata = read_wheel_metadata(*bytes, wheel.url);
-  if (!metadata) return metadata.take_error();
-  return metadata_[wheel.url] = std::move(*metadata);
+  CUDAENV_TRY_ASSIGN(auto metadata, read_wheel_metadata(bytes, wheel.url));
+  return metadata_[wheel.url] = std::move(metadata);
 }
 
 Result<std::uint64_t> PackageIndex::size_of(const IndexFile& wheel) {
   if (auto cached = sizes_.find(wheel.url); cached != sizes_.end()) return cached->second;
-  auto size = fetch_size(wheel.url, options_);
-  if (!size) return size.take_error();
-  if (*size > kMaxArchiveBytes) {
-    return make_error(wheel.url + " is " + std::to_string(*size) + " bytes, more than any CUDA wheel: refused",
+  CUDAENV_TRY_ASSIGN(auto size, fetch_size(wheel.url, options_));
+  if (size > kMaxArchiveBytes) {
+    return make_error(wheel.url + " is " + std::to_string(size) + " bytes, more than any CUDA wheel: refused",
                       "check --index-url: the index serves something else than NVIDIA's wheels");
   }
-  return sizes_[wheel.url] = *size;
+  return sizes_[wheel.url] = size;
 }
 
 PlanFiles plan_wheel_files(PackageIndex& index, const ProfileCatalog& profiles) {

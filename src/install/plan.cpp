@@ -99,9 +99,8 @@ Result<std::vector<std::string>> profile_components(const ProfileCatalog& profil
 
 Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
                                                  const PlanRequest& request) {
-  auto wanted = profile_components(profiles, manifest, request.label, request.profile, request.platform);
-  if (!wanted) return wanted.take_error();
-  std::vector<std::string> keys = std::move(*wanted);
+  CUDAENV_TRY_ASSIGN(auto wanted, profile_components(profiles, manifest, request.label, request.profile, request.platform));
+  std::vector<std::string> keys = std::move(wanted);
   for (const std::string& extra : request.components) keys.push_back(extra);
   int major = major_of(request.label);
   std::vector<PlannedArchive> plan;

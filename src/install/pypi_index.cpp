@@ -322,9 +322,8 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
   if (!version) return make_error("'" + request.label + "' is not a CUDA release label", "e.g. 13.2.2");
   CUDAENV_TRY(check_wheel_major(*version, index.url()));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
-  auto metapackage_files = index.files(kMetapackage);
-  if (!metapackage_files) return metapackage_files.take_error();
-  std::vector<ToolkitRelease> releases = toolkit_releases(*metapackage_files);
+  CUDAENV_TRY_ASSIGN(auto metapackage_files, index.files(kMetapackage));
+  std::vector<ToolkitRelease> releases = toolkit_releases(metapackage_files);
   auto release = std::find_if(releases.begin(), releases.end(), [&](const ToolkitRelease& r) { return r.label == request.label; });
   if (release == releases.end()) {
     std::vector<std::string> labels;
@@ -333,13 +332,11 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
                       labels.empty() ? "that index offers no CUDA toolkit wheels; check --index-url"
                                      : "it has: " + join(labels, ", ") + " (`cudaenv list-remote --source pypi`)");
   }
-  auto metadata = index.wheel_metadata(release->metapackage);
-  if (!metadata) return metadata.take_error();
-  std::map<std::string, std::string> pins = required_versions(*metadata);
-  auto wanted = wanted_wheels(profiles, request, pins);
-  if (!wanted) return wanted.take_error();
+  CUDAENV_TRY_ASSIGN(auto metadata, index.wheel_metadata(release->metapackage));
+  std::map<std::string, std::string> pins = required_versions(metadata);
+  CUDAENV_TRY_ASSIGN(auto wanted, wanted_wheels(profiles, request, pins));
   InstallPlan plan{request.label, "pypi", index.url(), release->metapackage.url, release->metapackage.sha256, {}};
-  for (const auto& [component, distribution] : *wanted) {
+  for (const auto& [component, distribution] : wanted) {
     auto pin = pins.find(distribution);
     if (pin == pins.end()) {
       return make_error("cuda-toolkit " + request.label + " on " + index.url() + " pins no " + distribution +
@@ -347,9 +344,8 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
                         "that release has no such wheel: choose another release (`cudaenv list-remote --source pypi`) "
                         "or install from the redist archives (--source redist)");
     }
-    auto files = index.files(distribution);
-    if (!files) return files.take_error();
-    auto wheel = choose_wheel(*files, distribution, pin->second, request.platform);
+    CUDAENV_TRY_ASSIGN(auto files, index.files(distribution));
+    auto wheel = choose_wheel(files, distribution, pin->second, request.platform);
     if (!wheel) {
       return make_error(project_url(index, distribution) + " has no " + request.platform + " wheel of " + distribution +
                             pin->second + ", which CUDA " + request.label + "'s component " + component + " needs",
@@ -362,9 +358,8 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
     }
     std::uint64_t size = wheel->size;
     if (size == 0) {
-      auto probed = index.size_of(*wheel);
-      if (!probed) return probed.take_error();
-      size = *probed;
+      CUDAENV_TRY_ASSIGN(auto probed, index.size_of(*wheel));
+      size = probed;
     }
     auto name = parse_wheel_name(wheel->filename);
     plan.files.push_back(PlannedFile{component, name->version, wheel->url, wheel->sha256, size, distribution});
@@ -378,11 +373,10 @@ Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog&
   if (!wanted) return make_error("'" + version + "' is not a CUDA version", "e.g. cudaenv install 13.2 --source pypi", 2);
   CUDAENV_TRY(check_wheel_major(*wanted, index.url()));
   if (wanted->parts.size() >= 3) return wanted->str();
-  auto files = index.files(kMetapackage);
-  if (!files) return files.take_error();
+  CUDAENV_TRY_ASSIGN(auto files, index.files(kMetapackage));
   std::optional<Error> newest_failure;
   std::vector<std::string> labels;
-  for (const ToolkitRelease& release : toolkit_releases(*files)) {
+  for (const ToolkitRelease& release : toolkit_releases(files)) {
     labels.push_back(release.label);
     if (!version_matches(*wanted, *parse_version(release.label))) continue;
     WheelRequest attempt = request;

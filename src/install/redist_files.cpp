@@ -12,17 +12,14 @@ PlanFiles plan_redist_files(const ReleaseCatalog& releases, const ProfileCatalog
                                                     const std::function<bool()>& should_stop) -> Result<InstallPlan> {
     DownloadOptions options;
     options.should_stop = should_stop;
-    auto text = fetch_checked_manifest(releases, folder.base_url, request.label, folder.skip_manifest_pin, options,
-                                       progress);
-    if (!text) return text.take_error();
+    CUDAENV_TRY_ASSIGN(auto text, fetch_checked_manifest(releases, folder.base_url, request.label, folder.skip_manifest_pin, options,
+                                       progress));
     std::string url = manifest_url(folder.base_url, request.label);
-    auto manifest = parse_redist_manifest(*text, url);
-    if (!manifest) return manifest.take_error();
-    auto archives = plan_install(*manifest, profiles,
-                                 PlanRequest{request.label, request.profile, request.components, request.platform});
-    if (!archives) return archives.take_error();
-    InstallPlan plan{request.label, "redist", folder.base_url, url, sha256_hex(*text), {}};
-    for (const PlannedArchive& archive : *archives) {
+    CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
+    CUDAENV_TRY_ASSIGN(auto archives, plan_install(manifest, profiles,
+                                 PlanRequest{request.label, request.profile, request.components, request.platform}));
+    InstallPlan plan{request.label, "redist", folder.base_url, url, sha256_hex(text), {}};
+    for (const PlannedArchive& archive : archives) {
       plan.files.push_back(PlannedFile{archive.component, archive.version, folder.base_url + archive.artifact.relative_path,
                                        archive.artifact.sha256, archive.artifact.size, {}});
     }

@@ -45,30 +45,22 @@ std::string render_release_cache(const ReleaseListCache& cache) {
 namespace {
 
 Result<ReleaseListCache> read_release_cache(std::string_view text) {
-  auto root = JsonValue::parse(text, "release cache");
-  if (!root) return root.take_error();
+  CUDAENV_TRY_ASSIGN(auto root, JsonValue::parse(text, "release cache"));
   ReleaseListCache cache;
   for (auto [key, field] : {std::pair{"base_url", &cache.base_url}, {"origin", &cache.origin}}) {
-    auto value = root->string_at(key);
-    if (!value) return value.take_error();
-    *field = std::move(*value);
+    CUDAENV_TRY_ASSIGN(auto value, root.string_at(key));
+    *field = std::move(value);
   }
-  auto fetched = root->at("fetched_at");
-  if (!fetched) return fetched.take_error();
-  auto seconds = fetched->integer();
-  if (!seconds) return seconds.take_error();
-  cache.fetched_at = *seconds;
-  auto releases = root->at("releases");
-  if (!releases) return releases.take_error();
-  auto entries = releases->elements();
-  if (!entries) return entries.take_error();
-  for (const JsonValue& entry : *entries) {
-    auto label = entry.string_at("label");
-    if (!label) return label.take_error();
-    if (!parse_version(*label)) return entry.error("is not a version");
-    auto date = entry.optional_string("release_date");
-    if (!date) return date.take_error();
-    cache.releases.push_back(ListedRelease{*label, *date});
+  CUDAENV_TRY_ASSIGN(auto fetched, root.at("fetched_at"));
+  CUDAENV_TRY_ASSIGN(auto seconds, fetched.integer());
+  cache.fetched_at = seconds;
+  CUDAENV_TRY_ASSIGN(auto releases, root.at("releases"));
+  CUDAENV_TRY_ASSIGN(auto entries, releases.elements());
+  for (const JsonValue& entry : entries) {
+    CUDAENV_TRY_ASSIGN(auto label, entry.string_at("label"));
+    if (!parse_version(label)) return entry.error("is not a version");
+    CUDAENV_TRY_ASSIGN(auto date, entry.optional_string("release_date"));
+    cache.releases.push_back(ListedRelease{label, date});
   }
   return cache;
 }

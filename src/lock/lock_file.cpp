@@ -142,25 +142,16 @@ bool is_source_url(std::string_view text) {
 Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml::table& table, const std::string& where) {
   TableReader reader(path, table, where);
   LockedArchive archive;
-  auto name = reader.checked("name", is_name, "must be a component or library name");
-  if (!name) return name.take_error();
-  auto platform = reader.checked("platform", is_platform, "must be a platform such as linux-x86_64");
-  if (!platform) return platform.take_error();
-  auto version = reader.checked("version", is_version_text, "must be a version");
-  if (!version) return version.take_error();
-  auto url = reader.checked("url", is_archive_url, "must be an http(s) or file URL ending in an archive's file name");
-  if (!url) return url.take_error();
-  auto sha256 = reader.checked("sha256", is_sha256, "must be 64 lowercase hex digits");
-  if (!sha256) return sha256.take_error();
-  auto size = reader.size("size");
-  if (!size) return size.take_error();
-  auto release = reader.checked("release", is_version_text, "must be a version", false);
-  if (!release) return release.take_error();
-  auto source = reader.checked("source", is_source_url, "must be an http(s) or file URL", false);
-  if (!source) return source.take_error();
-  auto source_sha256 = reader.checked("source_sha256", is_sha256, "must be 64 lowercase hex digits", false);
-  if (!source_sha256) return source_sha256.take_error();
-  return LockedArchive{*name, *platform, *version, *url, *sha256, *size, *release, *source, *source_sha256};
+  CUDAENV_TRY_ASSIGN(auto name, reader.checked("name", is_name, "must be a component or library name"));
+  CUDAENV_TRY_ASSIGN(auto platform, reader.checked("platform", is_platform, "must be a platform such as linux-x86_64"));
+  CUDAENV_TRY_ASSIGN(auto version, reader.checked("version", is_version_text, "must be a version"));
+  CUDAENV_TRY_ASSIGN(auto url, reader.checked("url", is_archive_url, "must be an http(s) or file URL ending in an archive's file name"));
+  CUDAENV_TRY_ASSIGN(auto sha256, reader.checked("sha256", is_sha256, "must be 64 lowercase hex digits"));
+  CUDAENV_TRY_ASSIGN(auto size, reader.size("size"));
+  CUDAENV_TRY_ASSIGN(auto release, reader.checked("release", is_version_text, "must be a version", false));
+  CUDAENV_TRY_ASSIGN(auto source, reader.checked("source", is_source_url, "must be an http(s) or file URL", false));
+  CUDAENV_TRY_ASSIGN(auto source_sha256, reader.checked("source_sha256", is_sha256, "must be 64 lowercase hex digits", false));
+  return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256};
 }
 
 Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root,
@@ -174,9 +165,8 @@ Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& pa
                       kDamagedHint);
   }
   for (size_t i = 0; i < array->size(); ++i) {
-    auto archive = read_archive(path, *array->get(i)->as_table(), std::string(key) + "[" + std::to_string(i) + "]");
-    if (!archive) return archive.take_error();
-    out.push_back(std::move(*archive));
+    CUDAENV_TRY_ASSIGN(auto archive, read_archive(path, *array->get(i)->as_table(), std::string(key) + "[" + std::to_string(i) + "]"));
+    out.push_back(std::move(archive));
   }
   return out;
 }
@@ -241,9 +231,8 @@ std::string render_lock(CudaLock lock) {
 }
 
 Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view text) {
-  auto parsed = parse_toml(path, text, "\n" + std::string(kDamagedHint), false);
-  if (!parsed) return parsed.take_error();
-  const toml::table& root = *parsed;
+  CUDAENV_TRY_ASSIGN(auto parsed, parse_toml(path, text, "\n" + std::string(kDamagedHint), false));
+  const toml::table& root = parsed;
   const toml::node* format = root.get("format");
   if (!format || format->value<std::int64_t>() != kLockFormat) {
     return make_error(path.string() + " is not a cuda.lock this cudaenv reads (format " + std::to_string(kLockFormat) + ")",
@@ -282,12 +271,10 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   for (const std::string& platform : lock.platforms) {
     if (!is_platform(platform)) return make_error(path.string() + ": toolkit.platforms holds '" + terminal_safe(platform) + "'", kDamagedHint);
   }
-  auto component_entries = read_archives(path, root, "component");
-  if (!component_entries) return component_entries.take_error();
-  auto library_entries = read_archives(path, root, "library");
-  if (!library_entries) return library_entries.take_error();
-  lock.components = std::move(*component_entries);
-  lock.libraries = std::move(*library_entries);
+  CUDAENV_TRY_ASSIGN(auto component_entries, read_archives(path, root, "component"));
+  CUDAENV_TRY_ASSIGN(auto library_entries, read_archives(path, root, "library"));
+  lock.components = std::move(component_entries);
+  lock.libraries = std::move(library_entries);
   std::map<std::pair<std::string, std::string>, int> seen;
   for (const auto* list : {&lock.components, &lock.libraries}) {
     for (const LockedArchive& archive : *list) {

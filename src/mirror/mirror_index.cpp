@@ -26,49 +26,37 @@ constexpr const char* kRebuildHint = "delete it and run `cudaenv mirror sync VER
 Result<MirrorFile> file_from(const JsonValue& object) {
   MirrorFile file;
   for (auto [key, field] : {std::pair{"component", &file.component}, {"version", &file.version}, {"platform", &file.platform}}) {
-    auto value = object.optional_string(key);
-    if (!value) return value.take_error();
-    *field = value->value_or("");
+    CUDAENV_TRY_ASSIGN(auto value, object.optional_string(key));
+    *field = value.value_or("");
   }
-  auto relative_path = object.string_at("relative_path");
-  if (!relative_path) return relative_path.take_error();
-  if (!is_contained_path(*relative_path)) return object.error("has relative_path \"" + *relative_path + "\", which leaves the mirror folder");
-  file.relative_path = *relative_path;
-  auto sha256 = object.string_at("sha256");
-  if (!sha256) return sha256.take_error();
-  if (sha256->size() != 64) return object.error("has a sha256 that is not 64 hex digits");
-  file.sha256 = *sha256;
-  auto size = object.at("size");
-  if (!size) return size.take_error();
-  auto bytes = size->unsigned_integer();
-  if (!bytes) return bytes.take_error();
-  file.size = *bytes;
+  CUDAENV_TRY_ASSIGN(auto relative_path, object.string_at("relative_path"));
+  if (!is_contained_path(relative_path)) return object.error("has relative_path \"" + relative_path + "\", which leaves the mirror folder");
+  file.relative_path = relative_path;
+  CUDAENV_TRY_ASSIGN(auto sha256, object.string_at("sha256"));
+  if (sha256.size() != 64) return object.error("has a sha256 that is not 64 hex digits");
+  file.sha256 = sha256;
+  CUDAENV_TRY_ASSIGN(auto size, object.at("size"));
+  CUDAENV_TRY_ASSIGN(auto bytes, size.unsigned_integer());
+  file.size = bytes;
   return file;
 }
 
 Result<MirrorRelease> release_from(const JsonValue& entry) {
   MirrorRelease release;
-  auto label = entry.string_at("label");
-  if (!label) return label.take_error();
-  if (!parse_version(*label)) return entry.error("has label \"" + *label + "\", which is not a version such as \"12.1.1\"");
-  release.label = *label;
-  auto date = entry.optional_string("release_date");
-  if (!date) return date.take_error();
-  release.release_date = *date;
-  auto manifest = entry.at("manifest");
-  if (!manifest) return manifest.take_error();
-  auto manifest_file = file_from(*manifest);
-  if (!manifest_file) return manifest_file.take_error();
-  release.manifest = *manifest_file;
-  auto files = entry.find("files");
-  if (!files) return files.take_error();
-  if (!*files) return release;
-  auto items = (*files)->elements();
-  if (!items) return items.take_error();
-  for (const JsonValue& item : *items) {
-    auto file = file_from(item);
-    if (!file) return file.take_error();
-    release.files.push_back(std::move(*file));
+  CUDAENV_TRY_ASSIGN(auto label, entry.string_at("label"));
+  if (!parse_version(label)) return entry.error("has label \"" + label + "\", which is not a version such as \"12.1.1\"");
+  release.label = label;
+  CUDAENV_TRY_ASSIGN(auto date, entry.optional_string("release_date"));
+  release.release_date = date;
+  CUDAENV_TRY_ASSIGN(auto manifest, entry.at("manifest"));
+  CUDAENV_TRY_ASSIGN(auto manifest_file, file_from(manifest));
+  release.manifest = manifest_file;
+  CUDAENV_TRY_ASSIGN(auto files, entry.find("files"));
+  if (!files) return release;
+  CUDAENV_TRY_ASSIGN(auto items, files->elements());
+  for (const JsonValue& item : items) {
+    CUDAENV_TRY_ASSIGN(auto file, file_from(item));
+    release.files.push_back(std::move(file));
   }
   sort_files(release.files);
   return release;
@@ -107,17 +95,13 @@ const MirrorRelease* MirrorIndex::find(std::string_view label) const {
 }
 
 Result<MirrorIndex> parse_mirror_index(std::string_view text, const std::string& source) {
-  auto root = JsonValue::parse(text, source, kRebuildHint);
-  if (!root) return root.take_error();
-  auto releases = root->at("releases");
-  if (!releases) return releases.take_error();
-  auto entries = releases->elements();
-  if (!entries) return entries.take_error();
+  CUDAENV_TRY_ASSIGN(auto root, JsonValue::parse(text, source, kRebuildHint));
+  CUDAENV_TRY_ASSIGN(auto releases, root.at("releases"));
+  CUDAENV_TRY_ASSIGN(auto entries, releases.elements());
   MirrorIndex index;
-  for (const JsonValue& entry : *entries) {
-    auto release = release_from(entry);
-    if (!release) return release.take_error();
-    index.releases.push_back(std::move(*release));
+  for (const JsonValue& entry : entries) {
+    CUDAENV_TRY_ASSIGN(auto release, release_from(entry));
+    index.releases.push_back(std::move(release));
   }
   sort_releases(index.releases);
   return index;

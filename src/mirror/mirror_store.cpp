@@ -63,9 +63,8 @@ Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, co
     for (std::string& component : held_components(held, request.label, manifest_sha256, platform)) {
       components.push_back(std::move(component));
     }
-    auto plan = plan_install(manifest, profiles, PlanRequest{request.label, request.profile, components, platform});
-    if (!plan) return plan.take_error();
-    for (const PlannedArchive& archive : *plan) {
+    CUDAENV_TRY_ASSIGN(auto plan, plan_install(manifest, profiles, PlanRequest{request.label, request.profile, components, platform}));
+    for (const PlannedArchive& archive : plan) {
       const RedistArtifact& artifact = archive.artifact;
       if (!paths.insert(artifact.relative_path).second) continue;
       CUDAENV_TRY(check_not_foreign(held, request, artifact, source));
@@ -82,17 +81,15 @@ Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
   fs::path path = dir / kMirrorIndexName;
   std::error_code ec;
   if (!fs::exists(path, ec)) return MirrorIndex{};
-  auto text = RealFileSystem().read_file(path, kLargeFileLimit);
-  if (!text) return text.take_error();
-  return parse_mirror_index(*text, path.string());
+  CUDAENV_TRY_ASSIGN(auto text, RealFileSystem().read_file(path, kLargeFileLimit));
+  return parse_mirror_index(text, path.string());
 }
 
 Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries) {
   DownloadOptions options;
   options.tries = tries;
-  auto text = fetch_text(base_url + kMirrorIndexName, options);
-  if (!text) return text.take_error();
-  return parse_mirror_index(*text, base_url + kMirrorIndexName);
+  CUDAENV_TRY_ASSIGN(auto text, fetch_text(base_url + kMirrorIndexName, options));
+  return parse_mirror_index(text, base_url + kMirrorIndexName);
 }
 
 Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles,
@@ -100,19 +97,16 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
   CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   std::string source = manifest_url(request.base_url, request.label);
-  auto text = fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin,
-                                     DownloadOptions{}, progress);
-  if (!text) return text.take_error();
-  auto manifest = parse_redist_manifest(*text, source);
-  if (!manifest) return manifest.take_error();
-  std::string manifest_sha256 = sha256_hex(*text);
-  auto files = planned_files(*manifest, profiles, request, held, manifest_sha256, source);
-  if (!files) return files.take_error();
+  CUDAENV_TRY_ASSIGN(auto text, fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin,
+                                     DownloadOptions{}, progress));
+  CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, source));
+  std::string manifest_sha256 = sha256_hex(text);
+  CUDAENV_TRY_ASSIGN(auto files, planned_files(manifest, profiles, request, held, manifest_sha256, source));
 
   std::vector<DownloadJob> jobs;
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
-  for (const MirrorFile& file : *files) {
+  for (const MirrorFile& file : files) {
     fs::path destination = request.dir / file.relative_path;
     std::error_code ec;
     fs::create_directories(destination.parent_path(), ec);
@@ -129,9 +123,9 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
   CUDAENV_TRY(downloaded);
 
   std::string manifest_name = "redistrib_" + request.label + ".json";
-  CUDAENV_TRY(write_file_atomically(request.dir / manifest_name, *text));
-  MirrorFile manifest_file{"manifest", "", "", manifest_name, manifest_sha256, text->size()};
-  return MirrorRelease{request.label, manifest->release_date, manifest_file, std::move(*files)};
+  CUDAENV_TRY(write_file_atomically(request.dir / manifest_name, text));
+  MirrorFile manifest_file{"manifest", "", "", manifest_name, manifest_sha256, text.size()};
+  return MirrorRelease{request.label, manifest.release_date, manifest_file, std::move(files)};
 }
 
 Status write_mirror_index(const fs::path& dir, const MirrorIndex& index) {

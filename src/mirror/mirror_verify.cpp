@@ -34,11 +34,10 @@ Result<VerifyReport> verify_mirror(const fs::path& dir, const MirrorIndex& index
     for (const MirrorFile& file : release.files) files.push_back(&file);
     for (const MirrorFile* file : files) {
       fs::path path = dir / file->relative_path;
-      auto problem = check_file(path, *file);
-      if (!problem) return problem.take_error();
+      CUDAENV_TRY_ASSIGN(auto problem, check_file(path, *file));
       ++report.files;
       report.bytes += file->size;
-      if (!problem->empty()) report.problems.push_back(MirrorProblem{release.label, path, *problem});
+      if (!problem.empty()) report.problems.push_back(MirrorProblem{release.label, path, problem});
     }
   }
   return report;

@@ -45,9 +45,8 @@ Result<std::vector<std::string>> folder_listing(const std::string& base_url) {
   // One try: a folder that does not answer falls back at once instead of delaying the command.
   DownloadOptions options;
   options.tries = 1;
-  auto html = fetch_text(base_url, options);
-  if (!html) return html.take_error();
-  return parse_redist_listing(*html);
+  CUDAENV_TRY_ASSIGN(auto html, fetch_text(base_url, options));
+  return parse_redist_listing(html);
 }
 
 // The mirror's index first (it knows release dates), then the folder's listing. NVIDIA's own
@@ -66,10 +65,9 @@ Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& b
     // Missing or broken (releases[0].label must be a string): the reason is worth showing.
     index_problem = "no usable " + std::string(kMirrorIndexName) + " (" + index.error().message + ")";
   }
-  auto labels = folder_listing(base_url);
-  if (!labels) return labels.take_error();
-  if (labels->empty()) return make_error(base_url + " lists no redistrib_<label>.json file and has " + index_problem);
-  return Listing{"listing", undated(*labels)};
+  CUDAENV_TRY_ASSIGN(auto labels, folder_listing(base_url));
+  if (labels.empty()) return make_error(base_url + " lists no redistrib_<label>.json file and has " + index_problem);
+  return Listing{"listing", undated(labels)};
 }
 
 fs::path cache_file(const fs::path& cache_dir, const std::string& base_url) {

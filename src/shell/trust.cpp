@@ -17,9 +17,8 @@ Result<Contents> read_contents(const fs::path& file) {
   std::error_code ec;
   fs::path real = fs::canonical(file, ec);
   if (ec) return make_error("cannot find " + file.string() + ": " + ec.message(), "give the path of a cuda.toml");
-  auto text = RealFileSystem().read_file(real);
-  if (!text) return text.take_error();
-  return Contents{real, std::move(*text)};
+  CUDAENV_TRY_ASSIGN(auto text, RealFileSystem().read_file(real));
+  return Contents{real, std::move(text)};
 }
 
 std::string first_line_of(const fs::path& file) {
@@ -44,13 +43,12 @@ bool TrustStore::is_trusted(const CudaToml& project) const {
 }
 
 Result<fs::path> TrustStore::trust(const fs::path& file) const {
-  auto contents = read_contents(file);
-  if (!contents) return contents.take_error();
+  CUDAENV_TRY_ASSIGN(auto contents, read_contents(file));
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) return make_error("cannot create " + dir_.string() + ": " + ec.message(), "check CUDAENV_ROOT's permissions");
-  CUDAENV_TRY(write_file_atomically(dir_ / trust_key(contents->real_path, contents->text), contents->real_path.string() + "\n"));
-  return contents->real_path;
+  CUDAENV_TRY(write_file_atomically(dir_ / trust_key(contents.real_path, contents.text), contents.real_path.string() + "\n"));
+  return contents.real_path;
 }
 
 Result<int> TrustStore::untrust(const fs::path& file) const {

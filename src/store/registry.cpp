@@ -44,9 +44,8 @@ Result<Registration> register_toolkit(const FileSystemView& disk, const Layout& 
   }
   Registration registration{as_name.value_or(""), home, false};
   if (!as_name) {
-    auto version = detect_toolkit_version(disk, home);
-    if (!version) return version.take_error();
-    registration.name = version->str();
+    CUDAENV_TRY_ASSIGN(auto version, detect_toolkit_version(disk, home));
+    registration.name = version.str();
   }
   if (!is_valid_version_request(registration.name) || registration.name == "system") {
     return make_error("'" + registration.name + "' cannot name a toolkit",

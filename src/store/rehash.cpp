@@ -26,9 +26,8 @@ Status place_shim(const FileSystemView& disk, const fs::path& shim_binary, const
       return make_error("cannot create shim " + shim.string() + ": " + std::strerror(errno),
                         "check that " + shim.parent_path().string() + " is writable");
     }
-    auto program = disk.read_file(shim_binary, kLargeFileLimit);
-    if (!program) return program.take_error();
-    return write_file_atomically(shim, *program, 0755);
+    CUDAENV_TRY_ASSIGN(auto program, disk.read_file(shim_binary, kLargeFileLimit));
+    return write_file_atomically(shim, program, 0755);
   }
   if (::rename(temporary.c_str(), shim.c_str()) != 0) {
     std::string reason = std::strerror(errno);
@@ -112,9 +111,8 @@ Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, co
 }
 
 Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout) {
-  auto shim_binary = locate_program("cudaenv-shim");
-  if (!shim_binary) return shim_binary.take_error();
-  return rehash(fs, layout, *shim_binary);
+  CUDAENV_TRY_ASSIGN(auto shim_binary, locate_program("cudaenv-shim"));
+  return rehash(fs, layout, shim_binary);
 }
 
 }  // namespace cudaenv

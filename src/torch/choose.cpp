@@ -262,9 +262,8 @@ Result<TorchChoice> choose_torch(const TorchMatrix& shipped, const TorchQuery& q
   std::vector<std::string> arch_notes;
   TorchMatrix filtered;
   if (!query.archs.empty() && !query.cpu) {
-    auto usable = with_kernels_for(shipped, query, arch_notes);
-    if (!usable) return usable.take_error();
-    filtered = std::move(*usable);
+    CUDAENV_TRY_ASSIGN(auto usable, with_kernels_for(shipped, query, arch_notes));
+    filtered = std::move(usable);
   }
   const TorchMatrix& matrix = filtered.releases.empty() ? shipped : filtered;
   auto choice = choose_among(matrix, query);

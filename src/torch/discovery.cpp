@@ -14,91 +14,73 @@ constexpr int kSnapshotFormat = 1;
 nlohmann::json strings_json(const std::set<std::string>& values) { return nlohmann::json(std::vector<std::string>(values.begin(), values.end())); }
 
 Result<std::set<std::string>> string_set_at(const JsonValue& object, std::string_view key) {
-  auto values = object.strings_at(key);
-  if (!values) return values.take_error();
-  return std::set<std::string>(values->begin(), values->end());
+  CUDAENV_TRY_ASSIGN(auto values, object.strings_at(key));
+  return std::set<std::string>(values.begin(), values.end());
 }
 
 Result<std::map<std::string, std::string>> pairs_at(const JsonValue& object, std::string_view key) {
   std::map<std::string, std::string> pairs;
-  auto member = object.find(key);
-  if (!member) return member.take_error();
-  if (!*member) return pairs;
-  auto members = (*member)->members();
-  if (!members) return members.take_error();
-  for (const auto& [name, value] : *members) {
-    auto text = value.string();
-    if (!text) return text.take_error();
-    pairs[name] = *text;
+  CUDAENV_TRY_ASSIGN(auto member, object.find(key));
+  if (!member) return pairs;
+  CUDAENV_TRY_ASSIGN(auto members, member->members());
+  for (const auto& [name, value] : members) {
+    CUDAENV_TRY_ASSIGN(auto text, value.string());
+    pairs[name] = text;
   }
   return pairs;
 }
 
 Result<IndexRelease> release_of(const JsonValue& entry) {
   IndexRelease release;
-  auto text = entry.string_at("version");
-  if (!text) return text.take_error();
-  auto version = parse_version(*text);
+  CUDAENV_TRY_ASSIGN(auto text, entry.string_at("version"));
+  auto version = parse_version(text);
   if (!version || version->parts.size() != 3) return entry.error("version is not x.y.z");
   release.version = *version;
-  auto cuda = entry.strings_at("cuda");
-  if (!cuda) return cuda.take_error();
-  for (const std::string& item : *cuda) {
+  CUDAENV_TRY_ASSIGN(auto cuda, entry.strings_at("cuda"));
+  for (const std::string& item : cuda) {
     auto parsed = parse_version(item);
     if (!parsed || parsed->parts.size() != 2) return entry.error("cuda holds a non-CUDA version");
     release.cuda.push_back(*parsed);
   }
   std::sort(release.cuda.begin(), release.cuda.end());
-  auto cpu = entry.optional_boolean("cpu");
-  if (!cpu) return cpu.take_error();
-  release.cpu = cpu->value_or(false);
-  auto python = string_set_at(entry, "python");
-  if (!python) return python.take_error();
-  release.python_tags = *python;
-  auto platforms = string_set_at(entry, "platforms");
-  if (!platforms) return platforms.take_error();
-  release.platforms = *platforms;
+  CUDAENV_TRY_ASSIGN(auto cpu, entry.optional_boolean("cpu"));
+  release.cpu = cpu.value_or(false);
+  CUDAENV_TRY_ASSIGN(auto python, string_set_at(entry, "python"));
+  release.python_tags = python;
+  CUDAENV_TRY_ASSIGN(auto platforms, string_set_at(entry, "platforms"));
+  release.platforms = platforms;
   return release;
 }
 
 Result<TorchIndexSnapshot> read_snapshot(std::string_view text) {
-  auto document = JsonValue::parse(text, kTorchIndexCacheName);
-  if (!document) return document.take_error();
+  CUDAENV_TRY_ASSIGN(auto document, JsonValue::parse(text, kTorchIndexCacheName));
   TorchIndexSnapshot snapshot;
-  auto format = document->at("format");
-  if (!format) return format.take_error();
-  auto number = format->integer();
-  if (!number || *number != kSnapshotFormat) return document->error("unknown format");
-  auto base = document->string_at("base");
-  if (!base) return base.take_error();
-  snapshot.base = *base;
+  CUDAENV_TRY_ASSIGN(auto format, document.at("format"));
+  auto number = format.integer();
+  if (!number || *number != kSnapshotFormat) return document.error("unknown format");
+  CUDAENV_TRY_ASSIGN(auto base, document.string_at("base"));
+  snapshot.base = base;
   for (auto [key, field] : {std::pair{"fetched_at", &snapshot.fetched_at}, std::pair{"failed_at", &snapshot.failed_at}}) {
-    auto member = document->find(key);
-    if (!member) return member.take_error();
-    if (!*member) continue;
-    auto value = (*member)->integer();
-    if (!value) return value.take_error();
-    *field = *value;
+    CUDAENV_TRY_ASSIGN(auto member, document.find(key));
+    if (!member) continue;
+    CUDAENV_TRY_ASSIGN(auto value, member->integer());
+    *field = value;
   }
-  auto failure = document->optional_string("failure");
-  if (!failure) return failure.take_error();
-  snapshot.failure = failure->value_or("");
-  auto torch = document->find("torch");
-  if (!torch) return torch.take_error();
-  if (*torch) {
-    auto entries = (*torch)->elements();
-    if (!entries) return entries.take_error();
-    for (const JsonValue& entry : *entries) {
-      auto release = release_of(entry);
-      if (!release) return release.take_error();
-      snapshot.torch.push_back(std::move(*release));
+  CUDAENV_TRY_ASSIGN(auto failure, document.optional_string("failure"));
+  snapshot.failure = failure.value_or("");
+  CUDAENV_TRY_ASSIGN(auto torch, document.find("torch"));
+  if (torch) {
+    CUDAENV_TRY_ASSIGN(auto entries, torch->elements());
+    for (const JsonValue& entry : entries) {
+      CUDAENV_TRY_ASSIGN(auto release, release_of(entry));
+      snapshot.torch.push_back(std::move(release));
     }
   }
-  auto vision = string_set_at(*document, "torchvision");
-  auto audio = string_set_at(*document, "torchaudio");
-  auto vision_for = pairs_at(*document, "torchvision_for");
-  auto audio_for = pairs_at(*document, "torchaudio_for");
-  if (!vision || !audio || !vision_for || !audio_for) return document->error("malformed pairing lists");
+  auto vision = string_set_at(document, "torchvision");
+  auto audio = string_set_at(document, "torchaudio");
+  auto vision_for = pairs_at(document, "torchvision_for");
+  auto audio_for = pairs_at(document, "torchaudio_for");
+  if (!vision || !audio || !vision_for || !audio_for) return document.error("malformed pairing lists");
   snapshot.torchvision = *vision;
   snapshot.torchaudio = *audio;
   snapshot.torchvision_for = *vision_for;

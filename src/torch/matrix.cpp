@@ -18,10 +18,9 @@ class MatrixParser {
       : path_(path), reader_(path, text, "this file ships with cudaenv; restore it from the source tree or fix that line") {}
 
   Result<TorchMatrix> run() {
-    auto parsed = reader_.parse();
-    if (!parsed) return parsed.take_error();
+    CUDAENV_TRY_ASSIGN(auto parsed, reader_.parse());
     matrix_.path = path_;
-    for (auto [key_in_file, node_in_file] : in_file_order(*parsed)) {
+    for (auto [key_in_file, node_in_file] : in_file_order(parsed)) {
       const toml::key& key = *key_in_file;
       toml::node& node = *node_in_file;
       Status status = ok_status();
@@ -56,9 +55,8 @@ class MatrixParser {
   }
 
   Status read_index_url(toml::node& node) {
-    auto value = reader_.expect_string(node, "index_url");
-    if (!value) return value.take_error();
-    matrix_.index_url = *value;
+    CUDAENV_TRY_ASSIGN(auto value, reader_.expect_string(node, "index_url"));
+    matrix_.index_url = value;
     return ok_status();
   }
 
@@ -85,9 +83,8 @@ class MatrixParser {
     if (!array) return fail(node.source().begin, std::string(key) + " must be an array of strings");
     std::vector<Version> versions;
     for (toml::node& element : *array) {
-      auto version = version_of(element, 2, 2);
-      if (!version) return version.take_error();
-      versions.push_back(*version);
+      CUDAENV_TRY_ASSIGN(auto version, version_of(element, 2, 2));
+      versions.push_back(version);
     }
     std::sort(versions.begin(), versions.end());
     return versions;
@@ -117,9 +114,8 @@ class MatrixParser {
     for (auto&& [major, list] : *tolerated) {
       int major_number = static_cast<int>(parse_decimal(major.str(), 999).value_or(0));
       if (major_number <= 0) return fail(major.source().begin, "'" + std::string(major.str()) + "' is not a CUDA major");
-      auto versions = cuda_list(major.str(), list);
-      if (!versions) return versions.take_error();
-      matrix_.deepspeed_minor_ok[major_number] = *versions;
+      CUDAENV_TRY_ASSIGN(auto versions, cuda_list(major.str(), list));
+      matrix_.deepspeed_minor_ok[major_number] = versions;
     }
     return ok_status();
   }
@@ -127,54 +123,45 @@ class MatrixParser {
   Status read_kernels(toml::table& table) {
     CUDAENV_TRY(check_keys(table, {"cuda", "torch_from", "min_arch"}));
     KernelFloor floor;
-    auto cuda = version_at(table, "cuda", 2, 2);
-    if (!cuda) return cuda.take_error();
-    auto from = version_at(table, "torch_from", 3, 3);
-    if (!from) return from.take_error();
-    auto arch = version_at(table, "min_arch", 2, 2);
-    if (!arch) return arch.take_error();
-    matrix_.kernel_floors.push_back({*cuda, *from, *arch});
+    CUDAENV_TRY_ASSIGN(auto cuda, version_at(table, "cuda", 2, 2));
+    CUDAENV_TRY_ASSIGN(auto from, version_at(table, "torch_from", 3, 3));
+    CUDAENV_TRY_ASSIGN(auto arch, version_at(table, "min_arch", 2, 2));
+    matrix_.kernel_floors.push_back({cuda, from, arch});
     return ok_status();
   }
 
   Status read_release(toml::table& table) {
     CUDAENV_TRY(check_keys(table, {"torch", "cuda", "experimental", "pypi_default", "torchvision", "torchaudio"}));
     TorchRelease release;
-    auto torch = version_at(table, "torch", 3, 3);
-    if (!torch) return torch.take_error();
-    release.torch = *torch;
+    CUDAENV_TRY_ASSIGN(auto torch, version_at(table, "torch", 3, 3));
+    release.torch = torch;
     for (const TorchRelease& other : matrix_.releases) {
       if (other.torch == release.torch) return fail(table.source().begin, "torch " + release.torch.str() + " is listed twice");
     }
     toml::node* cuda = table.get("cuda");
     if (!cuda) return fail(table.source().begin, "missing key 'cuda'");
-    auto variants = cuda_list("cuda", *cuda);
-    if (!variants) return variants.take_error();
-    if (variants->empty()) return fail(cuda->source().begin, "cuda lists no CUDA versions");
-    release.cuda = *variants;
+    CUDAENV_TRY_ASSIGN(auto variants, cuda_list("cuda", *cuda));
+    if (variants.empty()) return fail(cuda->source().begin, "cuda lists no CUDA versions");
+    release.cuda = variants;
     if (toml::node* experimental = table.get("experimental")) {
-      auto listed = cuda_list("experimental", *experimental);
-      if (!listed) return listed.take_error();
-      for (const Version& version : *listed) {
+      CUDAENV_TRY_ASSIGN(auto listed, cuda_list("experimental", *experimental));
+      for (const Version& version : listed) {
         if (std::find(release.cuda.begin(), release.cuda.end(), version) == release.cuda.end()) {
           return fail(experimental->source().begin, "experimental " + version.str() + " is not in cuda");
         }
       }
-      release.experimental = *listed;
+      release.experimental = listed;
     }
-    auto pypi = version_at(table, "pypi_default", 2, 2);
-    if (!pypi) return pypi.take_error();
-    if (std::find(release.cuda.begin(), release.cuda.end(), *pypi) == release.cuda.end()) {
-      return fail(table.get("pypi_default")->source().begin, "pypi_default " + pypi->str() + " is not in cuda");
+    CUDAENV_TRY_ASSIGN(auto pypi, version_at(table, "pypi_default", 2, 2));
+    if (std::find(release.cuda.begin(), release.cuda.end(), pypi) == release.cuda.end()) {
+      return fail(table.get("pypi_default")->source().begin, "pypi_default " + pypi.str() + " is not in cuda");
     }
-    release.pypi_default = *pypi;
-    auto torchvision = version_at(table, "torchvision", 3, 3);
-    if (!torchvision) return torchvision.take_error();
-    release.torchvision = torchvision->str();
+    release.pypi_default = pypi;
+    CUDAENV_TRY_ASSIGN(auto torchvision, version_at(table, "torchvision", 3, 3));
+    release.torchvision = torchvision.str();
     if (table.contains("torchaudio")) {
-      auto torchaudio = version_at(table, "torchaudio", 3, 3);
-      if (!torchaudio) return torchaudio.take_error();
-      release.torchaudio = torchaudio->str();
+      CUDAENV_TRY_ASSIGN(auto torchaudio, version_at(table, "torchaudio", 3, 3));
+      release.torchaudio = torchaudio.str();
     }
     matrix_.releases.push_back(std::move(release));
     return ok_status();
@@ -192,9 +179,8 @@ Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::s
 }
 
 Result<TorchMatrix> load_torch_matrix(const DataFiles& data) {
-  auto file = data.read(kTorchMatrixFileName);
-  if (!file) return file.take_error();
-  return parse_torch_matrix(file->path, file->text);
+  CUDAENV_TRY_ASSIGN(auto file, data.read(kTorchMatrixFileName));
+  return parse_torch_matrix(file.path, file.text);
 }
 
 Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& base) {

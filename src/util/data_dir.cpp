@@ -59,13 +59,12 @@ Result<DataFile> DataFiles::read(const std::string& name) const {
 }
 
 Result<fs::path> locate_program(const std::string& name) {
-  auto self = running_program();
-  if (!self) return self.take_error();
-  fs::path libexec = install_prefix(*self) / "libexec/cudaenv";
-  for (const fs::path& candidate : {self->parent_path() / name, libexec / name}) {
+  CUDAENV_TRY_ASSIGN(auto self, running_program());
+  fs::path libexec = install_prefix(self) / "libexec/cudaenv";
+  for (const fs::path& candidate : {self.parent_path() / name, libexec / name}) {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
-  return make_error(name + " was not found beside " + self->string() + " or in " + libexec.string(),
+  return make_error(name + " was not found beside " + self.string() + " or in " + libexec.string(),
                     "reinstall cudaenv (./install.sh) so its programs are installed together");
 }
 

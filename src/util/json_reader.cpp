@@ -74,10 +74,9 @@ Result<std::optional<JsonValue>> JsonValue::find(std::string_view key) const {
 }
 
 Result<JsonValue> JsonValue::at(std::string_view key) const {
-  auto found = find(key);
-  if (!found) return found.take_error();
-  if (!*found) return error("has no \"" + std::string(key) + "\"");
-  return std::move(**found);
+  CUDAENV_TRY_ASSIGN(auto found, find(key));
+  if (!found) return error("has no \"" + std::string(key) + "\"");
+  return std::move(*found);
 }
 
 Result<std::vector<JsonValue>> JsonValue::elements() const {
@@ -120,42 +119,34 @@ Result<bool> JsonValue::boolean() const {
 }
 
 Result<std::string> JsonValue::string_at(std::string_view key) const {
-  auto member = at(key);
-  if (!member) return member.take_error();
-  return member->string();
+  CUDAENV_TRY_ASSIGN(auto member, at(key));
+  return member.string();
 }
 
 Result<std::optional<std::string>> JsonValue::optional_string(std::string_view key) const {
-  auto member = find(key);
-  if (!member) return member.take_error();
-  if (!*member) return std::optional<std::string>();
-  auto text = (*member)->string();
-  if (!text) return text.take_error();
-  return std::optional<std::string>(std::move(*text));
+  CUDAENV_TRY_ASSIGN(auto member, find(key));
+  if (!member) return std::optional<std::string>();
+  CUDAENV_TRY_ASSIGN(auto text, member->string());
+  return std::optional<std::string>(std::move(text));
 }
 
 Result<std::vector<std::string>> JsonValue::strings_at(std::string_view key) const {
   std::vector<std::string> out;
-  auto member = find(key);
-  if (!member) return member.take_error();
-  if (!*member) return out;
-  auto elements = (*member)->elements();
-  if (!elements) return elements.take_error();
-  for (const JsonValue& element : *elements) {
-    auto text = element.string();
-    if (!text) return text.take_error();
-    out.push_back(std::move(*text));
+  CUDAENV_TRY_ASSIGN(auto member, find(key));
+  if (!member) return out;
+  CUDAENV_TRY_ASSIGN(auto elements, member->elements());
+  for (const JsonValue& element : elements) {
+    CUDAENV_TRY_ASSIGN(auto text, element.string());
+    out.push_back(std::move(text));
   }
   return out;
 }
 
 Result<std::optional<bool>> JsonValue::optional_boolean(std::string_view key) const {
-  auto member = find(key);
-  if (!member) return member.take_error();
-  if (!*member) return std::optional<bool>();
-  auto value = (*member)->boolean();
-  if (!value) return value.take_error();
-  return std::optional<bool>(*value);
+  CUDAENV_TRY_ASSIGN(auto member, find(key));
+  if (!member) return std::optional<bool>();
+  CUDAENV_TRY_ASSIGN(auto value, member->boolean());
+  return std::optional<bool>(value);
 }
 
 }  // namespace cudaenv
