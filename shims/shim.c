@@ -35,8 +35,10 @@ static void run_full_resolver(int argc, char** argv, const char* self) {
     args[3 + argc] = NULL;
     execve(full, args, environ);
   }
-  fprintf(stderr, "cudaenv: error: cudaenv-shim-full is missing beside %s\n"
-                  "  run `cudaenv rehash`, or reinstall cudaenv\n", self);
+  fprintf(stderr,
+          "cudaenv: error: cudaenv-shim-full is missing beside %s\n"
+          "  run `cudaenv rehash`, or reinstall cudaenv\n",
+          self);
   exit(127);
 }
 

@@ -48,8 +48,7 @@ int run_shim(int argc, char** argv) {
   if (!selection) return fail(selection.error());
   // Running the shim, or this program, again would only come back here.
   auto is_a_shim = [&](const fs::path& candidate) {
-    return lean_is_same_program(candidate.c_str(), shim.c_str()) ||
-           lean_is_same_program(candidate.c_str(), "/proc/self/exe");
+    return lean_is_same_program(candidate.c_str(), shim.c_str()) || lean_is_same_program(candidate.c_str(), "/proc/self/exe");
   };
   auto path = program_for_selection(disk, env, *layout, *selection, program, is_a_shim);
   if (!path) return fail(path.error());

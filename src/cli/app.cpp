@@ -7,8 +7,8 @@
 
 #include "cli/command.h"
 #include "cli/session.h"
-#include "util/output.h"
 #include "util/edit_distance.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 #ifndef CUDAENV_VERSION_STRING
@@ -22,9 +22,8 @@ namespace {
 // What people used to pyenv, mise or asdf type, and what cudaenv calls it.
 std::optional<std::string> other_tools_word(std::string_view word) {
   static const std::map<std::string_view, std::string_view> words = {
-      {"local", "use"},         {"ls", "versions"},   {"list", "versions"}, {"ls-remote", "list-remote"},
-      {"activate", "init"},     {"where", "prefix"},  {"version", "current"}, {"rm", "uninstall"},
-      {"remove", "uninstall"},
+      {"local", "use"},    {"ls", "versions"},     {"list", "versions"}, {"ls-remote", "list-remote"}, {"activate", "init"},
+      {"where", "prefix"}, {"version", "current"}, {"rm", "uninstall"},  {"remove", "uninstall"},
   };
   auto found = words.find(word);
   if (found == words.end()) return std::nullopt;
@@ -171,8 +170,7 @@ int run_cli(int argc, char** argv) {
   try {
     return run_parsed(app, std::move(words), commands);
   } catch (const std::exception& e) {
-    print_error(make_error(std::string("internal error: ") + e.what(),
-                           "please report this with the command you ran"));
+    print_error(make_error(std::string("internal error: ") + e.what(), "please report this with the command you ran"));
     return 1;
   }
 }

@@ -3,10 +3,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
 #include "store/rehash.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -90,8 +90,9 @@ std::string render_text(const std::vector<NamedSetting>& settings) {
 CommandHandler configure_config(CLI::App& command) {
   auto json_output = std::make_shared<bool>(false);
   command.add_flag("--json", *json_output, "Print the settings as JSON");
-  command.footer("Each setting shows where its value came from: an environment variable, cuda.toml, or the default.\n"
-                 "A command's own option (install --mirror, --profile, ...) comes before all of them.");
+  command.footer(
+      "Each setting shows where its value came from: an environment variable, cuda.toml, or the default.\n"
+      "A command's own option (install --mirror, --profile, ...) comes before all of them.");
   return [json_output](const Setup& setup) -> Result<int> {
     CUDAENV_TRY_ASSIGN(auto settings, all_settings(setup.session()));
     std::string text = *json_output ? render_json(settings) : render_text(settings);

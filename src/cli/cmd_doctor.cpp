@@ -42,11 +42,10 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
-  Probes probes =
-      run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
+  Probes probes = run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
   std::vector<Finding> findings = run_checks(probes, facts);
-  std::string text = options.json ? render_json(probes, findings)
-                                  : render_report(probes, findings, stdout_wants_colour(session.env));
+  std::string text =
+      options.json ? render_json(probes, findings) : render_report(probes, findings, stdout_wants_colour(session.env));
   std::fputs(text.c_str(), stdout);
   return has_error(findings) ? 1 : 0;
 }

@@ -9,14 +9,14 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "core/hook_state.h"
 #include "core/toolkit_env.h"
-#include "util/strings.h"
 #include "shell/ci_env.h"
 #include "shell/hook.h"
 #include "shell/trust.h"
+#include "util/output.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -26,7 +26,8 @@ namespace {
 EnvChange active_env_change(const Session& session, const Selection& selection) {
   TrustStore trust(session.layout.trust_dir());
   std::string notice;
-  EnvChange change = checked_env_change(selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice);
+  EnvChange change = checked_env_change(
+      selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice);
   if (!notice.empty()) print_note(notice);
   return change;
 }
@@ -46,9 +47,9 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
   if (command[0].find('/') == std::string::npos) {
     auto found = find_on_path(session.fs, env, command[0], session.layout.shims_dir());
     if (!found) {
-      return make_error(command[0] + ": command not found (CUDA " + selection.toolkit.name + ", " +
-                            selection.request.origin() + ")",
-                        "check the name, or `cudaenv which " + command[0] + "`", 127);
+      return make_error(
+          command[0] + ": command not found (CUDA " + selection.toolkit.name + ", " + selection.request.origin() + ")",
+          "check the name, or `cudaenv which " + command[0] + "`", 127);
     }
     program = *found;
   }
@@ -81,7 +82,8 @@ Status append_to_runner_file(const EnvMap& env, const char* variable, const std:
   std::FILE* file = std::fopen(path->c_str(), "a");
   if (!file) return make_error("cannot open " + *path + " (" + variable + "): " + std::strerror(errno));
   bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  if (std::fclose(file) != 0 || !written) return make_error("cannot write " + *path + " (" + variable + "): " + std::strerror(errno));
+  if (std::fclose(file) != 0 || !written)
+    return make_error("cannot write " + *path + " (" + variable + "): " + std::strerror(errno));
   return ok_status();
 }
 
@@ -114,8 +116,7 @@ struct ExecOptions {
 CommandHandler configure_exec(CLI::App& command) {
   auto options = std::make_shared<ExecOptions>();
   command.add_option("--cuda", options->cuda, "Run it with this CUDA version instead of the active one");
-  command.add_option("command", options->command, "The command and its arguments, kept exactly as given")
-      ->allow_extra_args();
+  command.add_option("command", options->command, "The command and its arguments, kept exactly as given")->allow_extra_args();
   command.footer("Example: cudaenv exec -- nvcc --version; cudaenv exec --cuda 12.4 -- make");
   return [options](const Setup& setup) { return run_exec(setup.session(), options->cuda, options->command); };
 }
@@ -124,8 +125,9 @@ CommandHandler configure_env(CLI::App& command) {
   auto shell = std::make_shared<std::string>();
   command.add_option("--shell", *shell, "Output syntax (default: from $SHELL)")
       ->check(CLI::IsMember({"bash", "zsh", "fish", "json", "github", "dotenv"}));
-  command.footer("--shell github appends to $GITHUB_ENV and $GITHUB_PATH (GitHub Actions); --shell dotenv prints "
-                 "KEY=VALUE lines (GitLab's dotenv reports)");
+  command.footer(
+      "--shell github appends to $GITHUB_ENV and $GITHUB_PATH (GitHub Actions); --shell dotenv prints "
+      "KEY=VALUE lines (GitLab's dotenv reports)");
   return [shell](const Setup& setup) { return run_env(setup.session(), setup.selection(), *shell); };
 }
 

@@ -11,7 +11,6 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/project_lock.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
@@ -22,6 +21,7 @@
 #include "install/redist_files.h"
 #include "store/rehash.h"
 #include "util/json_reader.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -104,8 +104,8 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
   }
   std::string took = seconds_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   std::string from = result.plan.source == "pypi" ? " from " + result.plan.origin : "";
-  print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result.home.string() + " (" +
-             summary(result) + ")");
+  print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result.home.string() + " (" + summary(result) +
+             ")");
   return ok_status();
 }
 
@@ -124,7 +124,8 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
   }
   if (existing) {
     const CudaLock& lock = *existing;
-    std::vector<std::string> differences = options.frozen ? std::vector<std::string>{} : request_differences(lock.request, wanted);
+    std::vector<std::string> differences =
+        options.frozen ? std::vector<std::string>{} : request_differences(lock.request, wanted);
     bool has_platform = std::count(lock.platforms.begin(), lock.platforms.end(), platform) > 0;
     if (!differences.empty() && options.locked) {
       return make_error(path.string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
@@ -148,7 +149,7 @@ Result<int> install_locked(const Session& session, const InstallOptions& options
   ProgressReporter progress(stderr, stderr_wants_colour());
   CUDAENV_TRY_ASSIGN(auto lock, project_lock(options, session, releases, profiles, toml, platform, progress));
   CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles,
-                                skip_manifest_pin(options.skip_manifest_pin, session), progress));
+                                                  skip_manifest_pin(options.skip_manifest_pin, session), progress));
   InstallRequest& request = install.request;
   request.jobs = options.jobs.value_or(kDefaultJobs);
   request.force = options.force;
@@ -181,14 +182,15 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   ProgressReporter progress(stderr, stderr_wants_colour());
   std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles).value;
   auto request_for = [&](const std::string& label) {
-    return InstallRequest{label,          profile,       options.components,     platform,
-                          jobs,           options.force, options.keep_downloads, options.libraries};
+    return InstallRequest{label, profile,       options.components,     platform,
+                          jobs,  options.force, options.keep_downloads, options.libraries};
   };
   if (source == "pypi") {
     CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
     PackageIndex index(index_url);
     for (const std::string& version : options.versions) {
-      CUDAENV_TRY_ASSIGN(auto label, resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
+      CUDAENV_TRY_ASSIGN(auto label,
+                         resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
       CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
       PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles), session,
                                             LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
@@ -306,8 +308,7 @@ bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label
 }
 
 // The toolkit releases the package index's cuda-toolkit metapackage offers, newest first.
-Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options,
-                                 const std::optional<Version>& prefix) {
+Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options, const std::optional<Version>& prefix) {
   if (options.offline) return 0;  // an index's pages are not cached: offline (completions) lists nothing
   CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
   PackageIndex index(index_url);
@@ -345,10 +346,9 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
   if (kind == "pypi") return run_list_remote_pypi(session, options, prefix);
   CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
   ReleaseSource source(session, folder.shipped, folder.base);
-  const DiscoveredReleases& discovered =
-      source.discovered(options.refresh   ? ListFreshness::refresh
-                        : options.offline ? ListFreshness::offline
-                                          : ListFreshness::cache_ok);
+  const DiscoveredReleases& discovered = source.discovered(options.refresh   ? ListFreshness::refresh
+                                                           : options.offline ? ListFreshness::offline
+                                                                             : ListFreshness::cache_ok);
   std::vector<Toolkit> toolkits = session.toolkits();
   auto installed = [&](const std::string& label) { return is_installed(toolkits, label); };
   nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
@@ -392,8 +392,7 @@ Status update_torch_index(const Session& session) {
                       "CUDA releases were updated");
   }
   std::string newest = snapshot->torch.empty() ? "" : "; newest " + snapshot->torch.back().version.str();
-  std::printf("%zu torch releases at %s%s\n", snapshot->torch.size(), terminal_safe(snapshot->base).c_str(),
-              newest.c_str());
+  std::printf("%zu torch releases at %s%s\n", snapshot->torch.size(), terminal_safe(snapshot->base).c_str(), newest.c_str());
   return ok_status();
 }
 
@@ -403,8 +402,7 @@ Result<int> run_update(const Session& session, const UpdateOptions& options) {
   Status torch = update_torch_index(session);
   const ReleaseCatalog& shipped = folder.shipped;
   const std::string& base = folder.base;
-  DiscoveredReleases discovered =
-      discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh);
+  DiscoveredReleases discovered = discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh);
   if (discovered.unreadable) {
     return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,
                       discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "
@@ -443,7 +441,8 @@ CommandHandler configure_install(CLI::App& command) {
                      "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
   command.add_option("--index-url", options->index_url,
                      "Package index for --source pypi; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
-  command.add_option("--library", options->libraries, "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
+  command.add_option("--library", options->libraries,
+                     "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
   command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");
   command.add_flag("--frozen", options->frozen, "Install what cuda.lock holds without comparing it to cuda.toml; never write it")
       ->excludes("--locked");
@@ -466,7 +465,8 @@ CommandHandler configure_list_remote(CLI::App& command) {
   command.add_flag("--bare", options->bare, "Only the versions, one per line (for completions)");
   command.add_flag("--json", options->json, "Machine-readable output");
   command.add_flag("--refresh", options->refresh, "Read the folder's list of releases again (it is cached a day)");
-  command.add_flag("--offline", options->offline, "No network: the cached list of any age, else the shipped one (for completions)")
+  command
+      .add_flag("--offline", options->offline, "No network: the cached list of any age, else the shipped one (for completions)")
       ->excludes("--refresh");
   return [options](const Setup& setup) { return run_list_remote(setup.session(), *options); };
 }

@@ -6,9 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/project_lock.h"
 #include "cli/redist_source.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -48,12 +48,10 @@ Result<int> check_lock(const CudaToml& toml) {
   CUDAENV_TRY_ASSIGN(auto lock, existing_lock(toml));
   std::vector<std::string> differences = request_differences(lock.request, lock_request_of(toml));
   if (!differences.empty()) {
-    return make_error(lock_path_of(toml).string() + " does not match " + toml.path.string() + ":\n  " +
-                          join(differences, "\n  "),
+    return make_error(lock_path_of(toml).string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
                       "run `cudaenv lock` to update it, and commit both");
   }
-  std::printf("%s matches %s (CUDA %s)\n", lock_path_of(toml).string().c_str(), toml.path.string().c_str(),
-              lock.label.c_str());
+  std::printf("%s matches %s (CUDA %s)\n", lock_path_of(toml).string().c_str(), toml.path.string().c_str(), lock.label.c_str());
   return 0;
 }
 
@@ -86,16 +84,17 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
     platforms.push_back(host);
   }
   ProgressReporter progress(stderr, false);
-  CUDAENV_TRY_ASSIGN(auto lock, resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml), platforms,
-                           LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session)},
-                           progress));
+  CUDAENV_TRY_ASSIGN(
+      auto lock, resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml), platforms,
+                              LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session)}, progress));
   if (previous && *previous == lock) {
     std::printf("%s is up to date (CUDA %s)\n", path.string().c_str(), lock.label.c_str());
     return 0;
   }
   CUDAENV_TRY(write_lock_file(path, lock));
   std::vector<std::string> libraries;
-  for (const LockedArchive& library : lock.libraries_for(platforms.front())) libraries.push_back(library.name + " " + library.version);
+  for (const LockedArchive& library : lock.libraries_for(platforms.front()))
+    libraries.push_back(library.name + " " + library.version);
   std::printf("%s %s: CUDA %s for %s, %zu components%s\n", previous ? "updated" : "wrote", path.string().c_str(),
               lock.label.c_str(), join(lock.platforms, ", ").c_str(), lock.components_for(platforms.front()).size(),
               libraries.empty() ? "" : (", " + join(libraries, ", ")).c_str());

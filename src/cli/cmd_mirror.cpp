@@ -6,12 +6,12 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "mirror/mirror_store.h"
 #include "mirror/mirror_verify.h"
 #include "util/file_lock.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -52,7 +52,8 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
   // The upstream is --mirror or NVIDIA, never CUDAENV_MIRROR: on a cluster that names the
   // local mirror this command fills.
-  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror.empty() ? releases.default_base : options.mirror, session, releases));
+  CUDAENV_TRY_ASSIGN(auto base,
+                     redist_base_url(options.mirror.empty() ? releases.default_base : options.mirror, session, releases));
   if (options.platforms.empty()) {
     CUDAENV_TRY_ASSIGN(auto platform, host_platform(""));
     options.platforms.push_back(platform);
@@ -72,18 +73,23 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   ReleaseSource source(session, releases, base);
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, source.resolve(version));
-    SyncRequest request{label, options.profile.empty() ? profiles.default_profile : options.profile,
-                        options.components, options.platforms, base, dir, options.jobs,
+    SyncRequest request{label,
+                        options.profile.empty() ? profiles.default_profile : options.profile,
+                        options.components,
+                        options.platforms,
+                        base,
+                        dir,
+                        options.jobs,
                         skip_manifest_pin(options.skip_manifest_pin, session)};
     CUDAENV_TRY_ASSIGN(auto release, sync_release(releases, profiles, request, held, progress));
-    print_note("synced CUDA " + label + " into " + dir.string() + " (" + std::to_string(release.files.size()) +
-               " archives for " + join(release.platforms(), ", ") + ", " + human_bytes(total_size(release)) + ")");
+    print_note("synced CUDA " + label + " into " + dir.string() + " (" + std::to_string(release.files.size()) + " archives for " +
+               join(release.platforms(), ", ") + ", " + human_bytes(total_size(release)) + ")");
     merge_release(held, std::move(release));
     CUDAENV_TRY(write_mirror_index(dir, held));
     labels.push_back(label);
   }
-  print_note("install from it with `cudaenv install " + labels.front() + " --mirror file://" + dir.string() +
-             "`, or serve " + dir.string() + " over http");
+  print_note("install from it with `cudaenv install " + labels.front() + " --mirror file://" + dir.string() + "`, or serve " +
+             dir.string() + " over http");
   return 0;
 }
 
@@ -138,8 +144,9 @@ CommandHandler configure_mirror(CLI::App& command) {
       "Example: cudaenv mirror sync 12.4 12.1 --to /srv/cuda-redist --platform linux-x86_64 --platform linux-sbsa\n"
       "Then, on machines without internet: cudaenv install 12.4 --mirror http://host/cuda-redist/ (nginx) or\n"
       "--mirror file:///srv/cuda-redist (CUDAENV_MIRROR sets it for install and list-remote).");
-  sync->footer("Verified archives are kept, partial ones resumed; a plain re-sync of a release repairs whatever\n"
-               "of it `cudaenv mirror verify` reports.");
+  sync->footer(
+      "Verified archives are kept, partial ones resumed; a plain re-sync of a release repairs whatever\n"
+      "of it `cudaenv mirror verify` reports.");
   return [sync, sync_options, verify_dir](const Setup& setup) -> Result<int> {
     if (sync->parsed()) return run_sync(setup.session(), *sync_options);
     return run_verify(*verify_dir);

@@ -5,10 +5,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "modules/modulefile.h"
 #include "util/atomic_file.h"
+#include "util/output.h"
 
 namespace cudaenv {
 
@@ -34,13 +34,13 @@ Result<std::vector<Toolkit>> chosen_toolkits(const Session& session, const Modul
   if (options.version == "system") {
     return make_error("the system toolkit is not managed by cudaenv", "register it first: cudaenv add /usr/local/cuda-X.Y", 2);
   }
-  CUDAENV_TRY_ASSIGN(auto toolkit, resolve_request(session.fs, session.env, session.layout,
-                                 Request{options.version, OriginKind::argument, {}, "module"}, session.toolkit_index()));
+  CUDAENV_TRY_ASSIGN(auto toolkit,
+                     resolve_request(session.fs, session.env, session.layout,
+                                     Request{options.version, OriginKind::argument, {}, "module"}, session.toolkit_index()));
   return std::vector<Toolkit>{toolkit};
 }
 
-Status write_modulefile(const std::filesystem::path& dir, const Toolkit& toolkit, ModuleFormat format,
-                        const std::string& text) {
+Status write_modulefile(const std::filesystem::path& dir, const Toolkit& toolkit, ModuleFormat format, const std::string& text) {
   std::filesystem::path file = dir / modulefile_name(toolkit, format);
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);

@@ -6,9 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "util/atomic_file.h"
+#include "util/output.h"
 
 namespace cudaenv {
 
@@ -63,10 +63,10 @@ Result<int> run_use_unset(const Session& session) {
   auto existing = session.fs.read_file(file);
   if (!existing) {
     auto nearest = find_project_file(session.fs, session.cwd);
-    return make_error("no cuda.toml in " + session.cwd.string(),
-                      nearest ? "the pin here comes from " + nearest->string() + ": run `cudaenv use --unset` in " +
-                                    nearest->parent_path().string()
-                              : "nothing pins a version here");
+    return make_error("no cuda.toml in " + session.cwd.string(), nearest ? "the pin here comes from " + nearest->string() +
+                                                                               ": run `cudaenv use --unset` in " +
+                                                                               nearest->parent_path().string()
+                                                                         : "nothing pins a version here");
   }
   CUDAENV_TRY_ASSIGN(auto edited, unset_cuda_toml_version(file, *existing));
   if (!edited) {
@@ -126,9 +126,10 @@ struct UseOptions {
 
 CommandHandler configure_use(CLI::App& command) {
   auto options = std::make_shared<UseOptions>();
-  auto* version = command.add_option("version", options->version,
-                                     "Version to pin: 12, 12.1, 12.1.1, a registered name, or system");
-  auto* unset = command.add_flag("--unset", options->unset, "Remove the pin from ./cuda.toml (the file goes if nothing else is in it)");
+  auto* version =
+      command.add_option("version", options->version, "Version to pin: 12, 12.1, 12.1.1, a registered name, or system");
+  auto* unset =
+      command.add_flag("--unset", options->unset, "Remove the pin from ./cuda.toml (the file goes if nothing else is in it)");
   version->excludes(unset);
   return [options](const Setup& setup) -> Result<int> {
     if (options->unset) return run_use_unset(setup.session());

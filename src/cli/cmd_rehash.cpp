@@ -1,9 +1,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "store/rehash.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {

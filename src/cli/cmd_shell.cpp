@@ -5,13 +5,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "shell/hook.h"
 #include "shell/init_script.h"
 #include "shell/stamps.h"
 #include "shell/trust.h"
 #include "util/data_dir.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -62,7 +62,8 @@ Result<int> run_shell(const Session& session, const ShellOptions& options) {
     auto current = env_get(session.env, "CUDAENV_VERSION");
     if (!current) return make_error("no shell version set", "set one with `cudaenv shell 12.4`");
     std::string shown = terminal_safe(*current);
-    std::printf("%s\n", (options.shell_code.empty() ? shown : "echo " + (fish ? fish_quote(shown) : posix_quote(shown)) + ";").c_str());
+    std::printf("%s\n",
+                (options.shell_code.empty() ? shown : "echo " + (fish ? fish_quote(shown) : posix_quote(shown)) + ";").c_str());
     return 0;
   }
   if (options.shell_code.empty()) return needs_integration(session.env);
@@ -76,7 +77,8 @@ Result<int> run_shell(const Session& session, const ShellOptions& options) {
   auto toolkit = resolve_request(session.fs, session.env, session.layout,
                                  Request{options.version, OriginKind::argument, {}, "shell"}, session.toolkit_index());
   if (!toolkit) return toolkit.take_error();
-  std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(), stdout);
+  std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(),
+             stdout);
   return 0;
 }
 
@@ -97,8 +99,7 @@ Result<int> run_trust(const Session& session, const std::string& file, bool allo
     return 0;
   }
   CUDAENV_TRY_ASSIGN(auto removed, store.untrust(path));
-  print_note(removed ? "untrusted " + path.string() + ": its [env] is no longer applied"
-                      : path.string() + " was not trusted");
+  print_note(removed ? "untrusted " + path.string() + ": its [env] is no longer applied" : path.string() + " was not trusted");
   return 0;
 }
 

@@ -6,10 +6,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "core/program.h"
 #include "util/json_reader.h"
+#include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -87,7 +87,8 @@ Result<int> run_versions(const Session& session, const VersionsOptions& options)
   }
   for (const Toolkit& toolkit : toolkits) {
     std::string line = toolkit.source == ToolkitSource::system ? "system (" + toolkit.home.string() + ")" : describe(toolkit);
-    if (is_active(toolkit)) std::printf("* %s (%s)\n", terminal_safe(line).c_str(), terminal_safe(selection->request.origin()).c_str());
+    if (is_active(toolkit))
+      std::printf("* %s (%s)\n", terminal_safe(line).c_str(), terminal_safe(selection->request.origin()).c_str());
     else std::printf("  %s\n", terminal_safe(line).c_str());
   }
   if (toolkits.empty()) print_note("no toolkits yet: `cudaenv install 12.4` or `cudaenv add --scan`");
@@ -106,8 +107,9 @@ Result<int> run_prefix(const Session& session, const std::string& version) {
     std::printf("%s\n", selection.toolkit.home.c_str());
     return 0;
   }
-  CUDAENV_TRY_ASSIGN(auto toolkit, resolve_request(session.fs, session.env, session.layout,
-                                 Request{version, OriginKind::argument, {}, "prefix"}, session.toolkit_index()));
+  CUDAENV_TRY_ASSIGN(
+      auto toolkit, resolve_request(session.fs, session.env, session.layout, Request{version, OriginKind::argument, {}, "prefix"},
+                                    session.toolkit_index()));
   std::printf("%s\n", toolkit.home.c_str());
   return 0;
 }

@@ -7,14 +7,14 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/output.h"
 #include "cli/session.h"
 #include "store/registry.h"
 #include "torch/discovery.h"
 #include "torch/render.h"
 #include "util/data_dir.h"
-#include "util/process.h"
 #include "util/nvidia_driver.h"
+#include "util/output.h"
+#include "util/process.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -105,7 +105,8 @@ Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
     auto arch = parse_compute_capability(trim(item));
     if (!arch) {
       return make_error("--arch '" + std::string(trim(item)) + "' is not a compute capability",
-                        "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --arch 7.0 or --arch 7.0,8.6", 2);
+                        "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --arch 7.0 or --arch 7.0,8.6",
+                        2);
     }
     query.archs.push_back(*arch);
   }
@@ -138,7 +139,8 @@ TorchMatrix discovered_matrix(const Session& session, const TorchOptions& option
     return s && s->fetched_at > 0 && s->fetched_at > s->failed_at && now - s->fetched_at < kTorchIndexTtlSeconds;
   };
   if (!options.refresh && fresh(snapshot)) return merge_index(shipped, *snapshot, "cache");
-  bool failed_lately = snapshot && snapshot->failed_at > snapshot->fetched_at && now - snapshot->failed_at < kTorchIndexRetrySeconds;
+  bool failed_lately =
+      snapshot && snapshot->failed_at > snapshot->fetched_at && now - snapshot->failed_at < kTorchIndexRetrySeconds;
   if (options.refresh || !failed_lately) {
     run_refresh(session);
     auto refreshed = cached_snapshot(session, cache, shipped.index_url);
@@ -157,8 +159,8 @@ TorchMatrix discovered_matrix(const Session& session, const TorchOptions& option
 std::string summary(const TorchQuery& query, const TorchChoice& choice) {
   std::string text = "torch " + choice.release.torch.str() + " (" + query.torch_origin + "), ";
   if (!choice.variant) return text + "CPU build";
-  text += cuda_variant_tag(*choice.variant) + " build (" + match_label(choice.match) + " match for CUDA " +
-          query.cuda->str() + ": " + query.cuda_origin + ")";
+  text += cuda_variant_tag(*choice.variant) + " build (" + match_label(choice.match) + " match for CUDA " + query.cuda->str() +
+          ": " + query.cuda_origin + ")";
   if (query.driver) text += "; driver " + *query.driver + " (" + query.driver_origin + ")";
   return text;
 }

@@ -32,7 +32,8 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
                                                  bool torchaudio) {
   std::map<std::string, std::string> pairs;  // torch -> the package's release
   std::vector<std::string> wanted = unpaired(shipped, versions, torchaudio);
-  std::sort(wanted.begin(), wanted.end(), [](const std::string& a, const std::string& b) { return *parse_version(b) < *parse_version(a); });
+  std::sort(wanted.begin(), wanted.end(),
+            [](const std::string& a, const std::string& b) { return *parse_version(b) < *parse_version(a); });
   if (wanted.size() > kMetadataReadsPerPackage) wanted.resize(kMetadataReadsPerPackage);
   for (const std::string& version : wanted) {
     for (const IndexFile& file : files) {

@@ -22,7 +22,7 @@ CommandHandler configure_uninstall(CLI::App& command);
 CommandHandler configure_list_remote(CLI::App& command);
 CommandHandler configure_update(CLI::App& command);
 CommandHandler configure_config(CLI::App& command);  // cmd_config.cpp / fetch_delegate.cpp
-CommandHandler configure_lock(CLI::App& command);  // cmd_lock.cpp / fetch_delegate.cpp
+CommandHandler configure_lock(CLI::App& command);    // cmd_lock.cpp / fetch_delegate.cpp
 CommandHandler configure_init(CLI::App& command);
 CommandHandler configure_hook_env(CLI::App& command);
 CommandHandler configure_shell(CLI::App& command);

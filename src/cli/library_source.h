@@ -24,7 +24,6 @@ struct LibraryContext {
 
 // One library for a toolkit: its folder's releases, the manifest (checked against its pin),
 // and the archive for the toolkit's major.
-Result<PlannedLibrary> resolve_library(const LibrarySpec& spec, const LibraryContext& context,
-                                       ProgressReporter& progress);
+Result<PlannedLibrary> resolve_library(const LibrarySpec& spec, const LibraryContext& context, ProgressReporter& progress);
 
 }  // namespace cudaenv

@@ -21,9 +21,15 @@ LockedArchive locked_file(const PlannedFile& file, const std::string& platform) 
 }
 
 LockedArchive locked_library(const PlannedLibrary& library, const std::string& platform) {
-  return LockedArchive{library.name,    platform,       library.archive.version, library.url,
-                       library.archive.artifact.sha256, library.archive.artifact.size,
-                       library.release, library.source, library.source_sha256};
+  return LockedArchive{library.name,
+                       platform,
+                       library.archive.version,
+                       library.url,
+                       library.archive.artifact.sha256,
+                       library.archive.artifact.size,
+                       library.release,
+                       library.source,
+                       library.source_sha256};
 }
 
 PlannedFile planned_file(const LockedArchive& locked) {
@@ -31,8 +37,8 @@ PlannedFile planned_file(const LockedArchive& locked) {
 }
 
 PlannedFile library_file(const PlannedLibrary& library) {
-  return PlannedFile{library.name, library.archive.version, library.url, library.archive.artifact.sha256,
-                     library.archive.artifact.size, {}};
+  return PlannedFile{
+      library.name, library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size, {}};
 }
 
 int major_of(const std::string& label) {
@@ -44,7 +50,7 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
                                                       const std::string& label, const std::string& platform,
                                                       const LockSources& sources, ProgressReporter& progress) {
   std::vector<PlannedLibrary> out;
-  LibraryContext context{session.layout, session.env, session.data, sources.base_url, platform, major_of(label),
+  LibraryContext context{session.layout,           session.env, session.data, sources.base_url, platform, major_of(label),
                          sources.skip_manifest_pin};
   for (const std::string& text : specs) {
     CUDAENV_TRY_ASSIGN(auto spec, parse_library_spec(text, "library"));
@@ -78,21 +84,21 @@ Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock) 
   return write_file_atomically(path, render_lock(lock));
 }
 
-PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources,
-                         ProgressReporter& progress) {
+PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources, ProgressReporter& progress) {
   return [plan_files, &session, sources, &progress](const InstallRequest& request,
                                                     const std::function<bool()>& should_stop) -> Result<InstallPlan> {
     auto plan = plan_files(request, should_stop);
     if (!plan) return plan.take_error();
-    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress));
+    CUDAENV_TRY_ASSIGN(auto libraries,
+                       resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress));
     for (const PlannedLibrary& library : libraries) plan->files.push_back(library_file(library));
     return plan;
   };
 }
 
 Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
-                              const LockRequest& request, const std::vector<std::string>& platforms,
-                              const LockSources& sources, ProgressReporter& progress) {
+                              const LockRequest& request, const std::vector<std::string>& platforms, const LockSources& sources,
+                              ProgressReporter& progress) {
   ReleaseSource source(session, releases, sources.base_url);
   CUDAENV_TRY_ASSIGN(auto label, source.resolve(request.version));
   std::string profile = request.profile.empty() ? profiles.default_profile : request.profile;
@@ -117,13 +123,13 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
   return lock;
 }
 
-Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform,
-                                     const std::filesystem::path& lock_path, const ReleaseCatalog& releases,
-                                     const ProfileCatalog& profiles, bool skip_manifest_pin, ProgressReporter& progress) {
+Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform, const std::filesystem::path& lock_path,
+                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, bool skip_manifest_pin,
+                                     ProgressReporter& progress) {
   if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
-    return make_error(lock_path.string() + " locks CUDA " + lock.label + " for " + join(lock.platforms, ", ") +
-                          ", not for " + platform,
-                      "run `cudaenv lock --platform " + platform + "` (with the other platforms too) to add it");
+    return make_error(
+        lock_path.string() + " locks CUDA " + lock.label + " for " + join(lock.platforms, ", ") + ", not for " + platform,
+        "run `cudaenv lock --platform " + platform + "` (with the other platforms too) to add it");
   }
   InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
   std::vector<LockedArchive> locked = lock.components_for(platform);
@@ -134,16 +140,16 @@ Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& pl
   for (const LockedArchive& archive : lock.libraries_for(platform)) exact.files.push_back(planned_file(archive));
   PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{lock.source, skip_manifest_pin}, progress);
   std::string path = lock_path.string();
-  PlanFiles plan_files = [redist, locked, exact, platform, path](const InstallRequest& wanted,
-                                                                  const std::function<bool()>& should_stop) -> Result<InstallPlan> {
+  PlanFiles plan_files = [redist, locked, exact, platform, path](
+                             const InstallRequest& wanted, const std::function<bool()>& should_stop) -> Result<InstallPlan> {
     CUDAENV_TRY_ASSIGN(auto now, redist(wanted, should_stop));
     std::vector<LockedArchive> offered;
     for (const PlannedFile& file : now.files) offered.push_back(locked_file(file, platform));
     std::vector<std::string> differences = archive_differences(locked, offered);
     if (!differences.empty()) {
-      return make_error("the manifest at " + now.origin + " no longer gives what " + path + " locks:\n  " +
-                            join(differences, "\n  "),
-                        kRelockHint);
+      return make_error(
+          "the manifest at " + now.origin + " no longer gives what " + path + " locks:\n  " + join(differences, "\n  "),
+          kRelockHint);
     }
     return exact;
   };
@@ -158,9 +164,8 @@ std::vector<std::string> installed_differences(const std::filesystem::path& home
   for (const LockedArchive& library : lock.libraries_for(platform)) locked.push_back(library);
   std::vector<std::string> out;
   for (const LockedArchive& archive : locked) {
-    bool found = std::any_of(installed->begin(), installed->end(), [&](const ReceiptFile& have) {
-      return have.name == archive.name && have.sha256 == archive.sha256;
-    });
+    bool found = std::any_of(installed->begin(), installed->end(),
+                             [&](const ReceiptFile& have) { return have.name == archive.name && have.sha256 == archive.sha256; });
     if (!found) out.push_back(archive.name + " " + archive.version + " is not installed as locked");
   }
   if (installed->size() > locked.size()) out.push_back("it has files the lock does not list");

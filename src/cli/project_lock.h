@@ -37,12 +37,11 @@ struct LockSources {
 // Resolves a request for each platform: the label, the manifest, the profile's archives and
 // the libraries for the toolkit's major.
 Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
-                              const LockRequest& request, const std::vector<std::string>& platforms,
-                              const LockSources& sources, ProgressReporter& progress);
+                              const LockRequest& request, const std::vector<std::string>& platforms, const LockSources& sources,
+                              ProgressReporter& progress);
 
 // A source's PlanFiles with the request's libraries added (resolved for the toolkit's major).
-PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources,
-                         ProgressReporter& progress);
+PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources, ProgressReporter& progress);
 
 // An install of exactly what the lock holds for `platform`: its PlanFiles reads the lock's
 // manifest to refuse archives that differ from the lock (naming each difference), and plans the
@@ -51,9 +50,9 @@ struct LockedInstall {
   InstallRequest request;
   PlanFiles plan_files;
 };
-Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform,
-                                     const std::filesystem::path& lock_path, const ReleaseCatalog& releases,
-                                     const ProfileCatalog& profiles, bool skip_manifest_pin, ProgressReporter& progress);
+Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform, const std::filesystem::path& lock_path,
+                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, bool skip_manifest_pin,
+                                     ProgressReporter& progress);
 
 // How an installed toolkit differs from the lock (empty: it is what the lock says).
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,

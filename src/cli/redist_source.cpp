@@ -29,8 +29,8 @@ Setting platform_setting(const std::string& option) {
 }
 
 Setting skip_manifest_pin_setting(bool option, const Session& session) {
-  return pick_setting({"--skip-manifest-pin", "CUDAENV_SKIP_MANIFEST_PIN"}, option ? "1" : "", session.env,
-                      std::nullopt, {}, "0");
+  return pick_setting({"--skip-manifest-pin", "CUDAENV_SKIP_MANIFEST_PIN"}, option ? "1" : "", session.env, std::nullopt, {},
+                      "0");
 }
 
 Setting profile_setting(const std::string& option, const CudaToml* project, const ProfileCatalog& profiles) {
@@ -70,8 +70,8 @@ Result<std::string> host_platform(const std::string& option) {
 }
 
 Setting source_setting(const std::string& option, const Session& session, const CudaToml* project) {
-  return pick_setting({"--source", "CUDAENV_SOURCE", "source"}, option, session.env,
-                      project ? project->source : std::nullopt, project ? project->path : fs::path(), "redist");
+  return pick_setting({"--source", "CUDAENV_SOURCE", "source"}, option, session.env, project ? project->source : std::nullopt,
+                      project ? project->path : fs::path(), "redist");
 }
 
 Result<std::string> install_source(const std::string& option, const Session& session) {
@@ -101,22 +101,21 @@ Result<std::string> package_index_url(const std::string& option, const Session& 
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
     return make_error(origin + " '" + url + "' is not an http://, https:// or file:// URL",
                       "e.g. --index-url https://pypi.org/simple, or a proxy such as "
-                      "https://artifactory.example/api/pypi/pypi/simple", 2);
+                      "https://artifactory.example/api/pypi/pypi/simple",
+                      2);
   }
   while (url.back() == '/') url.pop_back();
   return url;
 }
 
-bool skip_manifest_pin(bool option, const Session& session) {
-  return skip_manifest_pin_setting(option, session).value == "1";
-}
+bool skip_manifest_pin(bool option, const Session& session) { return skip_manifest_pin_setting(option, session).value == "1"; }
 
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
   if (discovered_ && freshness == ListFreshness::cache_ok) return *discovered_;
   discovered_ = discover_releases(shipped_, base_url_, session_.layout.cache_dir(), freshness);
   if (discovered_->unreadable) {
-    print_note("cannot read the list of releases at " + base_url_ + ": " + discovered_->unreadable->message +
-               "; using " + (discovered_->origin == "stale cache" ? "the list cached earlier" : "the releases this cudaenv knows") +
+    print_note("cannot read the list of releases at " + base_url_ + ": " + discovered_->unreadable->message + "; using " +
+               (discovered_->origin == "stale cache" ? "the list cached earlier" : "the releases this cudaenv knows") +
                " (`cudaenv update` tries again)");
   }
   return *discovered_;

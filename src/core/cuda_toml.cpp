@@ -7,7 +7,6 @@
 #include "core/library_spec.h"
 #include "core/toml_parse.h"
 #include "core/toml_reader.h"
-#include "lean/lean_toml.h"
 #include "core/version.h"
 #include "lean/lean_toml.h"
 #include "util/strings.h"
@@ -40,8 +39,7 @@ std::string key_of_line(std::string_view line) {
 // toml++ says what its parser expected ("Error while parsing floating-point: expected
 // decimal digit or exponent, saw '.'"); the user needs what is wrong in their file and
 // what to write instead.
-Error toml_syntax_error(const fs::path& path, std::string_view text, const toml::parse_error& error,
-                        const std::string& also) {
+Error toml_syntax_error(const fs::path& path, std::string_view text, const toml::parse_error& error, const std::string& also) {
   std::string_view raw = error.description();
   auto says = [&](std::string_view part) { return raw.find(part) != std::string_view::npos; };
   auto lines = split(text, '\n');
@@ -153,14 +151,15 @@ toml::source_position position_of(std::string_view text, size_t offset) {
 // strings or comments, lets the text as written be parsed for its values.
 Result<toml::table> parse_toml(const fs::path& path, std::string_view text, const std::string& also, bool ascii) {
   if (auto stray = stray_non_ascii(text)) {
-    return make_error(toml_position(path, position_of(text, *stray)) +
-                          ": a character beyond ASCII outside a quoted string or a comment",
-                      "TOML allows those only in quoted strings and comments" + also);
+    return make_error(
+        toml_position(path, position_of(text, *stray)) + ": a character beyond ASCII outside a quoted string or a comment",
+        "TOML allows those only in quoted strings and comments" + also);
   }
   bool plain = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   if (plain) return parsed_or_error(toml::parse(text, path.string()), path, text, also);
   std::string copy(text);
-  std::replace_if(copy.begin(), copy.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }, 'x');
+  std::replace_if(
+      copy.begin(), copy.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }, 'x');
   auto checked = parsed_or_error(toml::parse(copy, path.string()), path, text, also);
   if (!checked || ascii) return checked;
   return parsed_or_error(toml::parse(text, path.string()), path, text, also);
@@ -202,8 +201,7 @@ class Parser {
       if (name == "version") {
         CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[cuda] version", "\"12.1\""));
         if (!is_valid_version_request(value)) {
-          return make_error(toml_position(path_, v.source().begin) + ": [cuda] version \"" + value +
-                                "\" is not a version",
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] version \"" + value + "\" is not a version",
                             "write a version such as \"12.1\" or \"12.1.1\", \"system\", or a name given to "
                             "`cudaenv add --as`");
         }
@@ -229,9 +227,9 @@ class Parser {
         CUDAENV_TRY_ASSIGN(auto value, expect_string_array(k, v, "[cuda] arch", "[\"8.9\", \"9.0\"]"));
         for (const std::string& arch : value) {
           if (!parse_arch_entry(arch)) {
-            return make_error(toml_position(path_, v.source().begin) + ": [cuda] arch entry \"" + arch +
-                                  "\" is not a compute capability",
-                              "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
+            return make_error(
+                toml_position(path_, v.source().begin) + ": [cuda] arch entry \"" + arch + "\" is not a compute capability",
+                "write capabilities as \"8.9\", \"9.0a\" or \"8.6+PTX\"");
           }
         }
         out_.arch = value;
@@ -244,9 +242,9 @@ class Parser {
         out_.libraries = value;
       } else if (name == "lock") {
         if (!v.is_boolean()) {
-          return make_error(toml_position(path_, v.source().begin) + ": [cuda] lock must be true or false, not " +
-                                toml_type_name(v.type()),
-                            "write lock = true to have `cudaenv install` keep cuda.lock up to date");
+          return make_error(
+              toml_position(path_, v.source().begin) + ": [cuda] lock must be true or false, not " + toml_type_name(v.type()),
+              "write lock = true to have `cudaenv install` keep cuda.lock up to date");
         }
         out_.lock = *v.value<bool>();
       } else {
@@ -298,13 +296,12 @@ class Parser {
     return nullptr;
   }
 
-  Result<std::string> expect_string(const toml::key& key, toml::node& node, const std::string& what,
-                                    const std::string& example) {
+  Result<std::string> expect_string(const toml::key& key, toml::node& node, const std::string& what, const std::string& example) {
     return reader_.expect_string(node, what, key.str(), example);
   }
 
-  Result<std::vector<std::string>> expect_string_array(const toml::key& key, toml::node& node,
-                                                       const std::string& what, const std::string& example) {
+  Result<std::vector<std::string>> expect_string_array(const toml::key& key, toml::node& node, const std::string& what,
+                                                       const std::string& example) {
     return reader_.expect_string_array(node, what, key.str(), example);
   }
 
@@ -335,9 +332,7 @@ std::string quoted_toml_string(std::string_view value) { return json_quote(value
 
 }  // namespace
 
-std::string new_cuda_toml(std::string_view version) {
-  return "[cuda]\nversion = " + quoted_toml_string(version) + "\n";
-}
+std::string new_cuda_toml(std::string_view version) { return "[cuda]\nversion = " + quoted_toml_string(version) + "\n"; }
 
 Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
   // Parsed as the ASCII copy: its columns are the byte offsets the edit needs.
@@ -407,12 +402,8 @@ Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path,
   return std::optional<std::string>(std::move(edited));
 }
 
-bool is_valid_version_request(std::string_view request) {
-  return lean_is_version_request(request.data(), request.size());
-}
+bool is_valid_version_request(std::string_view request) { return lean_is_version_request(request.data(), request.size()); }
 
-Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) {
-  return Parser(path, text).run();
-}
+Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) { return Parser(path, text).run(); }
 
 }  // namespace cudaenv

@@ -24,7 +24,7 @@ struct CudaToml {
   std::optional<std::string> profile;
   std::optional<std::string> source;  // where `install` fetches from: "redist" | "pypi"
   std::vector<std::string> components;
-  std::vector<std::string> arch;  // "8.9", "9.0a", "8.6+PTX"
+  std::vector<std::string> arch;       // "8.9", "9.0a", "8.6+PTX"
   std::vector<std::string> libraries;  // "cudnn", "nccl@2.28" (core/library_spec.h)
   bool lock = false;                   // install keeps cuda.lock beside it up to date
   std::optional<std::string> torch_version;

@@ -48,7 +48,8 @@ void read_owned(const std::vector<std::string>& parts, HookState& state) {
   if (tag == "A" && parts.size() == 2) state.announced = unescaped(parts[1]);
   else if (tag == "N" && parts.size() == 2) state.notice_key = unescaped(parts[1]);
   else if (tag == "P" && parts.size() == 3) state.entries.push_back({unescaped(parts[1]), unescaped(parts[2])});
-  else if (tag == "S" && parts.size() == 4) state.values.push_back({unescaped(parts[1]), unescaped(parts[2]), unescaped(parts[3])});
+  else if (tag == "S" && parts.size() == 4)
+    state.values.push_back({unescaped(parts[1]), unescaped(parts[2]), unescaped(parts[3])});
   else if (tag == "U" && parts.size() == 3) state.values.push_back({unescaped(parts[1]), unescaped(parts[2]), std::nullopt});
 }
 

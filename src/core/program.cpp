@@ -9,8 +9,8 @@ static Error missing_program_error(const FileSystemView& fs, const Layout& layou
   auto having = toolkits_with_program(fs, list_toolkits(fs, layout), program);
   std::string hint = having.empty() ? "no installed toolkit has it"
                                     : "it is in: " + join(having, ", ") + " (e.g. `cudaenv shell " + having.back() + "`)";
-  return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")",
-                    hint, 127);
+  return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")", hint,
+                    127);
 }
 
 Result<fs::path> program_for_selection(const FileSystemView& fs, const EnvMap& env, const Layout& layout,

@@ -56,8 +56,8 @@ static Result<Request> validated(Request request) {
   return not_a_version_error(request);
 }
 
-Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
-                               const Layout& layout, const std::optional<CudaToml>& project) {
+Result<Request> select_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
+                               const std::optional<CudaToml>& project) {
   if (auto value = env_get(env, "CUDAENV_VERSION")) {
     return validated(Request{*value, OriginKind::environment, {}});
   }
@@ -114,8 +114,9 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
       const std::string& name = version_names[*nearest];
       // Code built with one CUDA major does not mix with another's libraries: say so.
       int major = versions[*nearest].major();
-      std::string other_major = major == wanted->major() ? ""
-                                : ", but that is CUDA " + std::to_string(major) + ", not " + std::to_string(wanted->major());
+      std::string other_major = major == wanted->major()
+                                    ? ""
+                                    : ", but that is CUDA " + std::to_string(major) + ", not " + std::to_string(wanted->major());
       hint += "\nnearest match: " + name + other_major + " (`" + suggestion_for(request, name) + "`)";
     }
     if (request.command != "uninstall") hint += "\nto install it: cudaenv install " + request.value;
@@ -125,8 +126,8 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
   return make_error("CUDA " + request.value + " is not installed (" + request.origin() + ")", hint);
 }
 
-Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
-                                const Request& request, const ToolkitIndex& toolkits) {
+Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout, const Request& request,
+                                const ToolkitIndex& toolkits) {
   // Whatever its origin, a request is a name, never a path (`cudaenv prefix ../../etc`).
   CUDAENV_TRY(validated(request));
   if (request.value == "system") {
@@ -140,15 +141,16 @@ Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, con
   if (!toolkit->present) {
     return make_error("CUDA " + toolkit->name + " (" + request.origin() + ") points to " + toolkit->home.string() +
                           ", which has no bin/ folder any more",
-                      "re-register it with `cudaenv add PATH --as " + toolkit->name + "` or remove it with "
-                      "`cudaenv uninstall " + toolkit->name + "`");
+                      "re-register it with `cudaenv add PATH --as " + toolkit->name +
+                          "` or remove it with "
+                          "`cudaenv uninstall " +
+                          toolkit->name + "`");
   }
   return *toolkit;
 }
 
-SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                const Layout& layout, const ToolkitIndex& toolkits,
-                                const std::optional<std::string>& given) {
+SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
+                                const ToolkitIndex& toolkits, const std::optional<std::string>& given) {
   Selection selection;
   auto project = load_project(fs, cwd);
   if (project) {
@@ -172,16 +174,15 @@ SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, con
   return selection;
 }
 
-Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const ToolkitIndex& toolkits,
-                                 const std::optional<std::string>& given) {
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
+                                 const ToolkitIndex& toolkits, const std::optional<std::string>& given) {
   SelectionOutcome outcome = select_or_fail(fs, env, cwd, layout, toolkits, given);
   if (auto* failed = std::get_if<FailedSelection>(&outcome)) return std::move(failed->error);
   return std::get<Selection>(std::move(outcome));
 }
 
-Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const std::optional<std::string>& given) {
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
+                                 const std::optional<std::string>& given) {
   return select_toolkit(fs, env, cwd, layout, ToolkitIndex(fs, layout), given);
 }
 

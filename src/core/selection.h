@@ -21,7 +21,7 @@ namespace cudaenv {
 struct Request {
   std::string value;  // "12.1", "system", a registered name
   OriginKind kind = OriginKind::fallback;
-  fs::path file;      // the cuda.toml or global file it came from
+  fs::path file;                // the cuda.toml or global file it came from
   std::string command = "use";  // an argument's command ("prefix", "exec --cuda"): what hints suggest
 
   // "set by /p/cuda.toml", "set by CUDAENV_VERSION", ...
@@ -51,8 +51,8 @@ std::optional<fs::path> find_project_file(const FileSystemView& fs, const fs::pa
 // The project file that governs `cwd`, parsed; nullopt when there is none.
 Result<std::optional<CudaToml>> load_project(const FileSystemView& fs, const fs::path& cwd);
 
-Result<Request> select_request(const FileSystemView& fs, const EnvMap& env,
-                               const Layout& layout, const std::optional<CudaToml>& project);
+Result<Request> select_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
+                               const std::optional<CudaToml>& project);
 
 // Exact name first (no listing), then the newest version the request is a prefix of.
 std::optional<Toolkit> match_toolkit(const std::string& request, const ToolkitIndex& toolkits);
@@ -62,19 +62,17 @@ Error not_installed_error(const Request& request, const std::vector<Toolkit>& to
 
 // The one resolution of a request to a toolkit: the shim, exec, env, the hook, doctor
 // and every command come here.
-Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
-                                const Request& request, const ToolkitIndex& toolkits);
+Result<Toolkit> resolve_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout, const Request& request,
+                                const ToolkitIndex& toolkits);
 
 // The whole selection: the request (`given`, as an argument, before all others), its toolkit
 // and the governing project file.
-SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                const Layout& layout, const ToolkitIndex& toolkits,
-                                const std::optional<std::string>& given = std::nullopt);
+SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
+                                const ToolkitIndex& toolkits, const std::optional<std::string>& given = std::nullopt);
 // The same, for the callers that stop at a failure.
-Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const ToolkitIndex& toolkits,
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
+                                 const ToolkitIndex& toolkits, const std::optional<std::string>& given = std::nullopt);
+Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,
                                  const std::optional<std::string>& given = std::nullopt);
-Result<Selection> select_toolkit(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd,
-                                 const Layout& layout, const std::optional<std::string>& given = std::nullopt);
 
 }  // namespace cudaenv

@@ -14,7 +14,6 @@ namespace cudaenv {
 
 // `also` is appended to every hint. With `ascii`, the table is parsed from a copy whose bytes
 // past ASCII are 'x' (same offsets), for callers that edit the text by position.
-Result<toml::table> parse_toml(const std::filesystem::path& path, std::string_view text, const std::string& also,
-                               bool ascii);
+Result<toml::table> parse_toml(const std::filesystem::path& path, std::string_view text, const std::string& also, bool ascii);
 
 }  // namespace cudaenv

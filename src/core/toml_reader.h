@@ -42,8 +42,8 @@ class TomlReader {
   // the file has it); without them it is the file's fix.
   Result<std::string> expect_string(const toml::node& node, const std::string& what, std::string_view key = {},
                                     std::string_view example = {}) const;
-  Result<std::vector<std::string>> expect_string_array(const toml::node& node, const std::string& what,
-                                                       std::string_view key = {}, std::string_view example = {}) const;
+  Result<std::vector<std::string>> expect_string_array(const toml::node& node, const std::string& what, std::string_view key = {},
+                                                       std::string_view example = {}) const;
 
   // "path:line:col: unknown key 'cuda.x' ignored (did you mean y?)"
   std::string unknown_key_warning(const toml::key& key, std::string_view table, const std::vector<std::string>& known) const;

@@ -11,10 +11,7 @@ EnvChange toolkit_env_change(const Toolkit& toolkit, const std::vector<std::stri
   if (toolkit.source != ToolkitSource::system) {
     std::string home = toolkit.home.string();
     change.prepend = {{"PATH", home + "/bin"}, {"LD_LIBRARY_PATH", home + "/lib64"}};
-    change.set = {{"CUDA_HOME", home},
-                  {"CUDA_PATH", home},
-                  {"CUDAToolkit_ROOT", home},
-                  {"CUDACXX", home + "/bin/nvcc"}};
+    change.set = {{"CUDA_HOME", home}, {"CUDA_PATH", home}, {"CUDAToolkit_ROOT", home}, {"CUDACXX", home + "/bin/nvcc"}};
   }
   if (!arch.empty()) {
     // torch wants "8.9;9.0;8.6+PTX", CMake wants "89;90;86"; CMake has no +PTX spelling

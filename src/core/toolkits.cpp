@@ -16,8 +16,7 @@ bool toolkit_order(const Toolkit& a, const Toolkit& b) {
   return a.name < b.name;
 }
 
-Toolkit toolkit_entry(const FileSystemView& fs, const fs::path& versions_dir, const std::string& name,
-                      ToolkitSource source) {
+Toolkit toolkit_entry(const FileSystemView& fs, const fs::path& versions_dir, const std::string& name, ToolkitSource source) {
   Toolkit toolkit;
   toolkit.name = name;
   toolkit.version = parse_version(name);
@@ -115,8 +114,8 @@ std::optional<Toolkit> find_system_toolkit(const FileSystemView& fs, const EnvMa
   if (auto nvcc = find_on_path(fs, without_hook_changes(env), "nvcc", shims_dir)) {
     toolkit.home = follow_links(fs, *nvcc).parent_path().parent_path();
     // A wrapper script in /usr/local/bin is not a toolkit; trust only a folder with headers.
-    bool looks_like_toolkit = fs.kind(toolkit.home / "include/cuda.h") == EntryKind::file ||
-                              fs.kind(toolkit.home / "version.json") == EntryKind::file;
+    bool looks_like_toolkit =
+        fs.kind(toolkit.home / "include/cuda.h") == EntryKind::file || fs.kind(toolkit.home / "version.json") == EntryKind::file;
     if (looks_like_toolkit || !fallback_exists) return toolkit;
   }
   if (!fallback_exists) return std::nullopt;

@@ -17,9 +17,7 @@ std::string Version::str() const {
   return out;
 }
 
-std::strong_ordering Version::operator<=>(const Version& other) const {
-  return parts <=> other.parts;
-}
+std::strong_ordering Version::operator<=>(const Version& other) const { return parts <=> other.parts; }
 
 std::optional<Version> parse_version(std::string_view text) {
   Version version;

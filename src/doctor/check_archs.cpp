@@ -58,13 +58,13 @@ bool torch_accepts(const std::string& entry, const CudaFacts& facts) {
 // nvcc cannot target the GPU's own arch, but code for an older minor of its major runs on it
 // (sm_86 on an 8.9 GPU). Builds that target the GPU itself still stop: torch extensions
 // without TORCH_CUDA_ARCH_LIST, CMake's "native", DeepSpeed's JIT.
-Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const BuildToolkit& build,
-                            const CudaRelease& release, const Gpu& gpu) {
+Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const BuildToolkit& build, const CudaRelease& release,
+                            const Gpu& gpu) {
   const Version& cc = gpu.capability;
   Version nearest;
   for (const Version& arch : release.archs) {
-    bool integrated = std::find(facts.integrated_archs.begin(), facts.integrated_archs.end(), arch) !=
-                      facts.integrated_archs.end();
+    bool integrated =
+        std::find(facts.integrated_archs.begin(), facts.integrated_archs.end(), arch) != facts.integrated_archs.end();
     if (arch.major() == cc.major() && arch.minor() <= cc.minor() && (!integrated || arch == cc)) nearest = arch;
   }
   const CudaRelease* fits = facts.first_building_for(cc);
@@ -110,8 +110,7 @@ std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& f
     why += " Extensions built with this toolkit will fail with \"no kernel image is available for execution on the device\".";
     std::vector<std::string> fixes;
     if (fits) fixes.push_back(use_toolkit_fix(fits->version, probes));
-    findings.push_back(finding("gpu-toolkit", Severity::error,
-                               build.label + " cannot build for " + gpu_label(gpu), why, fixes));
+    findings.push_back(finding("gpu-toolkit", Severity::error, build.label + " cannot build for " + gpu_label(gpu), why, fixes));
   }
   return findings;
 }
@@ -128,11 +127,12 @@ std::vector<Finding> check_gpus_torch(const Probes& probes, const CudaFacts& fac
     }
     std::vector<std::string> fixes;
     if (auto cuda = facts.torch_cuda_for(gpu.capability)) fixes.push_back(torch_fix(*cuda, probes, facts, false));
-    findings.push_back(finding(
-        "gpu-torch", Severity::error, torch + " has no kernels for " + gpu_label(gpu),
-        "Its arch list is " + join(python.arch_list, " ") + ", so every CUDA call fails with \"no kernel image is "
-        "available for execution on the device\". Install a torch build that includes " + sm_name(gpu.capability) + ".",
-        fixes));
+    findings.push_back(finding("gpu-torch", Severity::error, torch + " has no kernels for " + gpu_label(gpu),
+                               "Its arch list is " + join(python.arch_list, " ") +
+                                   ", so every CUDA call fails with \"no kernel image is "
+                                   "available for execution on the device\". Install a torch build that includes " +
+                                   sm_name(gpu.capability) + ".",
+                               fixes));
   }
   return findings;
 }
@@ -152,8 +152,8 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
   for (const std::string& entry : list.entries) {
     auto capabilities = arch_entry_capabilities(entry, facts);
     if (!capabilities) unknown.push_back(entry);
-    else if (!std::all_of(capabilities->begin(), capabilities->end(),
-                          [&](const Version& cc) { return release->builds_for(cc); })) unbuildable.push_back(entry);
+    else if (!std::all_of(capabilities->begin(), capabilities->end(), [&](const Version& cc) { return release->builds_for(cc); }))
+      unbuildable.push_back(entry);
     else if (!torch_accepts(entry, facts)) torch_rejects.push_back(entry);
     else kept.push_back(entry);
   }
@@ -179,8 +179,9 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
     std::string torch = probes.python.has_torch ? "torch " + probes.python.torch_version : "torch";
     return finding("arch-list", probes.python.has_torch ? Severity::error : Severity::warning,
                    torch + " rejects " + join(torch_rejects, ", ") + " named in " + list.source,
-                   "nvcc " + mm(release->version) + " builds them, but torch.utils.cpp_extension takes only the archs "
-                   "it knows (no \"f\" suffix, no 8.8, no 10.1) and raises ValueError \"Unknown CUDA arch (" +
+                   "nvcc " + mm(release->version) +
+                       " builds them, but torch.utils.cpp_extension takes only the archs "
+                       "it knows (no \"f\" suffix, no 8.8, no 10.1) and raises ValueError \"Unknown CUDA arch (" +
                        torch_rejects.front() + ") or GPU not supported\" for every CUDA extension build.",
                    fixes);
   }
@@ -208,8 +209,7 @@ std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFac
   std::vector<std::string> fixes;
   if (!gpu_archs.empty()) fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(join(gpu_archs, ";")));
   return finding("deepspeed-archs", Severity::warning,
-                 "DeepSpeed's default arch list includes " + join(dropped, ", ") + ", which " + build.label +
-                     " cannot build",
+                 "DeepSpeed's default arch list includes " + join(dropped, ", ") + ", which " + build.label + " cannot build",
                  "With TORCH_CUDA_ARCH_LIST unset, DeepSpeed's ahead-of-time op builds (DS_BUILD_OPS=1) target "
                  "6.0;6.1;7.0 and fail with \"Unsupported gpu architecture\". Name the archs you need.",
                  fixes);

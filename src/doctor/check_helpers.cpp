@@ -6,8 +6,7 @@ namespace cudaenv::doctor_detail {
 
 std::string mm(const Version& version) { return major_minor(version).str(); }
 
-Finding finding(std::string id, Severity severity, std::string title, std::string explanation,
-                std::vector<std::string> fixes) {
+Finding finding(std::string id, Severity severity, std::string title, std::string explanation, std::vector<std::string> fixes) {
   return Finding{std::move(id), severity, std::move(title), std::move(explanation), std::move(fixes)};
 }
 

@@ -23,8 +23,9 @@ std::vector<std::string> compiler_fixes(const CompilerProbe& compiler, int max_m
     if (major <= max_major && major > best) best = major;
   }
   if (best) fixes.push_back(compiler_export(best));
-  else fixes.push_back("sudo apt install gcc-" + std::to_string(max_major) + " g++-" + std::to_string(max_major) +
-                       " && " + compiler_export(max_major));
+  else
+    fixes.push_back("sudo apt install gcc-" + std::to_string(max_major) + " g++-" + std::to_string(max_major) + " && " +
+                    compiler_export(max_major));
   if (compiler.kind == "gcc" && compiler.version) {
     for (const CudaRelease& newer : facts.releases) {
       if (newer.version > release.version && newer.gcc_max && *newer.gcc_max >= compiler.version->major()) {
@@ -38,7 +39,7 @@ std::vector<std::string> compiler_fixes(const CompilerProbe& compiler, int max_m
 
 // What the probed torch's BuildExtension does with a gcc for the build's CUDA.
 struct TorchCompilerRule {
-  std::string torch;          // "torch 2.11.0+cu128"; empty without torch
+  std::string torch;           // "torch 2.11.0+cu128"; empty without torch
   std::optional<int> gcc_max;  // its bound; none: it has none and only warns
 };
 
@@ -72,10 +73,13 @@ Finding torch_refuses_compiler(const Probes& probes, const BuildToolkit& build, 
   }
   if (best) fixes.push_back(compiler_export(best));
   fixes.push_back("export TORCH_DONT_CHECK_COMPILER_ABI=1");
-  return finding("host-compiler", Severity::warning, torch.torch + " refuses " + label + " with CUDA " + cuda + ", though nvcc accepts it",
+  return finding("host-compiler", Severity::warning,
+                 torch.torch + " refuses " + label + " with CUDA " + cuda + ", though nvcc accepts it",
                  torch.torch + "'s BuildExtension (setup.py and pip builds of CUDA extensions) allows gcc up to " +
-                     std::to_string(*torch.gcc_max) + " with CUDA " + cuda + " and raises RuntimeError \"The current "
-                     "installed version of g++ ... is greater than the maximum required version by CUDA " + cuda +
+                     std::to_string(*torch.gcc_max) + " with CUDA " + cuda +
+                     " and raises RuntimeError \"The current "
+                     "installed version of g++ ... is greater than the maximum required version by CUDA " +
+                     cuda +
                      "\"; torch.utils.cpp_extension.load() does not check. TORCH_DONT_CHECK_COMPILER_ABI=1 skips the "
                      "check.",
                  fixes);
@@ -91,17 +95,19 @@ std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& fac
   if (!compiler.path) {
     std::vector<std::string> fixes;
     if (release && release->gcc_max) {
-      fixes.push_back("sudo apt install gcc-" + std::to_string(*release->gcc_max) + " g++-" +
-                      std::to_string(*release->gcc_max));
+      fixes.push_back("sudo apt install gcc-" + std::to_string(*release->gcc_max) + " g++-" + std::to_string(*release->gcc_max));
     }
     return finding("host-compiler", Severity::warning, "no host compiler: " + named + " is not on PATH",
                    "nvcc compiles the host side of every .cu file with it.", fixes);
   }
-  std::string label = compiler.kind + " " + (compiler.version ? compiler.version->str() : "(unknown version)") +
-                      " (" + named + " -> " + compiler.path->string() + ")";
-  std::optional<int> max = !release ? std::nullopt : compiler.kind == "gcc" ? release->gcc_max
-                                                   : compiler.kind == "clang" ? release->clang_max : std::nullopt;
-  if (!compiler.version) return finding("host-compiler", Severity::info, "host compiler " + label + ": its version does not read");
+  std::string label = compiler.kind + " " + (compiler.version ? compiler.version->str() : "(unknown version)") + " (" + named +
+                      " -> " + compiler.path->string() + ")";
+  std::optional<int> max = !release                   ? std::nullopt
+                           : compiler.kind == "gcc"   ? release->gcc_max
+                           : compiler.kind == "clang" ? release->clang_max
+                                                      : std::nullopt;
+  if (!compiler.version)
+    return finding("host-compiler", Severity::info, "host compiler " + label + ": its version does not read");
   if (!max) {
     std::string cuda = build.version ? "CUDA " + mm(*build.version) : "no toolkit";
     return finding("host-compiler", Severity::info,
@@ -113,10 +119,11 @@ std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& fac
     if (torch.gcc_max && major > *torch.gcc_max) return torch_refuses_compiler(probes, build, label, torch);
     return finding("host-compiler", Severity::ok, build.label + " accepts " + label);
   }
-  std::string why = "nvcc " + mm(release->version) + " stops with \"#error -- unsupported GNU version! gcc versions "
-                    "later than " + std::to_string(*max) + " are not supported!\" (crt/host_config.h)" +
-                    torch_says(torch, major, mm(release->version)) +
-                    ". Point nvcc at an older compiler, or use a newer CUDA.";
+  std::string why = "nvcc " + mm(release->version) +
+                    " stops with \"#error -- unsupported GNU version! gcc versions "
+                    "later than " +
+                    std::to_string(*max) + " are not supported!\" (crt/host_config.h)" +
+                    torch_says(torch, major, mm(release->version)) + ". Point nvcc at an older compiler, or use a newer CUDA.";
   if (compiler.kind == "clang") why = "nvcc " + mm(release->version) + " rejects clang newer than " + std::to_string(*max) + ".";
   return finding("host-compiler", Severity::error, build.label + " does not accept " + label, why,
                  compiler_fixes(compiler, *max, probes, facts, *release));
@@ -130,8 +137,7 @@ std::optional<Finding> check_nvcc_path(const Probes& probes) {
   if (home.home && !home.has_nvcc) {
     std::vector<std::string> fixes = {kAlignEnv, "unset " + home.variable};
     return finding("nvcc-path", Severity::error, home.variable + "=" + home.home->string() + " has no bin/nvcc",
-                   "torch.utils.cpp_extension and DeepSpeed run $" + home.variable + "/bin/nvcc and fail without it.",
-                   fixes);
+                   "torch.utils.cpp_extension and DeepSpeed run $" + home.variable + "/bin/nvcc and fail without it.", fixes);
   }
   if (!home.home) {
     if (!nvcc.path) {
@@ -142,14 +148,16 @@ std::optional<Finding> check_nvcc_path(const Probes& probes) {
   }
   fs::path expected = *home.home / "bin" / "nvcc";
   if (!nvcc.resolved || *nvcc.resolved == expected) {
-    return finding("nvcc-path", Severity::ok, home.variable + "=" + home.home->string() +
-                                                  (nvcc.resolved ? " and nvcc on PATH agree" : " (no nvcc on PATH)"));
+    return finding(
+        "nvcc-path", Severity::ok,
+        home.variable + "=" + home.home->string() + (nvcc.resolved ? " and nvcc on PATH agree" : " (no nvcc on PATH)"));
   }
-  std::string versions = (nvcc.version ? " (" + mm(*nvcc.version) + ")" : "") + std::string(" vs ") +
-                         expected.string() + (home.version ? " (" + mm(*home.version) + ")" : "");
+  std::string versions = (nvcc.version ? " (" + mm(*nvcc.version) + ")" : "") + std::string(" vs ") + expected.string() +
+                         (home.version ? " (" + mm(*home.version) + ")" : "");
   return finding("nvcc-path", Severity::warning, "`which nvcc` is not $" + home.variable + "/bin/nvcc: " + shown + versions,
-                 "torch and DeepSpeed build with $" + home.variable + "/bin/nvcc, while make, CMake and your shell "
-                 "run the nvcc on PATH: the same project gets built by two different toolkits.",
+                 "torch and DeepSpeed build with $" + home.variable +
+                     "/bin/nvcc, while make, CMake and your shell "
+                     "run the nvcc on PATH: the same project gets built by two different toolkits.",
                  {kAlignEnv, "export PATH=" + posix_quote(home.home->string() + "/bin") + ":\"$PATH\""});
 }
 
@@ -158,8 +166,7 @@ std::optional<Finding> check_cuda_home(const Probes& probes) {
   const ToolkitProbe& toolkit = probes.toolkit;
   if (!home.home || !toolkit.found || toolkit.name == "system" || *home.home == toolkit.home) return std::nullopt;
   std::string active = "CUDA " + toolkit.name + " (" + toolkit.origin + ")";
-  return finding("cuda-home", Severity::warning,
-                 home.variable + "=" + home.home->string() + " is not the active " + active,
+  return finding("cuda-home", Severity::warning, home.variable + "=" + home.home->string() + " is not the active " + active,
                  "cudaenv's shims run " + toolkit.home.string() + ", but torch and DeepSpeed follow $" + home.variable +
                      ". The variable was set by hand or by a shell that did not reload cudaenv's environment.",
                  {kAlignEnv, "unset CUDA_HOME CUDA_PATH"});
@@ -179,10 +186,10 @@ std::optional<Finding> check_library_path(const Probes& probes) {
   }
   if (stray.empty()) return finding("ld-library-path", Severity::ok, "LD_LIBRARY_PATH holds no other toolkit");
   std::string fix = kept.empty() ? "unset LD_LIBRARY_PATH" : "export LD_LIBRARY_PATH=" + posix_quote(join(kept, ":"));
-  return finding("ld-library-path", Severity::warning,
-                 "LD_LIBRARY_PATH holds another toolkit: " + join(stray, ", "),
-                 "Programs built with " + build.label + " may load that toolkit's libcudart, libcublas or libnvrtc "
-                 "instead, which fails with undefined symbols or version errors at run time.",
+  return finding("ld-library-path", Severity::warning, "LD_LIBRARY_PATH holds another toolkit: " + join(stray, ", "),
+                 "Programs built with " + build.label +
+                     " may load that toolkit's libcudart, libcublas or libnvrtc "
+                     "instead, which fails with undefined symbols or version errors at run time.",
                  {fix});
 }
 

@@ -84,8 +84,9 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
   if (!shortfall) return finding(id, Severity::ok, what + " CUDA " + mm(*needed) + " runs on this driver");
   std::string title = what + " CUDA " + mm(*needed) + " needs a newer driver: this one " + have;
   std::string why = *shortfall == Severity::error
-                        ? "A CUDA " + std::to_string(needed->major()) + " program cannot even initialise on it "
-                          "(\"CUDA driver version is insufficient for CUDA runtime version\")."
+                        ? "A CUDA " + std::to_string(needed->major()) +
+                              " program cannot even initialise on it "
+                              "(\"CUDA driver version is insufficient for CUDA runtime version\")."
                         : "It runs through minor-version compatibility, but PTX newer than the driver cannot be JIT-"
                           "compiled (cudaErrorUnsupportedPtxVersion) and newer features fail.";
   why += " CUDA " + mm(*needed) + " wants driver >= " + driver_needed(*needed, facts) + ".";
@@ -110,10 +111,15 @@ std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts
   std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes, facts)};
   if (nvcc.major() != torch.major()) {
     // torch/utils/cpp_extension.py: _check_cuda_version runs only from BuildExtension.
-    std::string why = "torch's BuildExtension (setup.py and pip builds of CUDA extensions) raises RuntimeError \"The "
-                      "detected CUDA version (" + nvcc.str() + ") mismatches the version that was used to compile "
-                      "PyTorch (" + torch.str() + ")\"; torch.utils.cpp_extension.load() compares nothing and builds "
-                      "against the wrong CUDA";
+    std::string why =
+        "torch's BuildExtension (setup.py and pip builds of CUDA extensions) raises RuntimeError \"The "
+        "detected CUDA version (" +
+        nvcc.str() +
+        ") mismatches the version that was used to compile "
+        "PyTorch (" +
+        torch.str() +
+        ")\"; torch.utils.cpp_extension.load() compares nothing and builds "
+        "against the wrong CUDA";
     if (python.deepspeed_version) {
       why += ", and DeepSpeed's op builds raise CUDAMismatchException (\"Installed CUDA version " + nvcc.str() +
              " does not match the version torch was compiled with " + torch.str() + "\")";
@@ -162,8 +168,10 @@ std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& fa
                    {use_toolkit_fix(torch, probes), "unset DS_SKIP_CUDA_CHECK"});
   }
   if (facts.deepspeed_tolerates(nvcc, torch, release)) return finding("deepspeed-cuda", Severity::ok, name + " accepts " + pair);
-  std::string why = "DeepSpeed's op builder raises CUDAMismatchException unless the versions are equal or both are in "
-                    "its list of tolerated minors; " + deepspeed_list_text(facts, release, nvcc.major()) + ".";
+  std::string why =
+      "DeepSpeed's op builder raises CUDAMismatchException unless the versions are equal or both are in "
+      "its list of tolerated minors; " +
+      deepspeed_list_text(facts, release, nvcc.major()) + ".";
   if (!release) why += " (Its version does not read, so the newest DeepSpeed's list is assumed.)";
   std::vector<std::string> fixes = {use_toolkit_fix(torch, probes), torch_fix(nvcc, probes, facts)};
   if (auto first = facts.deepspeed_first_tolerating(nvcc, torch); first && release && *first > *release) {
@@ -191,8 +199,9 @@ std::optional<Finding> check_facts(const Probes& probes, const CudaFacts& facts)
   if (!build.version || facts.release(*build.version)) return std::nullopt;
   std::string cuda = mm(*build.version);
   return finding("facts", Severity::info,
-                 "no facts for CUDA " + cuda + ": these checks were skipped: GPU architectures, the arch list, the "
-                 "host compiler's bounds",
+                 "no facts for CUDA " + cuda +
+                     ": these checks were skipped: GPU architectures, the arch list, the "
+                     "host compiler's bounds",
                  "cudaenv's cuda-facts.toml knows CUDA " + facts.releases.front().version.str() + " to " +
                      facts.releases.back().version.str() + "; a newer cudaenv may know " + cuda + ".");
 }
@@ -202,8 +211,7 @@ std::optional<Finding> check_deepspeed_skip(const Probes& probes, const CudaFact
   const std::optional<std::string>& installed = probes.python.deepspeed_version;
   auto release = installed ? release_version(*installed) : std::nullopt;
   if (installed && !reads_skip_check(facts, release)) {
-    return finding("deepspeed-skip", Severity::info,
-                   "DS_SKIP_CUDA_CHECK=1 is set, and DeepSpeed " + *installed + " ignores it",
+    return finding("deepspeed-skip", Severity::info, "DS_SKIP_CUDA_CHECK=1 is set, and DeepSpeed " + *installed + " ignores it",
                    "DeepSpeed reads it from " + facts.deepspeed_skip_from->str() + " on.");
   }
   return finding("deepspeed-skip", Severity::info, "DS_SKIP_CUDA_CHECK=1 is set",

@@ -83,7 +83,9 @@ namespace {
 bool list_tolerates(const DeepSpeedList& list, const Version& a, const Version& b) {
   auto minors = list.minor_ok.find(a.major());
   if (minors == list.minor_ok.end()) return false;
-  auto listed = [&](const Version& v) { return std::find(minors->second.begin(), minors->second.end(), v) != minors->second.end(); };
+  auto listed = [&](const Version& v) {
+    return std::find(minors->second.begin(), minors->second.end(), v) != minors->second.end();
+  };
   return listed(a) && listed(b);
 }
 
@@ -257,21 +259,22 @@ class FactsParser {
     CUDAENV_TRY_ASSIGN(auto newest, version_at(*deepspeed, "newest_list_from", "deepspeed"));
     CUDAENV_TRY_ASSIGN(auto skip, version_at(*deepspeed, "skip_check_from", "deepspeed"));
     facts_.deepspeed_skip_from = skip;
-    CUDAENV_TRY(read_rows(*deepspeed, "older_lists", "deepspeed.older_lists", [&](const Version& from, toml::table& row) -> Status {
-      DeepSpeedList list{from, {}};
-      for (auto&& [key, value] : row) {
-        if (key.str() == "from") continue;
-        int major = 0;
-        auto [end, ec] = std::from_chars(key.str().data(), key.str().data() + key.str().size(), major);
-        if (ec != std::errc{} || end != key.str().data() + key.str().size()) {
-          return bad("deepspeed.older_lists: '" + std::string(key.str()) + "' must be a CUDA major");
-        }
-        CUDAENV_TRY_ASSIGN(auto minors, versions(value, "deepspeed.older_lists." + std::string(key.str())));
-        list.minor_ok[major] = std::move(minors);
-      }
-      facts_.deepspeed_lists.push_back(std::move(list));
-      return ok_status();
-    }));
+    CUDAENV_TRY(
+        read_rows(*deepspeed, "older_lists", "deepspeed.older_lists", [&](const Version& from, toml::table& row) -> Status {
+          DeepSpeedList list{from, {}};
+          for (auto&& [key, value] : row) {
+            if (key.str() == "from") continue;
+            int major = 0;
+            auto [end, ec] = std::from_chars(key.str().data(), key.str().data() + key.str().size(), major);
+            if (ec != std::errc{} || end != key.str().data() + key.str().size()) {
+              return bad("deepspeed.older_lists: '" + std::string(key.str()) + "' must be a CUDA major");
+            }
+            CUDAENV_TRY_ASSIGN(auto minors, versions(value, "deepspeed.older_lists." + std::string(key.str())));
+            list.minor_ok[major] = std::move(minors);
+          }
+          facts_.deepspeed_lists.push_back(std::move(list));
+          return ok_status();
+        }));
     std::sort(facts_.deepspeed_lists.begin(), facts_.deepspeed_lists.end(),
               [](const DeepSpeedList& a, const DeepSpeedList& b) { return a.from < b.from; });
     if (!facts_.deepspeed_lists.empty() && facts_.deepspeed_lists.back().from >= newest) {
@@ -289,9 +292,7 @@ class FactsParser {
 
 }  // namespace
 
-Result<CudaFacts> parse_cuda_facts(const fs::path& path, std::string_view text) {
-  return FactsParser(path, text).run();
-}
+Result<CudaFacts> parse_cuda_facts(const fs::path& path, std::string_view text) { return FactsParser(path, text).run(); }
 
 Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix) {
   for (const auto& [major, text] : matrix.min_driver) {

@@ -18,11 +18,11 @@
 namespace cudaenv {
 
 struct CudaRelease {
-  Version version;                // major.minor
+  Version version;                      // major.minor
   std::optional<DriverVersion> driver;  // the toolkit's own driver (Linux, GA)
-  std::optional<int> gcc_max;     // newest gcc major nvcc accepts
+  std::optional<int> gcc_max;           // newest gcc major nvcc accepts
   std::optional<int> clang_max;
-  std::vector<Version> archs;     // compute capabilities nvcc can generate code for
+  std::vector<Version> archs;  // compute capabilities nvcc can generate code for
 
   bool builds_for(const Version& arch) const;
   // Whether nvcc can make native code that runs on a GPU of capability `cc`: an arch of the
@@ -43,15 +43,15 @@ struct TorchGccBounds {
 };
 
 struct CudaFacts {
-  std::vector<CudaRelease> releases;                         // oldest first
-  std::map<int, DriverVersion> family_driver;              // per major: minor-compatibility floor (pytorch.toml)
-  std::vector<DeepSpeedList> deepspeed_lists;  // oldest first; the newest is pytorch.toml's
-  std::optional<Version> deepspeed_skip_from;  // the first DeepSpeed that reads DS_SKIP_CUDA_CHECK
+  std::vector<CudaRelease> releases;                             // oldest first
+  std::map<int, DriverVersion> family_driver;                    // per major: minor-compatibility floor (pytorch.toml)
+  std::vector<DeepSpeedList> deepspeed_lists;                    // oldest first; the newest is pytorch.toml's
+  std::optional<Version> deepspeed_skip_from;                    // the first DeepSpeed that reads DS_SKIP_CUDA_CHECK
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
-  std::vector<std::string> torch_supported_arches;  // TORCH_CUDA_ARCH_LIST entries torch accepts
-  std::vector<TorchGccBounds> torch_gcc;  // oldest first
-  std::vector<Version> integrated_archs;  // Jetson/Tegra: 7.2, 8.7, ...
-  std::map<Version, Version> torch_last_cuda;  // GPUs up to this capability: torch wheels of this CUDA or older
+  std::vector<std::string> torch_supported_arches;               // TORCH_CUDA_ARCH_LIST entries torch accepts
+  std::vector<TorchGccBounds> torch_gcc;                         // oldest first
+  std::vector<Version> integrated_archs;                         // Jetson/Tegra: 7.2, 8.7, ...
+  std::map<Version, Version> torch_last_cuda;                    // GPUs up to this capability: torch wheels of this CUDA or older
   TorchMatrix torch_matrix;  // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
 
   // The release of `version`'s major.minor, if known.

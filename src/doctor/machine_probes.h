@@ -21,7 +21,7 @@ struct ProbeContext {
   fs::path cwd;
   Layout layout;
   const SelectionOutcome& selection;  // a failed one still says what was asked
-  std::optional<fs::path> python;  // --python
+  std::optional<fs::path> python;     // --python
   std::chrono::milliseconds timeout;  // for each of the driver and Python probes
 };
 

@@ -131,10 +131,12 @@ std::string driver_answer_json(const DriverProbe& driver) {
   for (const Gpu& gpu : driver.gpus) {
     gpus.push_back({{"name", gpu.name}, {"major", gpu.capability.major()}, {"minor", gpu.capability.minor()}});
   }
-  json answer = {{"loaded", driver.loaded}, {"problem", driver.problem},
+  json answer = {{"loaded", driver.loaded},
+                 {"problem", driver.problem},
                  {"cuda", driver.cuda ? json(driver.cuda->str()) : json(nullptr)},
                  {"version", driver.version ? json(driver.version->text) : json(nullptr)},
-                 {"version_source", driver.version_source}, {"gpus", gpus}};
+                 {"version_source", driver.version_source},
+                 {"gpus", gpus}};
   // A GPU name is whatever the driver wrote: replace what is not UTF-8 rather than fail.
   return answer.dump(-1, ' ', false, json::error_handler_t::replace);
 }

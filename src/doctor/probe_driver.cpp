@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "doctor/parsers.h"
 #include "doctor/machine_probes.h"
+#include "doctor/parsers.h"
 #include "util/data_dir.h"
 #include "util/nvidia_driver.h"
 #include "util/process.h"

@@ -1,7 +1,7 @@
 // Python, torch and DeepSpeed: asked by running the interpreter, never by importing them here.
 #include "core/toolkits.h"
-#include "doctor/parsers.h"
 #include "doctor/machine_probes.h"
+#include "doctor/parsers.h"
 #include "util/process.h"
 #include "util/strings.h"
 
@@ -40,7 +40,8 @@ PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std:
   if (!output) {
     // run_capture stops a program only at the deadline or for printing too much.
     probe.timed_out = probe.took >= timeout;
-    probe.problem = probe.timed_out ? "no answer within " + seconds_text(std::chrono::duration<double>(timeout).count()) + " (importing torch reads hundreds of MB)"
+    probe.problem = probe.timed_out ? "no answer within " + seconds_text(std::chrono::duration<double>(timeout).count()) +
+                                          " (importing torch reads hundreds of MB)"
                                     : output.error().message;
   } else if (!read_python_answer(output->out, probe)) {
     // A traceback ends with the line that says what went wrong.

@@ -21,12 +21,12 @@ struct Gpu {
 };
 
 struct DriverProbe {
-  bool loaded = false;          // libcuda.so.1 could be opened
-  bool crashed = false;         // the driver library crashed or hung the probe
-  std::string problem;          // why it could not, or why cuInit failed
-  std::optional<Version> cuda;  // cuDriverGetVersion: the newest CUDA the driver runs
+  bool loaded = false;                   // libcuda.so.1 could be opened
+  bool crashed = false;                  // the driver library crashed or hung the probe
+  std::string problem;                   // why it could not, or why cuInit failed
+  std::optional<Version> cuda;           // cuDriverGetVersion: the newest CUDA the driver runs
   std::optional<DriverVersion> version;  // the driver's own version
-  std::string version_source;      // NVML, /sys/module/nvidia/version or /proc/driver/nvidia/version
+  std::string version_source;            // NVML, /sys/module/nvidia/version or /proc/driver/nvidia/version
   std::vector<Gpu> gpus;
 };
 
@@ -37,7 +37,7 @@ struct ToolkitProbe {  // the toolkit cudaenv selects here
   std::string name;
   std::optional<Version> version;
   fs::path home;
-  std::string error;               // why the request could not be resolved
+  std::string error;                   // why the request could not be resolved
   std::vector<std::string> installed;  // names of the installed and registered toolkits
 };
 
@@ -70,22 +70,22 @@ struct PythonProbe {
   std::optional<fs::path> interpreter;
   std::string problem;  // the interpreter is missing, timed out or printed no answer
   bool timed_out = false;
-  std::chrono::milliseconds took{0};  // until it answered or was stopped: importing torch takes seconds
+  std::chrono::milliseconds took{0};   // until it answered or was stopped: importing torch takes seconds
   std::chrono::milliseconds limit{0};  // doctor --timeout
   bool has_torch = false;
-  std::string torch_version;        // 2.1.2+cu121
+  std::string torch_version;          // 2.1.2+cu121
   std::optional<Version> torch_cuda;  // torch.version.cuda; none for a CPU build
   bool cuda_available = false;
   std::vector<std::string> arch_list;  // sm_80, compute_90, ...
   // What torch carries with it: the libraries it loads, not the toolkit's.
-  std::optional<Version> cudnn;         // torch.backends.cudnn.version(), 92600 -> 9.26.0
-  std::optional<Version> nccl;          // torch.cuda.nccl.version()
-  std::optional<Version> cuda_runtime;  // the nvidia-cuda-runtime wheel beside torch
+  std::optional<Version> cudnn;              // torch.backends.cudnn.version(), 92600 -> 9.26.0
+  std::optional<Version> nccl;               // torch.cuda.nccl.version()
+  std::optional<Version> cuda_runtime;       // the nvidia-cuda-runtime wheel beside torch
   std::vector<PythonPackage> nvidia_wheels;  // the nvidia-* distributions beside torch
   std::optional<std::string> deepspeed_version;
 };
 
-struct CompilerProbe {  // the host compiler nvcc would use
+struct CompilerProbe {   // the host compiler nvcc would use
   std::string command;   // as named by NVCC_CCBIN / CC, or "gcc"
   std::string variable;  // NVCC_CCBIN, CC or empty for the default
   std::optional<fs::path> path;

@@ -7,8 +7,8 @@
 #include "core/program.h"
 #include "core/toolkits.h"
 #include "core/version_detect.h"
-#include "doctor/parsers.h"
 #include "doctor/machine_probes.h"
+#include "doctor/parsers.h"
 #include "util/process.h"
 #include "util/strings.h"
 
@@ -148,7 +148,7 @@ CompilerProbe probe_compiler(const ProbeContext& context) {
     }
   }
   probe.path = fs::path(probe.command).has_parent_path() ? std::optional<fs::path>(probe.command)
-                                                           : find_on_path(context.fs, context.env, probe.command, {});
+                                                         : find_on_path(context.fs, context.env, probe.command, {});
   if (probe.path && !context.fs.is_executable(*probe.path)) probe.path.reset();
   probe.other_gcc_majors = other_gcc_majors(context);
   if (!probe.path) return probe;
@@ -183,8 +183,7 @@ Probes run_probes(const ProbeContext& context) {
   // while everything else is probed.
   auto python = std::async(std::launch::async,
                            [&context] { return probe_python(context.fs, context.env, context.python, context.timeout); });
-  auto driver = std::async(std::launch::async,
-                           [&context] { return probe_driver(context.fs, context.env, context.timeout); });
+  auto driver = std::async(std::launch::async, [&context] { return probe_driver(context.fs, context.env, context.timeout); });
   Probes probes;
   probes.toolkit = probe_toolkit(context);
   probes.nvcc = probe_nvcc(context);

@@ -61,7 +61,8 @@ void write_toolkit(Writer& w, const Probes& probes) {
   w.section("Toolkit");
   const ToolkitProbe& toolkit = probes.toolkit;
   if (toolkit.found) {
-    std::string version = toolkit.version && toolkit.version->str() != toolkit.name ? " (CUDA " + toolkit.version->str() + ")" : "";
+    std::string version =
+        toolkit.version && toolkit.version->str() != toolkit.name ? " (CUDA " + toolkit.version->str() + ")" : "";
     w.line("active", toolkit.name + version + " at " + toolkit.home.string() + " (" + toolkit.origin + ")");
   } else {
     w.line("active", "none: " + toolkit.error);
@@ -73,15 +74,16 @@ void write_toolkit(Writer& w, const Probes& probes) {
   if (nvcc.path) on_path += ", release " + or_none(nvcc.version);
   w.line("nvcc on PATH", on_path);
   const CudaHomeProbe& home = probes.cuda_home;
-  w.line("CUDA_HOME/CUDA_PATH", home.home ? home.variable + "=" + home.home->string() + ", nvcc " +
-                                                (home.has_nvcc ? or_none(home.version) : "missing")
-                                          : "unset");
+  w.line("CUDA_HOME/CUDA_PATH",
+         home.home ? home.variable + "=" + home.home->string() + ", nvcc " + (home.has_nvcc ? or_none(home.version) : "missing")
+                   : "unset");
   std::vector<std::string> entries;
   for (const LibraryPathEntry& entry : probes.library_path) {
     entries.push_back(entry.entry + (entry.toolkit_home ? " [CUDA " + or_none(entry.toolkit_version) + "]" : ""));
   }
   w.line("LD_LIBRARY_PATH", entries.empty() ? "unset" : join(entries, ":"));
-  if (!probes.arch_list.entries.empty()) w.line("arch list", join(probes.arch_list.entries, ";") + " (" + probes.arch_list.source + ")");
+  if (!probes.arch_list.entries.empty())
+    w.line("arch list", join(probes.arch_list.entries, ";") + " (" + probes.arch_list.source + ")");
 }
 
 void write_python(Writer& w, const PythonProbe& python) {
@@ -94,8 +96,8 @@ void write_python(Writer& w, const PythonProbe& python) {
     w.line("torch", python.torch_version + ", CUDA " + (python.torch_cuda ? python.torch_cuda->str() : "none (CPU build)") +
                         ", GPU available: " + (python.cuda_available ? "yes" : "no"));
     w.line("torch archs", python.arch_list.empty() ? "none" : join(python.arch_list, " "));
-    w.line("torch carries", "CUDA runtime " + or_none(python.cuda_runtime) + ", cuDNN " + or_none(python.cudnn) +
-                                ", NCCL " + or_none(python.nccl));
+    w.line("torch carries", "CUDA runtime " + or_none(python.cuda_runtime) + ", cuDNN " + or_none(python.cudnn) + ", NCCL " +
+                                or_none(python.nccl));
     std::vector<std::string> wheels;
     for (const PythonPackage& wheel : python.nvidia_wheels) wheels.push_back(wheel.name + " " + wheel.version);
     if (!wheels.empty()) w.line("NVIDIA wheels", join(wheels, ", "));
@@ -125,36 +127,64 @@ json probes_json(const Probes& p) {
   for (const Gpu& gpu : p.driver.gpus) gpus.push_back({{"name", gpu.name}, {"compute_capability", gpu.capability.str()}});
   json library_path = json::array();
   for (const LibraryPathEntry& entry : p.library_path) {
-    library_path.push_back({{"entry", entry.entry}, {"toolkit_home", optional_path(entry.toolkit_home)},
+    library_path.push_back({{"entry", entry.entry},
+                            {"toolkit_home", optional_path(entry.toolkit_home)},
                             {"toolkit_version", optional_version(entry.toolkit_version)}});
   }
   json wheels = json::array();
   for (const PythonPackage& wheel : p.python.nvidia_wheels) wheels.push_back({{"name", wheel.name}, {"version", wheel.version}});
   const ToolkitProbe& t = p.toolkit;
   return {
-      {"driver", {{"loaded", p.driver.loaded}, {"crashed", p.driver.crashed}, {"problem", p.driver.problem}, {"cuda", optional_version(p.driver.cuda)},
-                  {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)}, {"version_source", p.driver.version_source},
-                  {"gpus", gpus}}},
-      {"toolkit", {{"found", t.found}, {"request", t.request}, {"origin", t.origin}, {"name", t.name},
-                   {"version", optional_version(t.version)}, {"home", t.found ? json(t.home.string()) : json(nullptr)},
-                   {"error", t.error}, {"installed", t.installed}}},
-      {"nvcc", {{"path", optional_path(p.nvcc.path)}, {"resolved", optional_path(p.nvcc.resolved)},
-                {"via_shim", p.nvcc.via_shim}, {"version", optional_version(p.nvcc.version)}}},
-      {"cuda_home", {{"variable", p.cuda_home.variable}, {"home", optional_path(p.cuda_home.home)},
-                     {"has_nvcc", p.cuda_home.has_nvcc}, {"version", optional_version(p.cuda_home.version)}}},
+      {"driver",
+       {{"loaded", p.driver.loaded},
+        {"crashed", p.driver.crashed},
+        {"problem", p.driver.problem},
+        {"cuda", optional_version(p.driver.cuda)},
+        {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)},
+        {"version_source", p.driver.version_source},
+        {"gpus", gpus}}},
+      {"toolkit",
+       {{"found", t.found},
+        {"request", t.request},
+        {"origin", t.origin},
+        {"name", t.name},
+        {"version", optional_version(t.version)},
+        {"home", t.found ? json(t.home.string()) : json(nullptr)},
+        {"error", t.error},
+        {"installed", t.installed}}},
+      {"nvcc",
+       {{"path", optional_path(p.nvcc.path)},
+        {"resolved", optional_path(p.nvcc.resolved)},
+        {"via_shim", p.nvcc.via_shim},
+        {"version", optional_version(p.nvcc.version)}}},
+      {"cuda_home",
+       {{"variable", p.cuda_home.variable},
+        {"home", optional_path(p.cuda_home.home)},
+        {"has_nvcc", p.cuda_home.has_nvcc},
+        {"version", optional_version(p.cuda_home.version)}}},
       {"ld_library_path", library_path},
-      {"python", {{"interpreter", optional_path(p.python.interpreter)}, {"problem", p.python.problem},
-                  {"torch", p.python.has_torch ? json(p.python.torch_version) : json(nullptr)},
-                  {"torch_cuda", optional_version(p.python.torch_cuda)}, {"cuda_available", p.python.cuda_available},
-                  {"arch_list", p.python.arch_list},
-                  {"cudnn", optional_version(p.python.cudnn)}, {"nccl", optional_version(p.python.nccl)},
-                  {"cuda_runtime", optional_version(p.python.cuda_runtime)}, {"nvidia_wheels", wheels},
-                  {"deepspeed", p.python.deepspeed_version ? json(*p.python.deepspeed_version) : json(nullptr)},
-                  {"took_ms", p.python.took.count()}, {"timeout_ms", p.python.limit.count()},
-                  {"timed_out", p.python.timed_out}}},
-      {"compiler", {{"command", p.compiler.command}, {"variable", p.compiler.variable}, {"path", optional_path(p.compiler.path)},
-                    {"kind", p.compiler.kind}, {"version", optional_version(p.compiler.version)},
-                    {"other_gcc_majors", p.compiler.other_gcc_majors}}},
+      {"python",
+       {{"interpreter", optional_path(p.python.interpreter)},
+        {"problem", p.python.problem},
+        {"torch", p.python.has_torch ? json(p.python.torch_version) : json(nullptr)},
+        {"torch_cuda", optional_version(p.python.torch_cuda)},
+        {"cuda_available", p.python.cuda_available},
+        {"arch_list", p.python.arch_list},
+        {"cudnn", optional_version(p.python.cudnn)},
+        {"nccl", optional_version(p.python.nccl)},
+        {"cuda_runtime", optional_version(p.python.cuda_runtime)},
+        {"nvidia_wheels", wheels},
+        {"deepspeed", p.python.deepspeed_version ? json(*p.python.deepspeed_version) : json(nullptr)},
+        {"took_ms", p.python.took.count()},
+        {"timeout_ms", p.python.limit.count()},
+        {"timed_out", p.python.timed_out}}},
+      {"compiler",
+       {{"command", p.compiler.command},
+        {"variable", p.compiler.variable},
+        {"path", optional_path(p.compiler.path)},
+        {"kind", p.compiler.kind},
+        {"version", optional_version(p.compiler.version)},
+        {"other_gcc_majors", p.compiler.other_gcc_majors}}},
       {"arch_list", {{"source", p.arch_list.source}, {"entries", p.arch_list.entries}}},
       {"deepspeed_skip_check", p.deepspeed_skip_check},
   };
@@ -193,8 +223,11 @@ std::string render_report(const Probes& probes, const std::vector<Finding>& find
 std::string render_json(const Probes& probes, const std::vector<Finding>& findings) {
   json list = json::array();
   for (const Finding& f : findings) {
-    list.push_back({{"id", f.id}, {"severity", severity_label(f.severity)}, {"title", f.title},
-                    {"explanation", f.explanation}, {"fixes", f.fixes}});
+    list.push_back({{"id", f.id},
+                    {"severity", severity_label(f.severity)},
+                    {"title", f.title},
+                    {"explanation", f.explanation},
+                    {"fixes", f.fixes}});
   }
   json document = {{"probes", probes_json(probes)}, {"findings", list}, {"ok", !has_error(findings)}};
   return json_text(document);

@@ -54,7 +54,8 @@ Result<std::string> ReleaseCatalog::resolve(std::string_view request) const {
   std::vector<Version> known;
   for (const Release& release : releases) known.push_back(release.version);
   std::string hint = "`cudaenv list-remote` lists the releases cudaenv knows";
-  if (auto nearest = nearest_version(*wanted, known)) hint = "the nearest known release is " + releases[*nearest].label + "; " + hint;
+  if (auto nearest = nearest_version(*wanted, known))
+    hint = "the nearest known release is " + releases[*nearest].label + "; " + hint;
   return make_error("no known CUDA release matches " + std::string(request), hint);
 }
 
@@ -125,9 +126,11 @@ Result<ProfileCatalog> parse_profile_catalog(std::string_view text, const std::f
   for (auto&& [key, node] : *majors) {
     auto major = parse_version(key.str());
     const toml::table* profiles = node.as_table();
-    if (!major || major->parts.size() != 1 || !profiles) return data_error(path, "[major." + std::string(key.str()) + "] is not a major version table");
+    if (!major || major->parts.size() != 1 || !profiles)
+      return data_error(path, "[major." + std::string(key.str()) + "] is not a major version table");
     for (auto&& [name, list] : *profiles) {
-      CUDAENV_TRY_ASSIGN(auto components, string_list(reader, &list, "major." + std::string(key.str()) + "." + std::string(name.str())));
+      CUDAENV_TRY_ASSIGN(auto components,
+                         string_list(reader, &list, "major." + std::string(key.str()) + "." + std::string(name.str())));
       catalog.by_major[major->major()][std::string(name.str())] = std::move(components);
     }
   }

@@ -16,8 +16,7 @@ std::string manifest_url(const std::string& base_url, const std::string& label);
 
 // The manifest's bytes as served. A manifest that differs from its pin is refused unless
 // `skip_pin`; one cudaenv has no pin for is accepted with a note.
-Result<std::string> fetch_checked_manifest(const ReleaseCatalog& releases, const std::string& base_url,
-                                           const std::string& label, bool skip_pin, const DownloadOptions& options,
-                                           ProgressReporter& progress);
+Result<std::string> fetch_checked_manifest(const ReleaseCatalog& releases, const std::string& base_url, const std::string& label,
+                                           bool skip_pin, const DownloadOptions& options, ProgressReporter& progress);
 
 }  // namespace cudaenv

@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -64,15 +64,13 @@ Failure classify(CURLcode code, long http_status, const char* curl_message) {
     case CURLE_PARTIAL_FILE:
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-      return {Verdict::retry, reason};
+    case CURLE_HTTP2_STREAM: return {Verdict::retry, reason};
     case CURLE_OPERATION_TIMEDOUT:
-      return {Verdict::retry, reason + " (each transfer has a deadline, CUDAENV_DOWNLOAD_TIMEOUT, and ends when "
-                                       "slower than 1 kB/s for 30 s)"};
-    case CURLE_RANGE_ERROR:
-      return {Verdict::restart, reason + " (the server cannot resume)"};
-    default:
-      return {Verdict::fatal, reason};
+      return {Verdict::retry, reason +
+                                  " (each transfer has a deadline, CUDAENV_DOWNLOAD_TIMEOUT, and ends when "
+                                  "slower than 1 kB/s for 30 s)"};
+    case CURLE_RANGE_ERROR: return {Verdict::restart, reason + " (the server cannot resume)"};
+    default: return {Verdict::fatal, reason};
   }
 }
 
@@ -80,8 +78,7 @@ std::chrono::milliseconds backoff(const DownloadOptions& options, int failed_tri
   return options.first_backoff * (1 << std::max(0, failed_tries - 1));
 }
 
-void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options,
-                        std::chrono::seconds deadline) {
+void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options, std::chrono::seconds deadline) {
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
@@ -119,9 +116,9 @@ struct Transfer {
   int fd = -1;
   std::uint64_t offset = 0;  // bytes in the .part file
   std::optional<Sha256> hash;
-  std::string overflow;      // set when the body outgrows the manifest's size
-  std::string write_error;   // set when the .part file cannot be written
-  bool disk_full = false;     // ... because the disk or quota is full
+  std::string overflow;     // set when the body outgrows the manifest's size
+  std::string write_error;  // set when the .part file cannot be written
+  bool disk_full = false;   // ... because the disk or quota is full
   char curl_error[CURL_ERROR_SIZE] = {};
   ProgressReporter* progress = nullptr;
   const DownloadOptions* options = nullptr;
@@ -336,9 +333,9 @@ class Downloader {
     if (options_.should_stop && options_.should_stop()) return interrupted_error();
     if (!t.overflow.empty()) {
       ::unlink(part.c_str());
-      return make_error(job.component + ": " + job.url + ": " + t.overflow,
-                        "the file was deleted; the mirror serves a different archive than its manifest names: " +
-                            std::string(kMirrorHint));
+      return make_error(
+          job.component + ": " + job.url + ": " + t.overflow,
+          "the file was deleted; the mirror serves a different archive than its manifest names: " + std::string(kMirrorHint));
     }
     if (!t.write_error.empty()) {
       // A .part that filled the disk would keep it full: remove it, so space is back at once.
@@ -377,10 +374,10 @@ class Downloader {
     if (failure.verdict == Verdict::restart) ::unlink(part.c_str());
     ++t.failed_tries;
     if (t.failed_tries >= options_.tries) {
-      return make_error(job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
-                            " tries: " + failure.reason,
-                        "the partial download is kept in " + part.string() +
-                            "; run the same command again to resume, or use another --mirror");
+      return make_error(
+          job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
+              " tries: " + failure.reason,
+          "the partial download is kept in " + part.string() + "; run the same command again to resume, or use another --mirror");
     }
     auto delay = backoff(options_, t.failed_tries);
     t.not_before = Clock::now() + delay;
@@ -440,8 +437,9 @@ Result<std::chrono::seconds> transfer_deadline(std::uint64_t size) {
 }
 
 Error interrupted_error() {
-  return make_error("interrupted", "the staging folder was removed; partial downloads are kept in the cache and "
-                                   "resume when you run the same command again",
+  return make_error("interrupted",
+                    "the staging folder was removed; partial downloads are kept in the cache and "
+                    "resume when you run the same command again",
                     130);
 }
 
@@ -508,9 +506,9 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     if (code == CURLE_OK && http_status < 400) return std::move(body.text);
     Failure failure = classify(code, http_status, curl_error);
     if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
-      std::string hint = http_status == 404 ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " +
-                                                  std::string(kMirrorHint)
-                                            : std::string(kMirrorHint);
+      std::string hint = http_status == 404
+                             ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " + std::string(kMirrorHint)
+                             : std::string(kMirrorHint);
       return make_error("cannot download " + url + ": " + failure.reason, hint);
     }
     if (options.should_stop && options.should_stop()) return interrupted_error();

@@ -46,8 +46,8 @@ Result<std::chrono::seconds> transfer_deadline(std::uint64_t size);
 // Downloads every job; `verified(i)` runs (on this thread) as soon as job i's file is complete
 // and matches its sha256, so extraction can start while others still download. A file already
 // complete in place is verified and reused without a transfer.
-Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options,
-                    ProgressReporter& progress, const std::function<void(size_t)>& verified);
+Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress,
+                    const std::function<void(size_t)>& verified);
 
 // A small text file (a manifest), with the same retry rules.
 // `accept`, when given, is sent as the Accept header (an index that serves JSON or HTML by it).

@@ -6,8 +6,7 @@ namespace cudaenv {
 
 std::optional<size_t> ExtractionQueue::take() {
   if (waiting_.empty()) return std::nullopt;
-  auto largest = std::max_element(waiting_.begin(), waiting_.end(),
-                                  [&](size_t a, size_t b) { return sizes_[a] < sizes_[b]; });
+  auto largest = std::max_element(waiting_.begin(), waiting_.end(), [&](size_t a, size_t b) { return sizes_[a] < sizes_[b]; });
   size_t index = *largest;
   waiting_.erase(largest);
   return index;

@@ -40,7 +40,6 @@ const char* kind_refused(mode_t type) {
   }
 }
 
-
 // Redist archives keep everything below one top folder; wheels keep the toolkit under
 // nvidia/cu13/ beside their .dist-info.
 enum class MemberLayout { redist, wheel };
@@ -54,8 +53,8 @@ Error refused(const std::string& component, const std::filesystem::path& archive
   std::string vouched = layout_of(archive) == MemberLayout::wheel ? "package index: report it to whoever runs the index"
                                                                   : "manifest: report it to whoever runs the mirror";
   return make_error(component + ": archive " + archive.string() + " is refused: member '" + member + "' " + why,
-                    "nothing was installed; the archive is damaged or hostile, although its sha256 matched the " +
-                        vouched + ", and do not use it");
+                    "nothing was installed; the archive is damaged or hostile, although its sha256 matched the " + vouched +
+                        ", and do not use it");
 }
 
 // Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set
@@ -106,7 +105,8 @@ std::optional<std::string> size_mismatch(archive_entry* entry) {
     return std::nullopt;
   }
   struct stat st {};
-  if (::lstat(archive_entry_pathname(entry), &st) != 0) return std::string("is missing after extraction: ") + std::strerror(errno);
+  if (::lstat(archive_entry_pathname(entry), &st) != 0)
+    return std::string("is missing after extraction: ") + std::strerror(errno);
   if (st.st_size == archive_entry_size(entry)) return std::nullopt;
   return "was written with " + std::to_string(st.st_size) + " bytes, but the archive says " +
          std::to_string(archive_entry_size(entry));
@@ -252,8 +252,7 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
   archive_read_support_format_zip(in.get());
   WriteArchive out(archive_write_disk_new(), archive_write_free);
   archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                                ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-                                                ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+                                                ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
   Status opened = ok_status();
   if (is_xz_file(archive_path)) opened = xz.open(in.get(), archive_path);
   else if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
@@ -267,9 +266,9 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
     int status = archive_read_next_header(in.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN) {
-      return make_error(component + ": " + archive_path.string() + " is not a readable archive: " +
-                            archive_error_string(in.get()),
-                        "delete it from the cache and run the install again");
+      return make_error(
+          component + ": " + archive_path.string() + " is not a readable archive: " + archive_error_string(in.get()),
+          "delete it from the cache and run the install again");
     }
     if (should_stop && should_stop()) return interrupted_error();
     std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";

@@ -12,8 +12,11 @@ nlohmann::ordered_json plan_json(const InstallPlan& plan) {
   json["pinned_by"] = {{"url", plan.pinned_by_url}, {"sha256", plan.pinned_by_sha256}};
   json["files"] = nlohmann::ordered_json::array();
   for (const PlannedFile& file : plan.files) {
-    nlohmann::ordered_json entry = {{"component", file.component}, {"version", file.version}, {"url", file.url},
-                                    {"sha256", file.sha256},       {"size", file.size}};
+    nlohmann::ordered_json entry = {{"component", file.component},
+                                    {"version", file.version},
+                                    {"url", file.url},
+                                    {"sha256", file.sha256},
+                                    {"size", file.size}};
     if (!file.distribution.empty()) entry["distribution"] = file.distribution;
     json["files"].push_back(std::move(entry));
   }

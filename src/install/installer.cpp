@@ -13,8 +13,8 @@
 #include <set>
 
 #include "core/library_spec.h"
-#include "install/downloader.h"
 #include "install/cores.h"
+#include "install/downloader.h"
 #include "install/extraction_pool.h"
 #include "install/extractor.h"
 #include "install/plan.h"
@@ -51,7 +51,8 @@ class InterruptGuard {
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 // Extraction needs the staging folder as working directory (see extract_archive).
@@ -89,9 +90,7 @@ void remove_tree(const fs::path& path) {
   fs::remove_all(path, ec);
 }
 
-fs::path install_lock_path(const Layout& layout, const std::string& label) {
-  return layout.locks_dir() / ("install-" + label);
-}
+fs::path install_lock_path(const Layout& layout, const std::string& label) { return layout.locks_dir() / ("install-" + label); }
 
 // ".staging-12.1.1-4242" -> "12.1.1": the label whose install lock guards the folder.
 std::optional<std::string> work_folder_label(const std::string& name) {
@@ -226,14 +225,13 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
   receipt["platform"] = request.platform;
   receipt["source"] = plan.origin;
   receipt["source_kind"] = plan.source;
-  receipt[plan.source == "pypi" ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
-                                                                 {"sha256", plan.pinned_by_sha256}};
+  receipt[plan.source == "pypi" ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url}, {"sha256", plan.pinned_by_sha256}};
   // No time or host: two installs of one plan (one cuda.lock) write the same receipt.
   receipt["components"] = nlohmann::ordered_json::array();
   for (const PlannedFile& file : plan.files) {
     version[file.component] = {{"name", file.component}, {"version", file.version}};
-    nlohmann::ordered_json entry = {{"name", file.component}, {"version", file.version}, {"url", file.url},
-                                    {"sha256", file.sha256},  {"size", file.size}};
+    nlohmann::ordered_json entry = {
+        {"name", file.component}, {"version", file.version}, {"url", file.url}, {"sha256", file.sha256}, {"size", file.size}};
     if (!file.distribution.empty()) {
       entry["distribution"] = file.distribution;
       entry["wheel"] = fs::path(strip_url_query(file.url)).filename().string();
@@ -327,8 +325,8 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
     if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
   }
   CUDAENV_TRY_ASSIGN(auto lock, FileLock::acquire(install_lock_path(layout, request.label), [&] {
-    progress.note("another cudaenv is installing CUDA " + request.label + "; waiting for it to finish");
-  }));
+                       progress.note("another cudaenv is installing CUDA " + request.label + "; waiting for it to finish");
+                     }));
   clean_stale_work_folders(layout, request.label, progress);
 
   Prepared prepared{std::move(lock), target, cache, request, false};
@@ -421,8 +419,9 @@ Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog
   CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, progress));
   CUDAENV_TRY(commit(staging, prepared, plan));
   Status rehashed = rehash();
-  if (!rehashed) progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " +
-                               rehashed.error().message + " (run `cudaenv rehash`)");
+  if (!rehashed)
+    progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " + rehashed.error().message +
+                  " (run `cudaenv rehash`)");
   return InstallResult{false, prepared.target, std::move(plan)};
 }
 

@@ -65,9 +65,8 @@ Result<std::string> choose_library_release(const LibrarySpec& spec, const std::v
                     "releases offered (newest first): " + join(known, ", "), 2);
 }
 
-Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name,
-                                              const std::string& release, const std::string& platform,
-                                              int cuda_major) {
+Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
+                                              const std::string& platform, int cuda_major) {
   std::string what = std::string(display_name(name)) + " " + release;
   const RedistComponent* component = manifest.find(name);
   if (!component) return make_error("the " + what + " manifest has no " + name + " entry", "check the mirror");

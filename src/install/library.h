@@ -38,8 +38,7 @@ Result<std::string> choose_library_release(const LibrarySpec& spec, const std::v
 
 // The `spec.name` archive of a cuDNN-style manifest (entries per CUDA major, "cuda12", "cuda13")
 // for the toolkit's major. No build for that major is an error naming the majors that have one.
-Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name,
-                                              const std::string& release, const std::string& platform,
-                                              int cuda_major);
+Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
+                                              const std::string& platform, int cuda_major);
 
 }  // namespace cudaenv

@@ -26,8 +26,8 @@ Result<std::vector<IndexFile>> PackageIndex::files(const std::string& project) {
   auto page = fetch_text(page_url, options_, kSimpleIndexAccept);
   if (!page) {
     Error error = page.take_error();
-    error.hint = "check --index-url, PIP_INDEX_URL or pip's index-url (`pip config list`); the index must serve " +
-                 name + " (PEP 503 or PEP 691)";
+    error.hint = "check --index-url, PIP_INDEX_URL or pip's index-url (`pip config list`); the index must serve " + name +
+                 " (PEP 503 or PEP 691)";
     return error;
   }
   std::vector<IndexFile> files = parse_project_page(*page);

@@ -15,8 +15,7 @@ int major_of(const std::string& label) {
   return version ? version->major() : 0;
 }
 
-std::vector<std::string> components_for_platform(const RedistManifest& manifest, const std::string& platform,
-                                                 int major) {
+std::vector<std::string> components_for_platform(const RedistManifest& manifest, const std::string& platform, int major) {
   std::vector<std::string> out;
   for (const RedistComponent& component : manifest.components) {
     if (artifact_for(component, platform, major)) out.push_back(component.key);
@@ -25,8 +24,8 @@ std::vector<std::string> components_for_platform(const RedistManifest& manifest,
 }
 
 // `alternatives` are the keys one profile entry or --component name can stand for.
-Error missing_component(const RedistManifest& manifest, const std::string& label,
-                        const std::vector<std::string>& alternatives, const std::string& platform, int major) {
+Error missing_component(const RedistManifest& manifest, const std::string& label, const std::vector<std::string>& alternatives,
+                        const std::string& platform, int major) {
   std::vector<std::string> available = components_for_platform(manifest, platform, major);
   std::string hint = "it has: " + join(available, ", ");
   if (auto guess = closest_word(alternatives.front(), available)) hint = "did you mean " + *guess + "? " + hint;
@@ -43,9 +42,9 @@ Error missing_component(const RedistManifest& manifest, const std::string& label
 }
 
 // The first of a role's components the manifest has for the platform.
-std::optional<std::pair<const RedistComponent*, RedistArtifact>> choose_component(
-    const RedistManifest& manifest, const std::vector<std::string>& alternatives, const std::string& platform,
-    int major) {
+std::optional<std::pair<const RedistComponent*, RedistArtifact>> choose_component(const RedistManifest& manifest,
+                                                                                  const std::vector<std::string>& alternatives,
+                                                                                  const std::string& platform, int major) {
   for (const std::string& key : alternatives) {
     const RedistComponent* component = manifest.find(key);
     if (!component) continue;

@@ -14,9 +14,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string format_eta(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0 || seconds > 99 * 3600) return "--:--";
@@ -140,8 +138,8 @@ void ProgressReporter::retrying(size_t index, const std::string& reason, int nex
   std::lock_guard lock(mutex_);
   Row& row = rows_[index];
   row.state = "retry " + std::to_string(next_try) + "/" + std::to_string(tries);
-  line(row.component + ": " + reason + "; try " + std::to_string(next_try) + " of " + std::to_string(tries) +
-       " in " + std::to_string(delay.count()) + " ms");
+  line(row.component + ": " + reason + "; try " + std::to_string(next_try) + " of " + std::to_string(tries) + " in " +
+       std::to_string(delay.count()) + " ms");
 }
 
 void ProgressReporter::verified(size_t index, bool from_cache) {
@@ -221,8 +219,7 @@ void ProgressReporter::redraw(bool force) {
   for (const Row& row : rows_) {
     double elapsed = row.state == "downloading" ? seconds_since(row.started) : 0;
     double rate = elapsed > 0.2 ? static_cast<double>(row.done - row.resumed_from) / elapsed : 0;
-    lines.push_back(
-        layout_progress_row({terminal_safe(row.component), row.done, row.size, rate, row.state}, name_width, width));
+    lines.push_back(layout_progress_row({terminal_safe(row.component), row.done, row.size, rate, row.state}, name_width, width));
     total_done += row.done;
     total_size += row.size;
     fresh += row.done - row.resumed_from;

@@ -20,8 +20,7 @@ class ProgressReporter {
 
   // Sets the rows the bars show: one per component, in plan order, and a total row named
   // after `title` (e.g. "CUDA 12.4.1"), so each version of a multi-version run keeps its own.
-  void begin(const std::vector<std::string>& components, const std::vector<std::uint64_t>& sizes,
-             const std::string& title = "");
+  void begin(const std::vector<std::string>& components, const std::vector<std::uint64_t>& sizes, const std::string& title = "");
   void note(const std::string& message);
   void download_started(size_t index, const std::string& url, std::uint64_t resumed_from);
   void download_progress(size_t index, std::uint64_t bytes_done);
@@ -42,8 +41,8 @@ class ProgressReporter {
     std::chrono::steady_clock::time_point started{};
   };
 
-  void line(const std::string& text);  // caller holds mutex_
-  void redraw(bool force);             // caller holds mutex_
+  void line(const std::string& text);     // caller holds mutex_
+  void redraw(bool force);                // caller holds mutex_
   void move_above_drawing(size_t width);  // caller holds mutex_
 
   std::FILE* out_;

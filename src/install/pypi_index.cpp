@@ -47,13 +47,12 @@ constexpr std::pair<std::string_view, std::string_view> kWheels[] = {
 constexpr const char* kMetapackage = "cuda-toolkit";
 
 // Folders of a toolkit root, as the redist archives and the wheels' nvidia/cu13/ have them.
-constexpr std::string_view kToolkitFolders[] = {"bin", "include", "lib", "lib64", "nvvm", "share", "extras",
-                                                "targets", "res", "compute-sanitizer", "gds", "tools"};
+constexpr std::string_view kToolkitFolders[] = {"bin", "include",           "lib", "lib64", "nvvm", "share", "extras", "targets",
+                                                "res", "compute-sanitizer", "gds", "tools"};
 
 bool is_toolkit_folder(std::string_view name) {
   return std::find(std::begin(kToolkitFolders), std::end(kToolkitFolders), name) != std::end(kToolkitFolders);
 }
-
 
 int compare_releases(const std::vector<int>& a, const std::vector<int>& b) {
   for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
@@ -103,8 +102,7 @@ struct Candidate {
   IndexFile file;
 };
 
-std::vector<Candidate> candidates(const std::vector<IndexFile>& files, std::string_view distribution,
-                                  std::string_view platform) {
+std::vector<Candidate> candidates(const std::vector<IndexFile>& files, std::string_view distribution, std::string_view platform) {
   std::string wanted = normalize_project_name(distribution);
   std::vector<Candidate> out;
   for (const IndexFile& file : files) {
@@ -142,8 +140,9 @@ std::string offered_versions(WheelIndex& index, std::string_view distribution, s
 }
 
 // The profile's entries then the extras, as wheel projects, each once, in order.
-Result<std::vector<std::pair<std::string, std::string>>> wanted_wheels(
-    const ProfileCatalog& profiles, const WheelRequest& request, const std::map<std::string, std::string>& pins) {
+Result<std::vector<std::pair<std::string, std::string>>> wanted_wheels(const ProfileCatalog& profiles,
+                                                                       const WheelRequest& request,
+                                                                       const std::map<std::string, std::string>& pins) {
   std::vector<std::string> entries;
   int major = parse_version(request.label)->major();
   if (request.profile == "full") {
@@ -230,7 +229,8 @@ std::vector<ToolkitRelease> toolkit_releases(const std::vector<IndexFile>& files
     bool seen = std::any_of(found.begin(), found.end(), [&](const auto& item) { return item.first == *release; });
     if (!seen) found.emplace_back(*release, ToolkitRelease{release_text(*release), file});
   }
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return compare_releases(a.first, b.first) > 0; });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return compare_releases(a.first, b.first) > 0; });
   std::vector<ToolkitRelease> out;
   for (auto& item : found) out.push_back(std::move(item.second));
   return out;
@@ -264,7 +264,8 @@ std::map<std::string, std::string> required_versions(std::string_view metadata) 
 bool satisfies(const std::vector<int>& release, std::string_view specifier) {
   std::vector<std::string> clauses = split(specifier, ',');
   if (clauses.empty()) return false;
-  return std::all_of(clauses.begin(), clauses.end(), [&](const std::string& clause) { return satisfies_clause(release, clause); });
+  return std::all_of(clauses.begin(), clauses.end(),
+                     [&](const std::string& clause) { return satisfies_clause(release, clause); });
 }
 
 bool wheel_fits_platform(const WheelName& wheel, std::string_view platform) {
@@ -324,7 +325,8 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   CUDAENV_TRY_ASSIGN(auto metapackage_files, index.files(kMetapackage));
   std::vector<ToolkitRelease> releases = toolkit_releases(metapackage_files);
-  auto release = std::find_if(releases.begin(), releases.end(), [&](const ToolkitRelease& r) { return r.label == request.label; });
+  auto release =
+      std::find_if(releases.begin(), releases.end(), [&](const ToolkitRelease& r) { return r.label == request.label; });
   if (release == releases.end()) {
     std::vector<std::string> labels;
     for (const ToolkitRelease& r : releases) labels.push_back(r.label);
@@ -339,10 +341,10 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
   for (const auto& [component, distribution] : wanted) {
     auto pin = pins.find(distribution);
     if (pin == pins.end()) {
-      return make_error("cuda-toolkit " + request.label + " on " + index.url() + " pins no " + distribution +
-                            " (component " + component + ")",
-                        "that release has no such wheel: choose another release (`cudaenv list-remote --source pypi`) "
-                        "or install from the redist archives (--source redist)");
+      return make_error(
+          "cuda-toolkit " + request.label + " on " + index.url() + " pins no " + distribution + " (component " + component + ")",
+          "that release has no such wheel: choose another release (`cudaenv list-remote --source pypi`) "
+          "or install from the redist archives (--source redist)");
     }
     CUDAENV_TRY_ASSIGN(auto files, index.files(distribution));
     auto wheel = choose_wheel(files, distribution, pin->second, request.platform);
@@ -386,8 +388,8 @@ Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog&
     if (!newest_failure) newest_failure = plan.take_error();
   }
   if (newest_failure) {
-    newest_failure->message = "no CUDA " + version + " release on " + index.url() + " has all its wheels: " +
-                              newest_failure->message;
+    newest_failure->message =
+        "no CUDA " + version + " release on " + index.url() + " has all its wheels: " + newest_failure->message;
     return *newest_failure;
   }
   return make_error("no CUDA " + version + " on " + project_url(index, kMetapackage),

@@ -14,9 +14,8 @@ namespace {
 constexpr const char* kManifestHint = "the manifest is damaged or not in NVIDIA's redist format; check the mirror";
 
 bool is_sha256(const std::string& text) {
-  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+  return text.size() == 64 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 // Sizes are strings in every manifest seen; a plain number is accepted too.
@@ -39,8 +38,9 @@ Result<RedistArtifact> parse_artifact(const JsonValue& object) {
   artifact.sha256 = sha;
   CUDAENV_TRY_ASSIGN(auto size, size_of(object));
   if (size > kMaxArchiveBytes) {
-    return make_error(object.error("declares an archive of " + std::to_string(size) + " bytes, more than the " +
-                                   std::to_string(kMaxArchiveBytes >> 30) + " GiB cudaenv accepts")
+    return make_error(object
+                          .error("declares an archive of " + std::to_string(size) + " bytes, more than the " +
+                                 std::to_string(kMaxArchiveBytes >> 30) + " GiB cudaenv accepts")
                           .message,
                       "the manifest is broken or hostile: do not install or mirror from it");
   }
@@ -49,8 +49,8 @@ Result<RedistArtifact> parse_artifact(const JsonValue& object) {
 }
 
 bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-         c == '.' || c == '+' || c == '~';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
+         c == '+' || c == '~';
 }
 
 // A folder or file name: name characters only, not hidden, not "." or "..".
@@ -159,7 +159,8 @@ Result<RedistManifest> parse_redist_manifest(std::string_view text, const std::s
   }
   RedistManifest manifest;
   for (auto [key, field] : {std::pair{"release_date", &manifest.release_date},
-                            {"release_label", &manifest.release_label}, {"release_product", &manifest.release_product}}) {
+                            {"release_label", &manifest.release_label},
+                            {"release_product", &manifest.release_product}}) {
     CUDAENV_TRY_ASSIGN(auto value, root.optional_string(key));
     *field = value;
   }

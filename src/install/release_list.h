@@ -25,7 +25,7 @@ ReleaseCatalog catalog_from_listing(const std::vector<ListedRelease>& listed, co
 
 struct ReleaseListCache {
   std::string base_url;
-  std::string origin;        // "listing" or "mirror index"
+  std::string origin;           // "listing" or "mirror index"
   std::int64_t fetched_at = 0;  // seconds since the epoch
   std::vector<ListedRelease> releases;
 };

@@ -79,8 +79,7 @@ la_ssize_t XzReader::next(archive* reader, const void** buffer) {
     if (status == LZMA_STREAM_END) {
       finished_ = true;
     } else if (status != LZMA_OK) {
-      archive_set_error(reader, EINVAL, "xz data is corrupt or truncated (liblzma error %d)",
-                        static_cast<int>(status));
+      archive_set_error(reader, EINVAL, "xz data is corrupt or truncated (liblzma error %d)", static_cast<int>(status));
       return -1;
     }
   }

@@ -164,8 +164,7 @@ static int read_project(struct lean_plan* plan, const struct lean_request* reque
 }
 
 /* The first line of the global version file that is not blank or a comment, or NULL. */
-static int read_global(struct lean_plan* plan, const struct lean_request* request, const char* versions_dir,
-                       const char** value) {
+static int read_global(struct lean_plan* plan, const struct lean_request* request, const char* versions_dir, const char** value) {
   *value = NULL;
   size_t n = strlen(versions_dir) - strlen("/versions");
   char* file = concat(plan, versions_dir, (char*)NULL);
@@ -258,8 +257,8 @@ static void consider(void* context, const char* name) {
 }
 
 /* The versions/ entry the request names: `dir` gets its root's versions/, NULL when none. */
-static int find_toolkit(struct lean_plan* plan, const struct lean_request* request, const struct roots* roots,
-                        const char* wanted, const char** dir, const char** name) {
+static int find_toolkit(struct lean_plan* plan, const struct lean_request* request, const struct roots* roots, const char* wanted,
+                        const char** dir, const char** name) {
   const struct lean_fs* fs = request->fs;
   *name = NULL;
   for (size_t i = 0; i < roots->count; ++i) {
@@ -310,8 +309,8 @@ static char* prepend_entry(struct lean_plan* plan, const char* list, const char*
 enum { CHANGED = 8 };
 
 /* toolkit_env_change(): the variables the toolkit sets, as NAME=value. */
-static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home,
-                             const struct lean_cuda_toml* project, char* out[CHANGED], size_t* count) {
+static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home, const struct lean_cuda_toml* project,
+                             char* out[CHANGED], size_t* count) {
   const char* bin = concat(plan, home, "/bin", (char*)NULL);
   const char* lib = concat(plan, home, "/lib64", (char*)NULL);
   if (!bin || !lib) return 0;
@@ -383,12 +382,10 @@ static char** environment_with(struct lean_plan* plan, char** environ, char* cha
   return envp;
 }
 
-static int plan_program(const struct lean_request* request, struct lean_plan* plan, char* project_text,
-                        size_t project_size) {
+static int plan_program(const struct lean_request* request, struct lean_plan* plan, char* project_text, size_t project_size) {
   const struct lean_fs* fs = request->fs;
   const char* program = request->program;
-  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") ||
-      !strcmp(program, "cudaenv-shim")) {
+  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim")) {
     return 0;
   }
   struct roots roots;
@@ -440,8 +437,7 @@ int lean_plan_program(const struct lean_request* request, struct lean_plan* plan
   size_t project_size = 0;
   /* A cuda.toml is read even where CUDAENV_VERSION decides: its arch list still counts, and
    * where it is broken the full resolver warns. */
-  int ok = read_project(plan, request, &project_text, &project_size) &&
-           plan_program(request, plan, project_text, project_size);
+  int ok = read_project(plan, request, &project_text, &project_size) && plan_program(request, plan, project_text, project_size);
   free(project_text);
   return ok;
 }

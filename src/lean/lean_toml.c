@@ -191,8 +191,7 @@ static int accept_setting(struct reader* r, struct lean_span key, const struct v
         if (v->kind != STRING || !lean_is_version_request(v->string.text, v->string.size)) return 0;
         r->out->version = v->string;
       } else if (span_is(key, "profile")) {
-        return v->kind == STRING &&
-               (span_is(v->string, "minimal") || span_is(v->string, "torch") || span_is(v->string, "full"));
+        return v->kind == STRING && (span_is(v->string, "minimal") || span_is(v->string, "torch") || span_is(v->string, "full"));
       } else if (span_is(key, "components")) {
         return v->kind == ARRAY;
       } else if (span_is(key, "arch")) {

@@ -48,8 +48,7 @@ void render_archive(std::string& out, const char* table, const LockedArchive& ar
 
 bool all_of_chars(std::string_view text, std::string_view extra) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [&](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           extra.find(c) != std::string_view::npos;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || extra.find(c) != std::string_view::npos;
   });
 }
 
@@ -85,8 +84,7 @@ class TableReader {
     return *node->value<std::string>();
   }
 
-  Result<std::string> checked(const char* key, bool (*valid)(std::string_view), const char* what,
-                              bool required = true) const {
+  Result<std::string> checked(const char* key, bool (*valid)(std::string_view), const char* what, bool required = true) const {
     auto value = text(key, required);
     if (!value) return value.take_error();
     if ((required || !value->empty()) && !valid(*value)) return wrong(*table_.get(key), key, what);
@@ -118,8 +116,7 @@ class TableReader {
 
  private:
   Error wrong(const toml::node& node, const char* key, const std::string& what) const {
-    return make_error(toml_position(path_, node.source().begin) + ": " + where_ + "." + key + " " + what,
-                      kDamagedHint);
+    return make_error(toml_position(path_, node.source().begin) + ": " + where_ + "." + key + " " + what, kDamagedHint);
   }
 
   const std::filesystem::path& path_;
@@ -132,8 +129,7 @@ bool is_platform(std::string_view text) { return all_of_chars(text, "_-"); }
 bool is_version_text(std::string_view text) { return all_of_chars(text, "._+-"); }
 bool is_label(std::string_view text) { return parse_version(text).has_value(); }
 bool is_folder_url(std::string_view text) {
-  return has_scheme(text) && !text.empty() && text.back() == '/' &&
-         text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
+  return has_scheme(text) && !text.empty() && text.back() == '/' && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
 }
 bool is_source_url(std::string_view text) {
   return has_scheme(text) && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
@@ -145,7 +141,8 @@ Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml
   CUDAENV_TRY_ASSIGN(auto name, reader.checked("name", is_name, "must be a component or library name"));
   CUDAENV_TRY_ASSIGN(auto platform, reader.checked("platform", is_platform, "must be a platform such as linux-x86_64"));
   CUDAENV_TRY_ASSIGN(auto version, reader.checked("version", is_version_text, "must be a version"));
-  CUDAENV_TRY_ASSIGN(auto url, reader.checked("url", is_archive_url, "must be an http(s) or file URL ending in an archive's file name"));
+  CUDAENV_TRY_ASSIGN(auto url,
+                     reader.checked("url", is_archive_url, "must be an http(s) or file URL ending in an archive's file name"));
   CUDAENV_TRY_ASSIGN(auto sha256, reader.checked("sha256", is_sha256, "must be 64 lowercase hex digits"));
   CUDAENV_TRY_ASSIGN(auto size, reader.size("size"));
   CUDAENV_TRY_ASSIGN(auto release, reader.checked("release", is_version_text, "must be a version", false));
@@ -154,8 +151,7 @@ Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml
   return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256};
 }
 
-Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root,
-                                                 const char* key) {
+Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root, const char* key) {
   std::vector<LockedArchive> out;
   const toml::node* node = root.get(key);
   if (!node) return out;
@@ -165,7 +161,8 @@ Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& pa
                       kDamagedHint);
   }
   for (size_t i = 0; i < array->size(); ++i) {
-    CUDAENV_TRY_ASSIGN(auto archive, read_archive(path, *array->get(i)->as_table(), std::string(key) + "[" + std::to_string(i) + "]"));
+    CUDAENV_TRY_ASSIGN(auto archive,
+                       read_archive(path, *array->get(i)->as_table(), std::string(key) + "[" + std::to_string(i) + "]"));
     out.push_back(std::move(archive));
   }
   return out;
@@ -269,7 +266,8 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   lock.source = *source;
   lock.manifest_sha256 = *manifest_sha256;
   for (const std::string& platform : lock.platforms) {
-    if (!is_platform(platform)) return make_error(path.string() + ": toolkit.platforms holds '" + terminal_safe(platform) + "'", kDamagedHint);
+    if (!is_platform(platform))
+      return make_error(path.string() + ": toolkit.platforms holds '" + terminal_safe(platform) + "'", kDamagedHint);
   }
   CUDAENV_TRY_ASSIGN(auto component_entries, read_archives(path, root, "component"));
   CUDAENV_TRY_ASSIGN(auto library_entries, read_archives(path, root, "library"));
@@ -305,8 +303,7 @@ std::vector<std::string> request_differences(const LockRequest& locked, const Lo
   return out;
 }
 
-std::vector<std::string> archive_differences(const std::vector<LockedArchive>& locked,
-                                             const std::vector<LockedArchive>& now) {
+std::vector<std::string> archive_differences(const std::vector<LockedArchive>& locked, const std::vector<LockedArchive>& now) {
   using Key = std::pair<std::string, std::string>;
   std::map<Key, const LockedArchive*> in_lock, in_now;
   for (const LockedArchive& archive : locked) in_lock[{archive.name, archive.platform}] = &archive;
@@ -327,8 +324,7 @@ std::vector<std::string> archive_differences(const std::vector<LockedArchive>& l
     } else if (archive->url != other.url) {
       out.push_back(name + ": " + archive->url + " in cuda.lock, " + other.url + " now");
     } else if (archive->size != other.size) {
-      out.push_back(name + ": " + std::to_string(archive->size) + " bytes in cuda.lock, " + std::to_string(other.size) +
-                    " now");
+      out.push_back(name + ": " + std::to_string(archive->size) + " bytes in cuda.lock, " + std::to_string(other.size) + " now");
     }
   }
   for (const auto& [key, archive] : in_now) {

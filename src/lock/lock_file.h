@@ -77,8 +77,7 @@ std::vector<std::string> request_differences(const LockRequest& locked, const Lo
 
 // How two locks' archives differ ("cuda_nvcc (linux-x86_64): 12.4.131 in cuda.lock, 12.4.99 now"),
 // for --locked to name what changed.
-std::vector<std::string> archive_differences(const std::vector<LockedArchive>& locked,
-                                             const std::vector<LockedArchive>& now);
+std::vector<std::string> archive_differences(const std::vector<LockedArchive>& locked, const std::vector<LockedArchive>& now);
 
 // A cache key for CI: the label, the platform and every archive's name, version and sha256
 // for it, in any order ("cuda-12.4.1-linux-x86_64-<16 hex>"); an error for a platform the lock lacks.

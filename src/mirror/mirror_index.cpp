@@ -30,7 +30,8 @@ Result<MirrorFile> file_from(const JsonValue& object) {
     *field = value.value_or("");
   }
   CUDAENV_TRY_ASSIGN(auto relative_path, object.string_at("relative_path"));
-  if (!is_contained_path(relative_path)) return object.error("has relative_path \"" + relative_path + "\", which leaves the mirror folder");
+  if (!is_contained_path(relative_path))
+    return object.error("has relative_path \"" + relative_path + "\", which leaves the mirror folder");
   file.relative_path = relative_path;
   CUDAENV_TRY_ASSIGN(auto sha256, object.string_at("sha256"));
   if (sha256.size() != 64) return object.error("has a sha256 that is not 64 hex digits");
@@ -74,9 +75,8 @@ ordered_json file_json(const MirrorFile& file) {
 }
 
 void sort_releases(std::vector<MirrorRelease>& releases) {
-  std::sort(releases.begin(), releases.end(), [](const MirrorRelease& a, const MirrorRelease& b) {
-    return parse_version(a.label) > parse_version(b.label);
-  });
+  std::sort(releases.begin(), releases.end(),
+            [](const MirrorRelease& a, const MirrorRelease& b) { return parse_version(a.label) > parse_version(b.label); });
 }
 
 }  // namespace

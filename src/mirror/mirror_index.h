@@ -29,7 +29,7 @@ struct MirrorFile {
 struct MirrorRelease {
   std::string label;  // "12.1.1"
   std::optional<std::string> release_date;
-  MirrorFile manifest;  // redistrib_<label>.json as fetched
+  MirrorFile manifest;            // redistrib_<label>.json as fetched
   std::vector<MirrorFile> files;  // sorted by platform, then component
 
   std::vector<std::string> platforms() const;

@@ -7,9 +7,9 @@
 #include "install/downloader.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
-#include "util/sha256.h"
 #include "util/atomic_file.h"
 #include "util/file_system.h"
+#include "util/sha256.h"
 
 namespace cudaenv {
 
@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // The components of the release DIR already holds for `platform`, so a re-sync covers them.
-std::vector<std::string> held_components(const MirrorIndex& held, const std::string& label,
-                                         const std::string& manifest_sha256, const std::string& platform) {
+std::vector<std::string> held_components(const MirrorIndex& held, const std::string& label, const std::string& manifest_sha256,
+                                         const std::string& platform) {
   std::vector<std::string> out;
   const MirrorRelease* release = held.find(label);
   if (!release || release->manifest.sha256 != manifest_sha256) return out;
@@ -39,8 +39,7 @@ Status check_not_foreign(const MirrorIndex& held, const SyncRequest& request, co
       if (file.relative_path != artifact.relative_path || file.sha256 == artifact.sha256) continue;
       return make_error(source + " puts an archive at " + artifact.relative_path + ", where the mirror holds CUDA " +
                             other.label + "'s file with sha256 " + file.sha256 + "; syncing would replace it",
-                        "the manifest is broken or hostile: nothing was changed; do not mirror it into " +
-                            request.dir.string());
+                        "the manifest is broken or hostile: nothing was changed; do not mirror it into " + request.dir.string());
     }
   }
   return ok_status();
@@ -63,13 +62,14 @@ Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, co
     for (std::string& component : held_components(held, request.label, manifest_sha256, platform)) {
       components.push_back(std::move(component));
     }
-    CUDAENV_TRY_ASSIGN(auto plan, plan_install(manifest, profiles, PlanRequest{request.label, request.profile, components, platform}));
+    CUDAENV_TRY_ASSIGN(auto plan,
+                       plan_install(manifest, profiles, PlanRequest{request.label, request.profile, components, platform}));
     for (const PlannedArchive& archive : plan) {
       const RedistArtifact& artifact = archive.artifact;
       if (!paths.insert(artifact.relative_path).second) continue;
       CUDAENV_TRY(check_not_foreign(held, request, artifact, source));
-      files.push_back(MirrorFile{archive.component, archive.version, platform, artifact.relative_path, artifact.sha256,
-                                 artifact.size});
+      files.push_back(
+          MirrorFile{archive.component, archive.version, platform, artifact.relative_path, artifact.sha256, artifact.size});
     }
   }
   return files;
@@ -92,13 +92,13 @@ Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries) {
   return parse_mirror_index(text, base_url + kMirrorIndexName);
 }
 
-Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles,
-                                   const SyncRequest& request, const MirrorIndex& held, ProgressReporter& progress) {
+Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles, const SyncRequest& request,
+                                   const MirrorIndex& held, ProgressReporter& progress) {
   CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   std::string source = manifest_url(request.base_url, request.label);
   CUDAENV_TRY_ASSIGN(auto text, fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin,
-                                     DownloadOptions{}, progress));
+                                                       DownloadOptions{}, progress));
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, source));
   std::string manifest_sha256 = sha256_hex(text);
   CUDAENV_TRY_ASSIGN(auto files, planned_files(manifest, profiles, request, held, manifest_sha256, source));

@@ -32,10 +32,10 @@ Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries = 
 
 // Fetches the manifest (checked against its pin) and every planned archive of every platform
 // into DIR at its relative_path, plus whatever DIR's index already holds of the release (its
-// components on its platforms), so a plain second sync repairs the first. Verified files are kept, partial ones resumed; the manifest is
-// written last, byte for byte as served.
-Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles,
-                                   const SyncRequest& request, const MirrorIndex& held, ProgressReporter& progress);
+// components on its platforms), so a plain second sync repairs the first. Verified files are kept, partial ones resumed; the
+// manifest is written last, byte for byte as served.
+Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles, const SyncRequest& request,
+                                   const MirrorIndex& held, ProgressReporter& progress);
 
 // Replaces DIR's index atomically (readers see the old one or the new one).
 Status write_mirror_index(const std::filesystem::path& dir, const MirrorIndex& index);

@@ -12,9 +12,9 @@
 namespace cudaenv {
 
 struct MirrorProblem {
-  std::string label;          // the release to sync again
+  std::string label;  // the release to sync again
   std::filesystem::path path;
-  std::string what;           // "is missing", "has sha256 ... but ... was synced"
+  std::string what;  // "is missing", "has sha256 ... but ... was synced"
 };
 
 struct VerifyReport {

@@ -91,8 +91,8 @@ void write_cache(const fs::path& path, const ReleaseListCache& cache) {
 
 }  // namespace
 
-DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::string& base_url,
-                                     const fs::path& cache_dir, ListFreshness freshness) {
+DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::string& base_url, const fs::path& cache_dir,
+                                     ListFreshness freshness) {
   // A local folder is cheap to read and changes under `mirror sync`: never cached.
   bool cacheable = !starts_with(base_url, "file://");
   fs::path path = cache_file(cache_dir, base_url);

@@ -19,7 +19,7 @@ enum class ListFreshness { cache_ok, refresh, offline };
 
 struct DiscoveredReleases {
   ReleaseCatalog catalog;
-  std::string origin;          // "listing", "mirror index", "cache", "stale cache" or "shipped list"
+  std::string origin;               // "listing", "mirror index", "cache", "stale cache" or "shipped list"
   std::optional<Error> unreadable;  // why the folder could not be read, when it fell back
 };
 

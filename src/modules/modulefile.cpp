@@ -67,7 +67,8 @@ std::string lmod_body(const Toolkit& toolkit, const EnvChange& change, const std
 std::string tcl_body(const Toolkit& toolkit, const EnvChange& change, const std::string& generator) {
   std::string out = "#%Module1.0\n## cuda/" + toolkit.name + ": " + generator + "\n";
   out += "module-whatis " + tcl_string("CUDA toolkit " + toolkit.name) + "\n";
-  out += "proc ModulesHelp {} { puts stderr " + tcl_string("CUDA toolkit " + toolkit.name + " in " + toolkit.home.string()) + " }\n";
+  out +=
+      "proc ModulesHelp {} { puts stderr " + tcl_string("CUDA toolkit " + toolkit.name + " in " + toolkit.home.string()) + " }\n";
   out += "conflict cuda\n";
   for (const auto& [name, entry] : change.prepend) out += "prepend-path " + name + " " + tcl_string(entry) + "\n";
   for (const auto& [name, value] : change.set) out += "setenv " + name + " " + tcl_string(value) + "\n";

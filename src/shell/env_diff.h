@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/toolkit_env.h"
 #include "core/hook_state.h"
+#include "core/toolkit_env.h"
 #include "util/environment.h"
 
 namespace cudaenv {

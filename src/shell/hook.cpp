@@ -129,8 +129,7 @@ Applied bounded(const EnvMap& pristine, Outcome& outcome, const std::optional<fs
       return applied;
     }
   }
-  outcome.messages.push_back("cudaenv: the toolkit's environment is too large for the shell: " + limit +
-                             "; nothing applied");
+  outcome.messages.push_back("cudaenv: the toolkit's environment is too large for the shell: " + limit + "; nothing applied");
   outcome.announced.clear();
   return apply_to(pristine, EnvChange{});
 }
@@ -179,8 +178,7 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
   // as a changed mtime at the next prompt instead of being missed.
   auto project = find_project_file(fs, cwd);
   result.fast_path = fast_path_for(cwd, project, version_override, layout, effects);
-  bool nothing_requested = !project && version_override.empty() &&
-                           fs.kind(layout.global_version_file()) == EntryKind::missing;
+  bool nothing_requested = !project && version_override.empty() && fs.kind(layout.global_version_file()) == EntryKind::missing;
   Outcome outcome = decide(fs, pristine, cwd, layout, effects, nothing_requested, result.fast_path.fixed);
   Applied applied = bounded(pristine, outcome, project);
 

@@ -11,9 +11,7 @@ namespace cudaenv {
 
 namespace {
 
-bool same_mtime(const struct timespec& a, const struct timespec& b) {
-  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
+bool same_mtime(const struct timespec& a, const struct timespec& b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
 
 bool make_stamp(const fs::path& stamp, const struct timespec& mtime) {
   struct stat existing {};

@@ -33,9 +33,11 @@ Result<Registration> register_toolkit(const FileSystemView& disk, const Layout& 
   if (home.has_relative_path() && !home.has_filename()) home = home.parent_path();
   // PATH, LD_LIBRARY_PATH and CPATH split at ':'; a newline ends a modulefile line.
   if (home.string().find_first_of(":\n") != std::string::npos) {
-    return make_error("cannot register " + home.string() + ": a toolkit path with ':' or a newline would split PATH and "
+    return make_error("cannot register " + home.string() +
+                          ": a toolkit path with ':' or a newline would split PATH and "
                           "LD_LIBRARY_PATH",
-                      "move or link the toolkit to a plainer path, e.g. ln -s '" + home.string() + "' /opt/cuda-x && "
+                      "move or link the toolkit to a plainer path, e.g. ln -s '" + home.string() +
+                          "' /opt/cuda-x && "
                           "cudaenv add /opt/cuda-x");
   }
   if (!disk.is_executable(home / "bin/nvcc")) {

@@ -55,10 +55,27 @@ Status link_full_resolver(const fs::path& shim_binary, const fs::path& shims_dir
 // The programs in the bin/ of NVIDIA's CUDA toolkits, 10.x to 13.x (their redist archives
 // and runfiles), besides cuda-* and nsight*.
 bool is_cuda_program(const std::string& name) {
-  static const std::set<std::string> known{
-      "nvcc", "ptxas", "nvlink", "fatbinary", "cudafe++", "cuobjdump", "nvdisasm", "nvprune", "cu++filt", "bin2c",
-      "__nvcc_device_query", "compute-sanitizer", "nvprof", "nvvp", "computeprof", "nsys", "nsys-ui", "ncu", "ncu-ui",
-      "nv-nsight-cu", "nv-nsight-cu-cli"};
+  static const std::set<std::string> known{"nvcc",
+                                           "ptxas",
+                                           "nvlink",
+                                           "fatbinary",
+                                           "cudafe++",
+                                           "cuobjdump",
+                                           "nvdisasm",
+                                           "nvprune",
+                                           "cu++filt",
+                                           "bin2c",
+                                           "__nvcc_device_query",
+                                           "compute-sanitizer",
+                                           "nvprof",
+                                           "nvvp",
+                                           "computeprof",
+                                           "nsys",
+                                           "nsys-ui",
+                                           "ncu",
+                                           "ncu-ui",
+                                           "nv-nsight-cu",
+                                           "nv-nsight-cu-cli"};
   return known.count(name) > 0 || name.rfind("cuda-", 0) == 0 || name.rfind("nsight", 0) == 0;
 }
 

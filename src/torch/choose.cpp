@@ -12,7 +12,9 @@ namespace {
 
 using ReleaseTest = std::function<bool(const TorchRelease&)>;
 
-std::string major_minor(const Version& version) { return std::to_string(version.major()) + "." + std::to_string(version.minor()); }
+std::string major_minor(const Version& version) {
+  return std::to_string(version.major()) + "." + std::to_string(version.minor());
+}
 
 bool same_minor(const Version& a, const Version& b) { return a.major() == b.major() && a.minor() == b.minor(); }
 
@@ -103,11 +105,10 @@ Error unknown_torch_error(const TorchMatrix& matrix, const TorchQuery& query, co
     bool above_previous = i == 0 || matrix.releases[i - 1].torch < wanted;
     if (wanted < matrix.releases[i].torch && above_previous) nearest.push_back(matrix.releases[i].torch.str());
   }
-  return make_error("torch " + *query.torch + " (" + query.torch_origin + ") is not a release cudaenv knows (" +
-                        matrix.path.string() + " lists " + matrix.releases.front().torch.str() + " to " +
-                        matrix.releases.back().torch.str() + ")",
-                    "nearest known: " + join(nearest, ", ") +
-                        "\na release newer than cudaenv's list needs a [[release]] entry in that file");
+  return make_error(
+      "torch " + *query.torch + " (" + query.torch_origin + ") is not a release cudaenv knows (" + matrix.path.string() +
+          " lists " + matrix.releases.front().torch.str() + " to " + matrix.releases.back().torch.str() + ")",
+      "nearest known: " + join(nearest, ", ") + "\na release newer than cudaenv's list needs a [[release]] entry in that file");
 }
 
 Error no_major_error(const TorchMatrix& matrix, const TorchQuery& query, const std::vector<const TorchRelease*>& candidates) {
@@ -115,27 +116,29 @@ Error no_major_error(const TorchMatrix& matrix, const TorchQuery& query, const s
   std::string cuda_text = "CUDA " + major_minor(cuda) + " (" + query.cuda_origin + ")";
   if (!query.archs.empty()) cuda_text += " with kernels for compute capability " + arch_list(query.archs);
   std::string exact_runs = release_runs(matrix, [&](const TorchRelease& r) { return exact_variant(r, cuda).has_value(); });
-  std::string major_runs = release_runs(matrix, [&](const TorchRelease& r) { return !variants_of_major(r, cuda.major()).empty(); });
+  std::string major_runs =
+      release_runs(matrix, [&](const TorchRelease& r) { return !variants_of_major(r, cuda.major()).empty(); });
   std::string hint;
   if (!exact_runs.empty()) {
     hint = "torch releases with a CUDA " + major_minor(cuda) + " build: " + exact_runs;
   } else if (!major_runs.empty()) {
     hint = "torch releases with a CUDA " + std::to_string(cuda.major()) + " build: " + major_runs;
   }
-  if (const TorchRelease* fits = newest_passing(matrix, [&](const TorchRelease& r) { return !variants_of_major(r, cuda.major()).empty(); })) {
+  if (const TorchRelease* fits =
+          newest_passing(matrix, [&](const TorchRelease& r) { return !variants_of_major(r, cuda.major()).empty(); })) {
     hint += " (e.g. `cudaenv torch --torch " + fits->torch.str() + "`)\nor ";
   }
   const TorchRelease& wanted = *candidates.front();
   std::string install = major_minor(nearest_variant(wanted, wanted.cuda, cuda));
-  hint += "install a CUDA that torch " + wanted.torch.str() + " is built for: `cudaenv install " + install +
-          " && cudaenv use " + install + "`";
+  hint += "install a CUDA that torch " + wanted.torch.str() + " is built for: `cudaenv install " + install + " && cudaenv use " +
+          install + "`";
   if (query.torch) {
     return make_error("torch " + wanted.torch.str() + " has no build for " + cuda_text + ": its builds are " +
                           variant_list(wanted.cuda) + ", and torch refuses to build extensions across CUDA majors",
                       hint);
   }
-  return make_error("no torch release from " + matrix.releases.front().torch.str() + " to " +
-                        matrix.releases.back().torch.str() + " has a build for " + cuda_text,
+  return make_error("no torch release from " + matrix.releases.front().torch.str() + " to " + matrix.releases.back().torch.str() +
+                        " has a build for " + cuda_text,
                     hint + "\nor install the CPU build: `cudaenv torch --cpu`");
 }
 
@@ -159,11 +162,10 @@ std::string deepspeed_verdict(const TorchMatrix& matrix, const Version& nvcc, co
 
 std::string nearest_minor_warning(const TorchMatrix& matrix, const TorchRelease& release, const Version& nvcc,
                                   const Version& variant) {
-  return "torch " + release.torch.str() + " has no build for CUDA " + major_minor(nvcc) + "; using " +
-         cuda_variant_tag(variant) + ", its nearest CUDA " + std::to_string(nvcc.major()) + " build. Building extensions with nvcc " +
-         major_minor(nvcc) + " against torch's CUDA " + major_minor(variant) +
-         ": torch.utils.cpp_extension only warns about a minor mismatch; " + deepspeed_verdict(matrix, nvcc, variant) +
-         ". For an exact match: `cudaenv install " + major_minor(variant) + "`";
+  return "torch " + release.torch.str() + " has no build for CUDA " + major_minor(nvcc) + "; using " + cuda_variant_tag(variant) +
+         ", its nearest CUDA " + std::to_string(nvcc.major()) + " build. Building extensions with nvcc " + major_minor(nvcc) +
+         " against torch's CUDA " + major_minor(variant) + ": torch.utils.cpp_extension only warns about a minor mismatch; " +
+         deepspeed_verdict(matrix, nvcc, variant) + ". For an exact match: `cudaenv install " + major_minor(variant) + "`";
 }
 
 // Why the newest release was passed over for an exact build, and how to get it anyway.
@@ -172,8 +174,8 @@ std::string newer_release_note(const TorchRelease& newest, const Version& cuda) 
   auto same_major = variants_of_major(newest, cuda.major());
   if (same_major.empty()) {
     std::string install = major_minor(nearest_variant(newest, newest.cuda, cuda));
-    return text + "no CUDA " + std::to_string(cuda.major()) + " build; it needs another toolkit (`cudaenv install " +
-           install + "`)";
+    return text + "no CUDA " + std::to_string(cuda.major()) + " build; it needs another toolkit (`cudaenv install " + install +
+           "`)";
   }
   return text + "only " + variant_list(same_major) + " for CUDA " + std::to_string(cuda.major()) + "; `--torch " +
          newest.torch.str() + "` picks it anyway when a minor mismatch is acceptable";
@@ -189,7 +191,9 @@ Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchCho
     return ok_status();
   }
   auto driver = parse_driver_version(*query.driver);
-  if (!driver) return make_error("NVIDIA driver version '" + *query.driver + "' (" + query.driver_origin + ") is not a version", "write it like 550.54.14", 2);
+  if (!driver)
+    return make_error("NVIDIA driver version '" + *query.driver + "' (" + query.driver_origin + ") is not a version",
+                      "write it like 550.54.14", 2);
   auto older = [&](const std::string& floor_text) {
     return driver->number < parse_driver_version(floor_text).value_or(DriverVersion{}).number;
   };
@@ -201,9 +205,9 @@ Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchCho
     auto has_major = [&](const TorchRelease& r) { return !variants_of_major(r, major).empty(); };
     if (const TorchRelease* fits = newest_passing(matrix, has_major)) {
       std::string cuda = variants_of_major(*fits, major).back().str();
-      hint += "\nor, with this driver, a CUDA " + std::to_string(major) + " toolkit: torch " + fits->torch.str() +
-              " has " + cuda_variant_tag(variants_of_major(*fits, major).back()) + " (`cudaenv install " + cuda +
-              " && cudaenv use " + cuda + "`)";
+      hint += "\nor, with this driver, a CUDA " + std::to_string(major) + " toolkit: torch " + fits->torch.str() + " has " +
+              cuda_variant_tag(variants_of_major(*fits, major).back()) + " (`cudaenv install " + cuda + " && cudaenv use " +
+              cuda + "`)";
     }
     break;
   }
@@ -227,10 +231,11 @@ Result<TorchMatrix> with_kernels_for(const TorchMatrix& matrix, const TorchQuery
     TorchRelease kept = release;
     std::vector<Version> dropped;
     kept.cuda.clear();
-    for (const Version& cuda : release.cuda) (has_kernels(matrix, release, cuda, query.archs) ? kept.cuda : dropped).push_back(cuda);
+    for (const Version& cuda : release.cuda)
+      (has_kernels(matrix, release, cuda, query.archs) ? kept.cuda : dropped).push_back(cuda);
     if (&release == &matrix.releases.back() && !dropped.empty()) {
-      notes.push_back("torch " + release.torch.str() + "'s " + variant_list(dropped) + " builds have no kernels for " +
-                      gpus + ": cudaenv offers only builds that have them");
+      notes.push_back("torch " + release.torch.str() + "'s " + variant_list(dropped) + " builds have no kernels for " + gpus +
+                      ": cudaenv offers only builds that have them");
     }
     if (kept.cuda.empty()) continue;
     if (std::find(kept.cuda.begin(), kept.cuda.end(), kept.pypi_default) == kept.cuda.end()) kept.pypi_default = kept.cuda.back();
@@ -292,12 +297,14 @@ Result<TorchChoice> choose_among(const TorchMatrix& matrix, const TorchQuery& qu
   if (!query.cuda) return make_error("no CUDA version to choose a torch build for", "pass --cuda VERSION or --cpu", 2);
   const Version& cuda = *query.cuda;
   TorchChoice choice;
-  auto exact = std::find_if(candidates.begin(), candidates.end(), [&](const TorchRelease* r) { return exact_variant(*r, cuda).has_value(); });
+  auto exact = std::find_if(candidates.begin(), candidates.end(),
+                            [&](const TorchRelease* r) { return exact_variant(*r, cuda).has_value(); });
   if (exact != candidates.end()) {
     choice = TorchChoice{**exact, TorchMatch::exact, exact_variant(**exact, cuda), std::nullopt, {}, {}};
     if (exact != candidates.begin()) choice.notes.push_back(newer_release_note(*candidates.front(), cuda));
   } else {
-    auto near = std::find_if(candidates.begin(), candidates.end(), [&](const TorchRelease* r) { return !variants_of_major(*r, cuda.major()).empty(); });
+    auto near = std::find_if(candidates.begin(), candidates.end(),
+                             [&](const TorchRelease* r) { return !variants_of_major(*r, cuda.major()).empty(); });
     if (near == candidates.end()) return no_major_error(matrix, query, candidates);
     Version variant = nearest_variant(**near, variants_of_major(**near, cuda.major()), cuda);
     choice = TorchChoice{**near, TorchMatch::nearest_minor, variant, std::nullopt, {}, {}};

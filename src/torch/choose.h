@@ -14,14 +14,14 @@
 namespace cudaenv {
 
 struct TorchQuery {
-  std::optional<Version> cuda;       // the toolkit's CUDA; ignored with cpu
-  std::string cuda_origin;           // "set by /p/cuda.toml", "--cuda"
-  std::optional<std::string> torch;  // the wanted release as written: "2.5.1", or "2.5" for its newest
-  std::string torch_origin;          // "--torch", "/p/cuda.toml [torch] version"
-  std::optional<std::string> driver;  // a version: "550.54.14"
-  std::string driver_origin;         // "--driver", "/sys/module/nvidia/version"
+  std::optional<Version> cuda;           // the toolkit's CUDA; ignored with cpu
+  std::string cuda_origin;               // "set by /p/cuda.toml", "--cuda"
+  std::optional<std::string> torch;      // the wanted release as written: "2.5.1", or "2.5" for its newest
+  std::string torch_origin;              // "--torch", "/p/cuda.toml [torch] version"
+  std::optional<std::string> driver;     // a version: "550.54.14"
+  std::string driver_origin;             // "--driver", "/sys/module/nvidia/version"
   std::vector<ComputeCapability> archs;  // of the GPUs to run on: 7.0, 8.6
-  std::string archs_origin;          // "--arch"
+  std::string archs_origin;              // "--arch"
   bool cpu = false;
 };
 
@@ -30,10 +30,10 @@ enum class TorchMatch { exact, nearest_minor, cpu };
 struct TorchChoice {
   TorchRelease release;
   TorchMatch match = TorchMatch::exact;
-  std::optional<Version> variant;     // the CUDA of the chosen build; none for cpu
+  std::optional<Version> variant;         // the CUDA of the chosen build; none for cpu
   std::optional<std::string> min_driver;  // what that build's CUDA major needs
-  std::vector<std::string> warnings;  // for stderr: a mismatch the user should know about
-  std::vector<std::string> notes;     // for stderr: explanations
+  std::vector<std::string> warnings;      // for stderr: a mismatch the user should know about
+  std::vector<std::string> notes;         // for stderr: explanations
 };
 
 Result<TorchChoice> choose_torch(const TorchMatrix& matrix, const TorchQuery& query);

@@ -11,7 +11,9 @@ namespace {
 
 constexpr int kSnapshotFormat = 1;
 
-nlohmann::json strings_json(const std::set<std::string>& values) { return nlohmann::json(std::vector<std::string>(values.begin(), values.end())); }
+nlohmann::json strings_json(const std::set<std::string>& values) {
+  return nlohmann::json(std::vector<std::string>(values.begin(), values.end()));
+}
 
 Result<std::set<std::string>> string_set_at(const JsonValue& object, std::string_view key) {
   CUDAENV_TRY_ASSIGN(auto values, object.strings_at(key));
@@ -176,7 +178,8 @@ TorchMatrix merge_index(const TorchMatrix& shipped, const TorchIndexSnapshot& sn
     }
     auto vision = found(snapshot.torchvision_for, torch);
     auto audio = found(snapshot.torchaudio_for, torch);
-    bool vision_known = !release.torchvision.empty() && (snapshot.torchvision.empty() || snapshot.torchvision.count(release.torchvision));
+    bool vision_known =
+        !release.torchvision.empty() && (snapshot.torchvision.empty() || snapshot.torchvision.count(release.torchvision));
     if (!vision_known) release.torchvision = vision.value_or("");
     bool audio_known = release.torchaudio && (snapshot.torchaudio.empty() || snapshot.torchaudio.count(*release.torchaudio));
     if (!audio_known) release.torchaudio = audio;

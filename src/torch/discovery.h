@@ -20,7 +20,7 @@ inline constexpr std::int64_t kTorchIndexTtlSeconds = 24 * 60 * 60;
 inline constexpr std::int64_t kTorchIndexRetrySeconds = 60 * 60;
 
 struct TorchIndexSnapshot {
-  std::string base;  // the index base it was read from
+  std::string base;             // the index base it was read from
   std::int64_t fetched_at = 0;  // unix seconds; 0 when it never was
   std::vector<IndexRelease> torch;
   std::set<std::string> torchvision, torchaudio;  // the releases the index has

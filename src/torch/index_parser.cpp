@@ -32,7 +32,8 @@ std::string percent_decode(std::string_view text) {
 
 // The few entities an index writes in attributes: &amp; &lt; &gt; &quot; &#39; &#NN; &#xNN;
 std::string html_unescape(std::string_view text) {
-  static const std::pair<std::string_view, char> named[] = {{"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'}, {"apos;", '\''}};
+  static const std::pair<std::string_view, char> named[] = {
+      {"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'}, {"apos;", '\''}};
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '&') {
@@ -71,7 +72,6 @@ std::string html_unescape(std::string_view text) {
   }
   return out;
 }
-
 
 // The attributes of one tag's text ("a href=... data-x=..."), names lowercased.
 std::map<std::string, std::string> tag_attributes(std::string_view tag) {
@@ -150,8 +150,12 @@ std::vector<IndexFile> parse_html_page(std::string_view body) {
     auto attributes = tag_attributes(tag);
     auto href = attributes.find("href");
     if (href == attributes.end() || href->second.empty()) continue;
-    IndexFile file{filename_of(href->second), strip_fragment(href->second), announces_metadata(attributes),
-                   fragment_sha256(href->second), 0, attributes.count("data-yanked") > 0};
+    IndexFile file{filename_of(href->second),
+                   strip_fragment(href->second),
+                   announces_metadata(attributes),
+                   fragment_sha256(href->second),
+                   0,
+                   attributes.count("data-yanked") > 0};
     if (!file.filename.empty()) files.push_back(std::move(file));
   }
   return files;
@@ -180,8 +184,8 @@ std::optional<std::vector<IndexFile>> parse_json_page(std::string_view body) {
     auto url = entry.string_at("url");
     if (!url || url->empty()) continue;
     auto name = entry.string_at("filename");
-    IndexFile file{name ? *name : filename_of(*url), strip_fragment(*url), json_announces_metadata(entry),
-                   fragment_sha256(*url), 0, false};
+    IndexFile file{
+        name ? *name : filename_of(*url), strip_fragment(*url), json_announces_metadata(entry), fragment_sha256(*url), 0, false};
     if (auto hashes = entry.at("hashes")) {
       auto sha256 = hashes->string_at("sha256");
       if (sha256 && is_sha256_hex(*sha256)) file.sha256 = ascii_lower(*sha256);

@@ -45,7 +45,8 @@ class MatrixParser {
   template <class ReadTable>
   Status each_table(const toml::key& key, toml::node& node, ReadTable read) {
     auto* array = node.as_array();
-    if (!array) return fail(key.source().begin, std::string(key.str()) + " must be an array of tables: [[" + std::string(key.str()) + "]]");
+    if (!array)
+      return fail(key.source().begin, std::string(key.str()) + " must be an array of tables: [[" + std::string(key.str()) + "]]");
     for (toml::node& element : *array) {
       auto* table = element.as_table();
       if (!table) return fail(element.source().begin, "[[" + std::string(key.str()) + "]] entries must be tables");
@@ -64,8 +65,8 @@ class MatrixParser {
     auto text = node.value<std::string>();
     auto version = text && node.is_string() ? parse_version(*text) : std::nullopt;
     if (!version || version->parts.size() < min_parts || version->parts.size() > max_parts) {
-      std::string parts = min_parts == max_parts ? std::to_string(min_parts)
-                                                 : std::to_string(min_parts) + " to " + std::to_string(max_parts);
+      std::string parts =
+          min_parts == max_parts ? std::to_string(min_parts) : std::to_string(min_parts) + " to " + std::to_string(max_parts);
       return fail(node.source().begin, "'" + text.value_or("?") + "' is not a version of " + parts + " numbers");
     }
     return *version;
@@ -191,7 +192,8 @@ Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& bas
   if (!web || url.find_first_of(" \t\n\"'") != std::string::npos) {
     return make_error(std::string(kTorchIndexVariable) + " '" + *base + "' is not an http(s) or file:// URL",
                       "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
-                      "(the folder holding cu126/, cu130/, cpu/), or unset it", 2);
+                      "(the folder holding cu126/, cu130/, cpu/), or unset it",
+                      2);
   }
   matrix.index_url = url;
   matrix.index_origin = kTorchIndexVariable;
@@ -208,8 +210,6 @@ std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const Torch
   return latest->min_arch;
 }
 
-std::string cuda_variant_tag(const Version& cuda) {
-  return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
-}
+std::string cuda_variant_tag(const Version& cuda) { return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor()); }
 
 }  // namespace cudaenv

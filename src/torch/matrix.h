@@ -19,9 +19,9 @@ inline constexpr const char* kTorchMatrixFileName = "pytorch.toml";
 
 struct TorchRelease {
   Version torch;
-  std::vector<Version> cuda;          // major.minor of each cuXY index, ascending
-  std::vector<Version> experimental;  // the subset RELEASE.md calls experimental
-  Version pypi_default;               // the CUDA of the plain PyPI wheel on Linux
+  std::vector<Version> cuda;              // major.minor of each cuXY index, ascending
+  std::vector<Version> experimental;      // the subset RELEASE.md calls experimental
+  Version pypi_default;                   // the CUDA of the plain PyPI wheel on Linux
   std::string torchvision;                // empty where none is known to pair with it
   std::optional<std::string> torchaudio;  // none for releases torchaudio skipped
   // Where the facts came from: "shipped table", "index" (read in this run) or "cache".
@@ -41,9 +41,9 @@ struct KernelFloor {
 
 struct TorchMatrix {
   std::filesystem::path path;
-  std::string index_url;               // "https://download.pytorch.org/whl"
+  std::string index_url;                       // "https://download.pytorch.org/whl"
   std::string index_origin = "shipped table";  // or CUDAENV_TORCH_INDEX
-  std::vector<TorchRelease> releases;  // ascending by torch version
+  std::vector<TorchRelease> releases;          // ascending by torch version
   // CUDA major -> minimum Linux driver, as NVIDIA writes it ("450.80.02": the zero matters to people).
   std::map<int, std::string> min_driver;
   // DeepSpeed's cuda_minor_mismatch_ok: CUDA major -> minors it tolerates mixing.

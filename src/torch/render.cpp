@@ -81,10 +81,11 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
       install.pins.push_back({package, *version, tag});
       continue;
     }
-    std::string why = package + " has no release for torch " + release.torch.str() +
-                      (package == "torchaudio"
-                           ? " (torchaudio 2.11 is built on the stable ABI and works with later torch, where the index carries it)"
-                           : " that cudaenv knows (no torchvision wheel on the index requires it)");
+    std::string why =
+        package + " has no release for torch " + release.torch.str() +
+        (package == "torchaudio"
+             ? " (torchaudio 2.11 is built on the stable ABI and works with later torch, where the index carries it)"
+             : " that cudaenv knows (no torchvision wheel on the index requires it)");
     if (packages_named) return make_error(why, "leave it out of --packages", 2);
     install.notes.push_back(why + "; left out");
   }
@@ -98,7 +99,8 @@ std::string render_command(Installer installer, const TorchInstall& install) {
 Result<TorchReinstall> reinstall_command(const TorchMatrix& matrix, const TorchQuery& query, const std::string& python) {
   CUDAENV_TRY_ASSIGN(auto choice, choose_torch(matrix, query));
   CUDAENV_TRY_ASSIGN(auto install, plan_torch_install(matrix, choice, known_packages(), false));
-  bool plain = python.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-") == std::string::npos;
+  bool plain =
+      python.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-") == std::string::npos;
   return TorchReinstall{(plain ? python : posix_quote(python)) + " -m " + install_arguments(install), choice.match};
 }
 
@@ -109,8 +111,9 @@ std::string render_requirements(const TorchInstall& install) {
 }
 
 std::string render_pyproject(const TorchInstall& install) {
-  std::string text = "# Merge into pyproject.toml: uv takes these packages from " + install.index_url +
-                     " only\n# (the index is explicit, so every other package still comes from PyPI).\n[project]\ndependencies = [\n";
+  std::string text =
+      "# Merge into pyproject.toml: uv takes these packages from " + install.index_url +
+      " only\n# (the index is explicit, so every other package still comes from PyPI).\n[project]\ndependencies = [\n";
   for (const TorchPin& pin : install.pins) {
     text += "  " + json_quote(pin_text(pin) + "; " + kTaggedPlatforms) + ",\n";
     text += "  " + json_quote(pin.package + "==" + pin.version + "; " + kUntaggedPlatforms) + ",\n";

@@ -26,8 +26,8 @@ std::string pin_text(const TorchPin& pin);
 
 struct TorchInstall {
   std::vector<TorchPin> pins;
-  std::string index_name;  // "pytorch-cu124", "pytorch-cpu"
-  std::string index_url;   // https://download.pytorch.org/whl/cu124
+  std::string index_name;    // "pytorch-cu124", "pytorch-cpu"
+  std::string index_url;     // https://download.pytorch.org/whl/cu124
   std::string index_origin;  // where its base came from: "shipped table", CUDAENV_TORCH_INDEX
   std::vector<std::string> notes;
 };

@@ -18,9 +18,8 @@ struct JsonValue::Document {
 namespace {
 
 bool is_plain_key(std::string_view key) {
-  return !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '_' || c == '-';
-  });
+  return !key.empty() &&
+         std::all_of(key.begin(), key.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; });
 }
 
 std::string member_path(const std::string& where, std::string_view key) {
@@ -45,7 +44,8 @@ Result<JsonValue> JsonValue::parse(std::string_view text, std::string source, st
   try {
     document->root = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    std::string at = e.id == 101 ? " (at byte " + std::to_string(static_cast<const nlohmann::json::parse_error&>(e).byte) + ")" : "";
+    std::string at =
+        e.id == 101 ? " (at byte " + std::to_string(static_cast<const nlohmann::json::parse_error&>(e).byte) + ")" : "";
     return make_error(document->source + " is not valid JSON" + at, document->hint);
   }
   const nlohmann::json* root = &document->root;

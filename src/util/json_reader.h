@@ -33,8 +33,8 @@ class JsonValue {
   Result<JsonValue> at(std::string_view key) const;
   // A member that may be absent or null (nullopt); this must be an object.
   Result<std::optional<JsonValue>> find(std::string_view key) const;
-  Result<std::vector<JsonValue>> elements() const;                             // of an array
-  Result<std::vector<std::pair<std::string, JsonValue>>> members() const;     // of an object
+  Result<std::vector<JsonValue>> elements() const;                         // of an array
+  Result<std::vector<std::pair<std::string, JsonValue>>> members() const;  // of an object
 
   Result<std::string> string() const;
   Result<std::uint64_t> unsigned_integer() const;

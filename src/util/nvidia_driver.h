@@ -12,8 +12,8 @@
 namespace cudaenv {
 
 struct DriverReading {
-  std::string version;             // "550.54.14"
-  std::filesystem::path source;    // the file it came from
+  std::string version;           // "550.54.14"
+  std::filesystem::path source;  // the file it came from
 };
 
 // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 ..." -> "550.54.14".

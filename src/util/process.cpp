@@ -87,8 +87,7 @@ Drained drain(Pipes& pipes, ProcessOutput& output, pid_t pid, std::chrono::stead
 
 }  // namespace
 
-Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
-                                  const EnvMap* env) {
+Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout, const EnvMap* env) {
   Pipes pipes;
   if (::pipe2(pipes.out, O_CLOEXEC) != 0 || ::pipe2(pipes.err, O_CLOEXEC) != 0) {
     return make_error(std::string("cannot create a pipe: ") + std::strerror(errno));
@@ -108,8 +107,7 @@ Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chr
   std::vector<std::string> env_strings = env ? env_to_strings(*env) : std::vector<std::string>{};
   std::vector<char*> env_pointers = c_string_array(env_strings);
   pid_t pid = 0;
-  int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, &attributes, arg_pointers.data(),
-                          env ? env_pointers.data() : environ);
+  int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, &attributes, arg_pointers.data(), env ? env_pointers.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) return make_error("cannot run " + args[0] + ": " + std::strerror(rc));

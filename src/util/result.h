@@ -66,9 +66,9 @@ inline Status ok_status() { return Unit{}; }
 }  // namespace cudaenv
 
 // Propagates an error from an expression returning Result<...>.
-#define CUDAENV_TRY(expr)                                  \
-  do {                                                     \
-    auto cudaenv_try_result_ = (expr);                     \
+#define CUDAENV_TRY(expr)                                              \
+  do {                                                                 \
+    auto cudaenv_try_result_ = (expr);                                 \
     if (!cudaenv_try_result_) return cudaenv_try_result_.take_error(); \
   } while (0)
 
@@ -78,8 +78,8 @@ inline Status ok_status() { return Unit{}; }
 #define CUDAENV_TRY_ASSIGN(target, ...) \
   CUDAENV_TRY_ASSIGN_AT_(CUDAENV_TRY_CONCAT_(cudaenv_try_assign_, __LINE__), target, __VA_ARGS__)
 #define CUDAENV_TRY_ASSIGN_AT_(temporary, target, ...) \
-  auto temporary = (__VA_ARGS__);                       \
-  if (!temporary) return temporary.take_error();        \
+  auto temporary = (__VA_ARGS__);                      \
+  if (!temporary) return temporary.take_error();       \
   target = std::move(temporary).value()
 #define CUDAENV_TRY_CONCAT_(a, b) CUDAENV_TRY_CONCAT2_(a, b)
 #define CUDAENV_TRY_CONCAT2_(a, b) a##b

@@ -19,9 +19,7 @@ Sha256::~Sha256() = default;
 Sha256::Sha256(Sha256&&) noexcept = default;
 Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
-void Sha256::update(const void* data, size_t size) {
-  sha256_update(&state_->context, size, static_cast<const uint8_t*>(data));
-}
+void Sha256::update(const void* data, size_t size) { sha256_update(&state_->context, size, static_cast<const uint8_t*>(data)); }
 
 std::string Sha256::finish() {
   uint8_t digest[SHA256_DIGEST_SIZE];

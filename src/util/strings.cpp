@@ -35,9 +35,7 @@ std::string_view trim(std::string_view text) {
   return text.substr(begin, end - begin + 1);
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 std::string ascii_lower(std::string_view text) {
   std::string out(text);

@@ -26,8 +26,7 @@ std::string json_quote(std::string_view text);
 // or the file system cannot move the cursor, recolour or retitle the terminal.
 std::string terminal_safe(std::string_view text);
 // A whole decimal number no larger than `max`: digits only, no sign, spaces or overflow.
-std::optional<std::uint64_t> parse_decimal(std::string_view text,
-                                           std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 // A duration as people read it: "4.2 s".
 std::string seconds_text(double seconds);
 // argv/envp for exec: pointers into `strings`, ending with nullptr; `strings` must outlive it.

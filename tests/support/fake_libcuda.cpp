@@ -24,17 +24,17 @@ struct gpu {
 
 namespace {
 
-int read_gpus(struct gpu *gpus) {
-  const char *spec = getenv("FAKE_CUDA_GPUS");
+int read_gpus(struct gpu* gpus) {
+  const char* spec = getenv("FAKE_CUDA_GPUS");
   int count = 0;
   while (spec && *spec && count < kMaxGpus) {
-    const char *end = strchr(spec, ';');
+    const char* end = strchr(spec, ';');
     size_t length = end ? (size_t)(end - spec) : strlen(spec);
     char item[160];
     if (length >= sizeof item) length = sizeof item - 1;
     memcpy(item, spec, length);
     item[length] = '\0';
-    char *colon = strrchr(item, ':');
+    char* colon = strrchr(item, ':');
     if (colon) {
       *colon = '\0';
       snprintf(gpus[count].name, sizeof gpus[count].name, "%s", item);
@@ -45,8 +45,8 @@ int read_gpus(struct gpu *gpus) {
   return count;
 }
 
-bool mode_is(const char *mode) {
-  const char *value = getenv("FAKE_CUDA_MODE");
+bool mode_is(const char* mode) {
+  const char* value = getenv("FAKE_CUDA_MODE");
   return value && strcmp(value, mode) == 0;
 }
 
@@ -57,32 +57,32 @@ int cuInit(unsigned flags) {
   if (mode_is("abort")) abort();
   if (mode_is("segv")) raise(SIGSEGV);
   while (mode_is("hang")) pause();
-  const char *error = getenv("FAKE_CUDA_INIT_ERROR");
+  const char* error = getenv("FAKE_CUDA_INIT_ERROR");
   if (error && *error) return atoi(error);
   struct gpu gpus[kMaxGpus];
   return read_gpus(gpus) ? kSuccess : kNoDevice;
 }
 
-int cuDriverGetVersion(int *version) {
-  const char *value = getenv("FAKE_CUDA_DRIVER_VERSION");
+int cuDriverGetVersion(int* version) {
+  const char* value = getenv("FAKE_CUDA_DRIVER_VERSION");
   *version = value && *value ? atoi(value) : 12040;
   return kSuccess;
 }
 
-int cuDeviceGetCount(int *count) {
+int cuDeviceGetCount(int* count) {
   struct gpu gpus[kMaxGpus];
   *count = read_gpus(gpus);
   return kSuccess;
 }
 
-int cuDeviceGet(int *device, int ordinal) {
+int cuDeviceGet(int* device, int ordinal) {
   struct gpu gpus[kMaxGpus];
   if (ordinal < 0 || ordinal >= read_gpus(gpus)) return kInvalidValue;
   *device = ordinal;
   return kSuccess;
 }
 
-int cuDeviceGetName(char *name, int length, int device) {
+int cuDeviceGetName(char* name, int length, int device) {
   struct gpu gpus[kMaxGpus];
   if (device < 0 || device >= read_gpus(gpus) || length <= 0) return kInvalidValue;
   if (mode_is("unterminated")) {
@@ -93,7 +93,7 @@ int cuDeviceGetName(char *name, int length, int device) {
   return kSuccess;
 }
 
-int cuDeviceGetAttribute(int *value, int attribute, int device) {
+int cuDeviceGetAttribute(int* value, int attribute, int device) {
   struct gpu gpus[kMaxGpus];
   if (device < 0 || device >= read_gpus(gpus)) return kInvalidValue;
   if (attribute == 75) *value = gpus[device].major; /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
@@ -103,11 +103,11 @@ int cuDeviceGetAttribute(int *value, int attribute, int device) {
 }
 
 int nvmlInit_v2(void) {
-  const char *version = getenv("FAKE_NVIDIA_DRIVER_VERSION");
+  const char* version = getenv("FAKE_NVIDIA_DRIVER_VERSION");
   return version && *version ? kSuccess : 9; /* NVML_ERROR_DRIVER_NOT_LOADED */
 }
 
-int nvmlSystemGetDriverVersion(char *version, unsigned length) {
+int nvmlSystemGetDriverVersion(char* version, unsigned length) {
   snprintf(version, length, "%s", getenv("FAKE_NVIDIA_DRIVER_VERSION"));
   return kSuccess;
 }

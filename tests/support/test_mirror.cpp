@@ -92,12 +92,14 @@ bool send_text(int fd, const std::string& text) { return send_all(fd, text.data(
 
 void send_status(int fd, int code, const char* reason) {
   std::string body = std::to_string(code) + " " + reason + "\n";
-  send_text(fd, "HTTP/1.1 " + std::to_string(code) + " " + reason + "\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+  send_text(fd, "HTTP/1.1 " + std::to_string(code) + " " + reason + "\r\nContent-Length: " + std::to_string(body.size()) +
+                    "\r\nConnection: close\r\n\r\n" + body);
 }
 
 void reset_connection(int fd) {
-  struct linger hard {1, 0};
+  struct linger hard {
+    1, 0
+  };
   setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
 }
 
@@ -174,8 +176,8 @@ void send_listing(int fd, const std::string& path, const std::string& dir) {
     ::closedir(folder);
   }
   std::sort(names.begin(), names.end());
-  std::string body = "<!DOCTYPE html>\n<html><head><title>Index of " + path + "</title></head>\n<body>\n<h1>Index of " +
-                     path + "</h1>\n<table class=\"listing\">\n<tr><th>Name</th><th>Size</th><th>Modified</th></tr>\n"
+  std::string body = "<!DOCTYPE html>\n<html><head><title>Index of " + path + "</title></head>\n<body>\n<h1>Index of " + path +
+                     "</h1>\n<table class=\"listing\">\n<tr><th>Name</th><th>Size</th><th>Modified</th></tr>\n"
                      "<tr><td>-</td><td><a href=\"../\">..</a></td><td></td></tr>\n";
   for (const std::string& name : names) {
     body += "<tr><td>-</td><td><a href='" + name + "'>" + name + "</a></td><td>4.0KB</td><td>2026-03-16 20:19</td></tr>\n";
@@ -187,8 +189,7 @@ void send_listing(int fd, const std::string& path, const std::string& dir) {
 
 void log_request(const std::string& method, const std::string& path, const std::string& range) {
   if (g_log_file.empty()) return;
-  std::ofstream(g_log_file, std::ios::app) << method << " " << path << " range=" << (range.empty() ? "-" : range)
-                                           << "\n";
+  std::ofstream(g_log_file, std::ios::app) << method << " " << path << " range=" << (range.empty() ? "-" : range) << "\n";
 }
 
 void serve(int fd) {

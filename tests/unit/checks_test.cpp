@@ -235,8 +235,9 @@ TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only
   CHECK(found[0].severity == Severity::ok);
   CHECK(found[1].severity == Severity::ok);
   CHECK(found[2].severity == Severity::error);
-  CHECK(found[2].fixes == std::vector<std::string>{"/usr/bin/python3 -m pip install torch==2.11.0+cu128 torchvision==0.26.0+cu128 "
-                                                   "torchaudio==2.11.0+cu128 --index-url https://download.pytorch.org/whl/cu128"});
+  CHECK(found[2].fixes ==
+        std::vector<std::string>{"/usr/bin/python3 -m pip install torch==2.11.0+cu128 torchvision==0.26.0+cu128 "
+                                 "torchaudio==2.11.0+cu128 --index-url https://download.pytorch.org/whl/cu128"});
   p.python.arch_list.push_back("compute_90");
   CHECK(with_id(run_checks(p, facts()), "gpu-torch")[2].severity == Severity::ok);
 }
@@ -319,8 +320,8 @@ TEST_CASE("doctor: a CPU torch on a GPU machine, and a requested toolkit that is
   p.python.torch_version = "2.4.0+cpu";
   p.python.torch_cuda.reset();
   CHECK(only(p, "torch-cpu").fixes == std::vector<std::string>{"/usr/bin/python3 -m pip install torch==2.4.0+cu124 "
-                                                                "torchvision==0.19.0+cu124 torchaudio==2.4.0+cu124 "
-                                                                "--index-url https://download.pytorch.org/whl/cu124"});
+                                                               "torchvision==0.19.0+cu124 torchaudio==2.4.0+cu124 "
+                                                               "--index-url https://download.pytorch.org/whl/cu124"});
   p.python.interpreter.reset();
   CHECK(only(p, "torch-cpu").fixes == std::vector<std::string>{"cudaenv torch --torch 2.4.0 --cuda 12.4"});
   p.toolkit = {};

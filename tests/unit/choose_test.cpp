@@ -90,8 +90,9 @@ TEST_CASE("without --torch, each CUDA gets the newest release that has its exact
   TorchChoice on_124 = choose(query("12.4.1"));
   CHECK(on_124.release.torch.str() == "2.6.0");
   CHECK(all_text(on_124.notes).find("torch 2.15.0 is newer but has no CUDA 12 build") != std::string::npos);
-  CHECK_THAT(all_text(choose(query("11.8")).notes),
-             Catch::Contains("torch 2.15.0 is newer but has no CUDA 11 build; it needs another toolkit (`cudaenv install 13.2`)"));
+  CHECK_THAT(
+      all_text(choose(query("11.8")).notes),
+      Catch::Contains("torch 2.15.0 is newer but has no CUDA 11 build; it needs another toolkit (`cudaenv install 13.2`)"));
 }
 
 TEST_CASE("a torch prefix picks its newest patch release") {
@@ -137,7 +138,8 @@ TEST_CASE("an experimental build is chosen with a warning") {
 
 TEST_CASE("never a different CUDA major: an error listing releases that fit and the toolkit to install") {
   Error error = refuse(query("11.8", "2.14.0"));
-  CHECK_THAT(error.message, Catch::Contains("torch 2.14.0 has no build for CUDA 11.8 (--cuda): its builds are cu126, cu130, cu132"));
+  CHECK_THAT(error.message,
+             Catch::Contains("torch 2.14.0 has no build for CUDA 11.8 (--cuda): its builds are cu126, cu130, cu132"));
   CHECK_THAT(error.hint, Catch::Contains("torch releases with a CUDA 11.8 build: 2.0.0–2.7.1"));
   CHECK_THAT(error.hint, Catch::Contains("`cudaenv torch --torch 2.7.1`"));
   CHECK_THAT(error.hint, Catch::Contains("`cudaenv install 12.6 && cudaenv use 12.6`"));
@@ -171,7 +173,8 @@ TEST_CASE("the driver floor of the chosen build's CUDA major") {
   CHECK_THAT(refuse(query("11.8", "2.7.1", "440.33")).hint, Catch::Contains("torch 1.12.1 has cu102"));
 
   TorchChoice unknown_driver = choose(query("12.4", "2.5.1"));
-  CHECK_THAT(all_text(unknown_driver.notes), Catch::Contains("NVIDIA driver not found, so not checked: CUDA 12 builds need driver 525.60.13"));
+  CHECK_THAT(all_text(unknown_driver.notes),
+             Catch::Contains("NVIDIA driver not found, so not checked: CUDA 12 builds need driver 525.60.13"));
 }
 
 TEST_CASE("cpu: the CPU build needs no CUDA or driver") {
@@ -212,7 +215,8 @@ TEST_CASE("arch: never a build without kernels for the GPU (Volta from torch 2.1
   TorchChoice choice = choose(q);
   CHECK(choice.release.torch.str() == "2.10.0");  // the newest cu128 that keeps sm_70
   CHECK(choice.variant->str() == "12.8");
-  CHECK_THAT(all_text(choice.notes), Catch::Contains("torch 2.15.0's cu130, cu132 builds have no kernels for compute capability 7.0 (--arch)"));
+  CHECK_THAT(all_text(choice.notes),
+             Catch::Contains("torch 2.15.0's cu130, cu132 builds have no kernels for compute capability 7.0 (--arch)"));
 
   q.torch = "2.11.0";
   choice = choose(q);

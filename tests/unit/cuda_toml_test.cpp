@@ -68,8 +68,9 @@ TEST_CASE("cuda.toml: missing pieces and wrong values are errors that say what w
 TEST_CASE("cuda.toml: unknown keys are warnings with their position, not errors") {
   auto parsed = parse_cuda_toml(kFile, "[cuda]\nversion = \"12.1\"\nvesion = \"x\"\n[tools]\n");
   REQUIRE(parsed.ok());
-  CHECK(parsed->warnings == std::vector<std::string>{"/p/cuda.toml:3:1: unknown key 'cuda.vesion' ignored (did you mean version?)",
-                                                      "/p/cuda.toml:4:2: unknown key 'tools' ignored"});
+  CHECK(parsed->warnings ==
+        std::vector<std::string>{"/p/cuda.toml:3:1: unknown key 'cuda.vesion' ignored (did you mean version?)",
+                                 "/p/cuda.toml:4:2: unknown key 'tools' ignored"});
 }
 
 TEST_CASE("cuda.toml: thousands of unknown keys give ten warnings and a count") {
@@ -85,11 +86,11 @@ TEST_CASE("cuda.toml: thousands of unknown keys give ten warnings and a count") 
 TEST_CASE("cuda.toml: warnings and the first error follow the file, not the keys' order") {
   auto parsed = parse_cuda_toml(kFile, "[torch]\nzz = 1\n[cuda]\nversion = \"12.1\"\nprofle = \"torch\"\narhc = []\n[cuda2]\n");
   REQUIRE(parsed.ok());
-  CHECK(parsed->warnings == std::vector<std::string>{
-                                "/p/cuda.toml:2:1: unknown key 'torch.zz' ignored",
-                                "/p/cuda.toml:5:1: unknown key 'cuda.profle' ignored (did you mean profile?)",
-                                "/p/cuda.toml:6:1: unknown key 'cuda.arhc' ignored (did you mean arch?)",
-                                "/p/cuda.toml:7:2: unknown key 'cuda2' ignored (did you mean cuda?)"});
+  CHECK(parsed->warnings ==
+        std::vector<std::string>{"/p/cuda.toml:2:1: unknown key 'torch.zz' ignored",
+                                 "/p/cuda.toml:5:1: unknown key 'cuda.profle' ignored (did you mean profile?)",
+                                 "/p/cuda.toml:6:1: unknown key 'cuda.arhc' ignored (did you mean arch?)",
+                                 "/p/cuda.toml:7:2: unknown key 'cuda2' ignored (did you mean cuda?)"});
   auto broken = parse_cuda_toml(kFile, "[cuda]\nversion = \"12.1\"\nprofile = 1\narch = 2\n");
   REQUIRE_FALSE(broken.ok());
   CHECK_THAT(broken.error().message, Catch::StartsWith("/p/cuda.toml:3:11: [cuda] profile"));
@@ -111,8 +112,8 @@ TEST_CASE("cuda.toml: TOML syntax errors say what is wrong and what to write") {
             "write it as [cuda], [torch] or [env]"},
            {"[cuda]\nversion = \"12.1\"\nversion = \"12.4\"\n", "/p/cuda.toml:3:11: 'version' is set twice in the same table",
             "keep one of the two lines"},
-           {"[cuda]\nversion: \"12.1\"\n", "/p/cuda.toml:2:8: a key is not followed by =",
-            "write each setting as key = value, e.g. version = \"12.1\""},
+           {"[cuda]\nversion: \"12.1\"\n",
+            "/p/cuda.toml:2:8: a key is not followed by =", "write each setting as key = value, e.g. version = \"12.1\""},
            {"[cuda]\nversion = \"12.1\"\n[cuda]\n", "/p/cuda.toml:3:1: a table is defined twice",
             "keep one [cuda] header and put all its keys under it"},
            {"[cuda]\nversion = \"12.1\" \"x\"\n", "/p/cuda.toml:2:18: there is more on the line after the value",
@@ -223,8 +224,9 @@ TEST_CASE("version requests never name a path") {
 TEST_CASE("cuda.toml: non-ASCII outside strings and comments is refused before toml++ sees it") {
   const fs::path path = "/p/cuda.toml";
   CHECK(parse_cuda_toml(path, "[cuda]\nversion = \"12.1\" # caf\xc3\xa9\n"));
-  CHECK(parse_cuda_toml(path, "[cuda]\nversion = \"12.1\"\n[env]\nA = \"caf\xc3\xa9\"\nB = 'caf\xc3\xa9'\n"
-                              "C = \"\"\"\ncaf\xc3\xa9 \\\"\"\"\"\nD = '''caf\xc3\xa9\n'''\n"));
+  CHECK(parse_cuda_toml(path,
+                        "[cuda]\nversion = \"12.1\"\n[env]\nA = \"caf\xc3\xa9\"\nB = 'caf\xc3\xa9'\n"
+                        "C = \"\"\"\ncaf\xc3\xa9 \\\"\"\"\"\nD = '''caf\xc3\xa9\n'''\n"));
   auto key = parse_cuda_toml(path, "[cuda]\nversion\xc3\xa9 = \"12.1\"\n");
   REQUIRE_FALSE(key);
   CHECK(key.error().message == "/p/cuda.toml:2:8: a character beyond ASCII outside a quoted string or a comment");

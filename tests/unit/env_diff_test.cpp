@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "shell/env_diff.h"
 #include "core/hook_state.h"
+#include "shell/env_diff.h"
 #include "shell/fast_path.h"
 #include "shell/trust.h"
 

@@ -28,8 +28,7 @@ Schedule simulate(const std::vector<std::uint64_t>& sizes, const std::vector<std
   ExtractionQueue queue(sizes);
   std::vector<size_t> by_arrival(sizes.size());
   for (size_t i = 0; i < sizes.size(); ++i) by_arrival[i] = i;
-  std::stable_sort(by_arrival.begin(), by_arrival.end(),
-                   [&](size_t a, size_t b) { return verified_at[a] < verified_at[b]; });
+  std::stable_sort(by_arrival.begin(), by_arrival.end(), [&](size_t a, size_t b) { return verified_at[a] < verified_at[b]; });
   Schedule schedule;
   schedule.finished_at.assign(cores, 0);
   size_t arrived = 0;

@@ -26,9 +26,9 @@ TEST_CASE("symlink targets must resolve inside the toolkit folder") {
   CHECK(!unsafe_symlink_target("lib/libcudart.so", "libcudart.so.12"));
   CHECK(!unsafe_symlink_target("lib/x", "../include/cuda.h"));
   CHECK(!unsafe_symlink_target("targets/x86_64-linux/lib", "../../lib"));
-  CHECK(unsafe_symlink_target("lib/x", "../../etc"));         // above the toolkit root
-  CHECK(unsafe_symlink_target("x", "/usr/lib"));               // absolute
-  CHECK(unsafe_symlink_target("x", "here/.."));                // ".." after a descent may cross a link
+  CHECK(unsafe_symlink_target("lib/x", "../../etc"));  // above the toolkit root
+  CHECK(unsafe_symlink_target("x", "/usr/lib"));       // absolute
+  CHECK(unsafe_symlink_target("x", "here/.."));        // ".." after a descent may cross a link
   CHECK(unsafe_symlink_target("a/b", "../c/../../d"));
   CHECK(unsafe_symlink_target("x", ""));
 }

@@ -52,7 +52,9 @@ struct Fixture {
   HookEffects effects{[this](const fs::path& path) {
                         // A stamp named after the content stands in for the mtime.
                         if (fs.kind(path) == EntryKind::missing) return Watch{path, std::nullopt};
-                        return Watch{path, fs::path("/stamp/" + std::to_string(std::hash<std::string>()(fs.kind(path) == EntryKind::file ? *fs.read_file(path) : "dir")))};
+                        return Watch{path,
+                                     fs::path("/stamp/" + std::to_string(std::hash<std::string>()(
+                                                              fs.kind(path) == EntryKind::file ? *fs.read_file(path) : "dir")))};
                       },
                       [this](const CudaToml&) { return trusted; }};
 

@@ -117,14 +117,16 @@ TEST_CASE("libraries: cuDNN's folder sits beside the CUDA folder, or CUDAENV_CUD
 }
 
 TEST_CASE("libraries: cuda.toml's [cuda] libraries and lock") {
-  auto parsed = parse_cuda_toml("/p/cuda.toml", "[cuda]\nversion = \"12.4\"\nlibraries = [\"cudnn@9.10\", \"nccl\"]\nlock = true\n");
+  auto parsed =
+      parse_cuda_toml("/p/cuda.toml", "[cuda]\nversion = \"12.4\"\nlibraries = [\"cudnn@9.10\", \"nccl\"]\nlock = true\n");
   REQUIRE(parsed.ok());
   CHECK(parsed->libraries == std::vector<std::string>{"cudnn@9.10", "nccl"});
   CHECK(parsed->lock);
   CHECK(parsed->warnings.empty());
   auto unknown = parse_cuda_toml("/p/cuda.toml", "[cuda]\nlibraries = [\"tensorrt\"]\n");
   REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.error().message == "/p/cuda.toml:2:13: [cuda] libraries names 'tensorrt', which is not a library cudaenv installs");
+  CHECK(unknown.error().message ==
+        "/p/cuda.toml:2:13: [cuda] libraries names 'tensorrt', which is not a library cudaenv installs");
   auto not_bool = parse_cuda_toml("/p/cuda.toml", "[cuda]\nlock = \"yes\"\n");
   REQUIRE_FALSE(not_bool.ok());
   CHECK(not_bool.error().message == "/p/cuda.toml:2:8: [cuda] lock must be true or false, not a string");

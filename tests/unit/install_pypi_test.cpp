@@ -54,8 +54,8 @@ class FakeIndex : public WheelIndex {
     std::string meta = "cuda_toolkit-" + label + "-py2.py3-none-any.whl";
     projects["cuda-toolkit"].push_back(wheel_file(meta));
     std::string text = "Metadata-Version: 2.1\nName: cuda-toolkit\nVersion: " + label + "\n";
-    for (const char* project : {"nvidia-cuda-nvcc", "nvidia-cuda-crt", "nvidia-nvvm", "nvidia-cuda-runtime",
-                                "nvidia-cuda-cccl", "nvidia-nvjitlink"}) {
+    for (const char* project :
+         {"nvidia-cuda-nvcc", "nvidia-cuda-crt", "nvidia-nvvm", "nvidia-cuda-runtime", "nvidia-cuda-cccl", "nvidia-nvjitlink"}) {
       std::string spec = std::string(project) == "nvidia-nvjitlink" ? "<14,>=" + version : "==" + version + ".*";
       text += "Requires-Dist: " + std::string(project) + spec + "; extra == 'all'\n";
       if (std::find(skip.begin(), skip.end(), project) != skip.end()) continue;
@@ -87,7 +87,8 @@ TEST_CASE("index pages give each file's sha256, size and yanked state") {
   CHECK(html[1].sha256.empty());
   CHECK(html[1].yanked);
   auto json = parse_project_page(R"({"files": [
-      {"filename": "a-1.0-py3-none-any.whl", "url": "https://f/a.whl", "hashes": {"sha256": ")" + hex +
+      {"filename": "a-1.0-py3-none-any.whl", "url": "https://f/a.whl", "hashes": {"sha256": ")" +
+                                 hex +
                                  R"("}, "size": 2656, "yanked": false},
       {"filename": "b-1.0-py3-none-any.whl", "url": "https://f/b.whl", "hashes": {"sha256": "short"}, "yanked": "broken"}]})");
   REQUIRE(json.size() == 2);
@@ -134,10 +135,11 @@ TEST_CASE("PEP 440 releases and specifiers") {
 
 TEST_CASE("the metapackage's labels and pins") {
   std::vector<IndexFile> files;
-  for (const char* name : {"cuda_toolkit-13.2.2-py2.py3-none-any.whl", "cuda_toolkit-13.4.1.0-py2.py3-none-any.whl",
-                           "cuda_toolkit-13.4.0rc1-py2.py3-none-any.whl", "cuda_toolkit-0.0.0a0-py3-none-any.whl",
-                           "cuda_toolkit-12.8.1-py2.py3-none-any.whl", "cuda_toolkit-13.3.3.1-py3-none-any.whl",
-                           "cuda_toolkit-13.10.0-py3-none-any.whl", "cuda_toolkit-13.2.2.tar.gz", "other-13.9.0-py3-none-any.whl"}) {
+  for (const char* name :
+       {"cuda_toolkit-13.2.2-py2.py3-none-any.whl", "cuda_toolkit-13.4.1.0-py2.py3-none-any.whl",
+        "cuda_toolkit-13.4.0rc1-py2.py3-none-any.whl", "cuda_toolkit-0.0.0a0-py3-none-any.whl",
+        "cuda_toolkit-12.8.1-py2.py3-none-any.whl", "cuda_toolkit-13.3.3.1-py3-none-any.whl",
+        "cuda_toolkit-13.10.0-py3-none-any.whl", "cuda_toolkit-13.2.2.tar.gz", "other-13.9.0-py3-none-any.whl"}) {
     files.push_back(wheel_file(name));
   }
   std::vector<std::string> labels;
@@ -165,7 +167,8 @@ TEST_CASE("choose_wheel: newest match of a pin, oldest of a range, platform and 
   yanked.yanked = true;
   files.push_back(yanked);
   CHECK(choose_wheel(files, "nvidia-nvjitlink", "==13.2.86.*", "linux-x86_64")->filename.find("13.2.86.1") != std::string::npos);
-  CHECK(choose_wheel(files, "nvidia-nvjitlink", "<14,>=13.2.86", "linux-x86_64")->filename.find("-13.2.86-") != std::string::npos);
+  CHECK(choose_wheel(files, "nvidia-nvjitlink", "<14,>=13.2.86", "linux-x86_64")->filename.find("-13.2.86-") !=
+        std::string::npos);
   CHECK(choose_wheel(files, "nvidia_NVJITLINK", "==13.2.90", "linux-sbsa"));
   CHECK(!choose_wheel(files, "nvidia-nvjitlink", "==13.2.90", "linux-x86_64"));
   CHECK(!choose_wheel(files, "nvidia-nvjitlink", "==13.2.87", "linux-x86_64"));
@@ -248,8 +251,8 @@ TEST_CASE("plan_wheels refuses a wheel without a hash and asks for missing sizes
   for (IndexFile& file : index.projects["nvidia-cuda-nvcc"]) file.size = 0;
   auto plan = plan_wheels(index, profiles(), WheelRequest{"13.2.2", "minimal", {}, "linux-x86_64"});
   REQUIRE(!plan.ok());
-  CHECK(plan.error().message == "http://index/simple/nvidia-nvvm/ lists nvidia_nvvm-13.2.86" + std::string(kX86) +
-                                    " without a sha256");
+  CHECK(plan.error().message ==
+        "http://index/simple/nvidia-nvvm/ lists nvidia_nvvm-13.2.86" + std::string(kX86) + " without a sha256");
   CHECK(index.size_requests == 1);
 }
 
@@ -279,8 +282,9 @@ TEST_CASE("CUDA 12 and 11 wheels are refused with the command that works") {
   FakeIndex index;
   auto twelve = resolve_wheel_label(index, profiles(), "12.8", WheelRequest{{}, "minimal", {}, "linux-x86_64"});
   REQUIRE(!twelve.ok());
-  CHECK(twelve.error().message == "CUDA 12.8 cannot be installed from http://index/simple: NVIDIA's CUDA 12 wheels "
-                                  "(nvidia-cuda-nvcc-cu12) carry ptxas but no nvcc");
+  CHECK(twelve.error().message ==
+        "CUDA 12.8 cannot be installed from http://index/simple: NVIDIA's CUDA 12 wheels "
+        "(nvidia-cuda-nvcc-cu12) carry ptxas but no nvcc");
   CHECK(twelve.error().hint.find("cudaenv install 12.8 --source redist") != std::string::npos);
   CHECK(!check_wheel_major(*parse_version("11.8.0"), "x").ok());
   CHECK(check_wheel_major(*parse_version("13.0"), "x").ok());
@@ -295,8 +299,8 @@ TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") 
     return out;
   };
   CHECK(paths_of(pip_config_files(env, fs)) == std::vector<std::string>{"/etc/xdg/pip/pip.conf", "/etc/pip.conf",
-                                                                         "/h/.pip/pip.conf", "/h/.config/pip/pip.conf",
-                                                                         "/v/pip.conf", "/p.conf"});
+                                                                        "/h/.pip/pip.conf", "/h/.config/pip/pip.conf",
+                                                                        "/v/pip.conf", "/p.conf"});
   fs.file("/p.conf", "[global]\nindex-url = https://env-file\n");  // an existing PIP_CONFIG_FILE: no user files
   CHECK(paths_of(pip_config_files(env, fs)) ==
         std::vector<std::string>{"/etc/xdg/pip/pip.conf", "/etc/pip.conf", "/v/pip.conf", "/p.conf"});
@@ -322,7 +326,11 @@ TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") 
 }
 
 TEST_CASE("an install plan is a plain value that reads back as written") {
-  InstallPlan plan{"13.2.2", "pypi", "https://pypi.org/simple", "https://f/cuda_toolkit.whl", std::string(64, 'b'),
+  InstallPlan plan{"13.2.2",
+                   "pypi",
+                   "https://pypi.org/simple",
+                   "https://f/cuda_toolkit.whl",
+                   std::string(64, 'b'),
                    {{"cuda_nvcc", "13.2.86", "https://f/nvcc.whl", std::string(64, 'c'), 44042846, "nvidia-cuda-nvcc"},
                     {"cuda_cudart", "13.2.86", "https://f/rt.tar.xz", std::string(64, 'd'), 12, ""}}};
   auto back = parse_plan(plan_json(plan).dump(), "plan.json");

@@ -92,8 +92,7 @@ std::optional<Answer> lean_answer(LeanView& view, const std::vector<std::string>
 std::vector<std::string> strings_of(const EnvMap& env) { return env_to_strings(env); }
 
 // The lean answer, checked against the full one; nullopt where the lean one was unsure.
-std::optional<Answer> lean_checked(const FileSystemView& fs, const EnvMap& env, const char* cwd,
-                                   const char* program = "nvcc") {
+std::optional<Answer> lean_checked(const FileSystemView& fs, const EnvMap& env, const char* cwd, const char* program = "nvcc") {
   LeanView view{fs};
   auto lean = lean_answer(view, strings_of(env), cwd, program);
   if (!lean) return std::nullopt;
@@ -213,15 +212,15 @@ TEST_CASE("lean selection: errors, system and unusual cases are left to the full
   auto unsure = [&](const EnvMap& env, const char* cwd, const char* program = "nvcc") {
     return !lean_answer(view, strings_of(env), cwd, program);
   };
-  CHECK(unsure(kBase, "/home/u"));                                         // nothing set: system
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));        // system
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.3"}}), "/"));          // not installed
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "../x"}}), "/"));          // not a request
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.5"}}), "/"));          // no bin/ any more
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "rel"}}), "/"));           // a relative link
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.4"}}), "/", "ptxas")); // not in the toolkit
+  CHECK(unsure(kBase, "/home/u"));                                          // nothing set: system
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));         // system
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.3"}}), "/"));           // not installed
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "../x"}}), "/"));           // not a request
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.5"}}), "/"));           // no bin/ any more
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "rel"}}), "/"));            // a relative link
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.4"}}), "/", "ptxas"));  // not in the toolkit
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.4"}}), "/", "cudaenv-shim"));
-  CHECK(unsure(kBase, "/home/u/broken"));                                  // a broken cuda.toml
+  CHECK(unsure(kBase, "/home/u/broken"));  // a broken cuda.toml
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.4"}}), "/home/u/broken"));
   CHECK(unsure(with(kBase, {{"CUDAENV_ROOT", "rel/root"}, {"CUDAENV_VERSION", "12"}}), "/"));
   CHECK(unsure(with(kBase, {{"CUDAENV_ROOT", "/home/u/.cudaenv/"}, {"CUDAENV_VERSION", "12"}}), "/"));

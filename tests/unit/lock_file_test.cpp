@@ -11,15 +11,12 @@ const std::string kSha(64, 'a');
 const std::string kOtherSha(64, 'b');
 
 LockedArchive component(const std::string& name, const std::string& platform, const std::string& version) {
-  return LockedArchive{name,
-                       platform,
-                       version,
-                       "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version + "-archive.tar.xz",
-                       kSha,
-                       1234,
-                       "",
-                       "",
-                       ""};
+  return LockedArchive{
+      name,    platform,
+      version, "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version + "-archive.tar.xz",
+      kSha,    1234,
+      "",      "",
+      ""};
 }
 
 CudaLock sample_lock() {
@@ -32,15 +29,12 @@ CudaLock sample_lock() {
   lock.manifest_sha256 = kOtherSha;
   lock.components = {component("cuda_nvcc", "linux-x86_64", "12.4.131"), component("cuda_cccl", "linux-x86_64", "12.4.127"),
                      component("cuda_nvcc", "linux-sbsa", "12.4.131")};
-  LockedArchive cudnn{"cudnn",
-                      "linux-x86_64",
-                      "9.10.0.56",
-                      "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
-                      kSha,
-                      1003184568,
-                      "9.10.0",
-                      "https://m.example/cudnn/redist/redistrib_9.10.0.json",
-                      kOtherSha};
+  LockedArchive cudnn{
+      "cudnn",     "linux-x86_64",
+      "9.10.0.56", "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
+      kSha,        1003184568,
+      "9.10.0",    "https://m.example/cudnn/redist/redistrib_9.10.0.json",
+      kOtherSha};
   lock.libraries = {cudnn};
   return lock;
 }

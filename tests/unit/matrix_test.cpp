@@ -65,8 +65,8 @@ TEST_CASE("the shipped CUDA variants and PyPI defaults are the published ones") 
     CHECK(cuda_variant_tag(release.pypi_default) == reference.at(minor).second);
     // RELEASE.md's Experimental CUDA column (docs/sources.md).
     const std::map<std::string, std::string> experimental{
-        {"1.12", "cu116"}, {"1.13", "cu117"}, {"2.0", "cu118"}, {"2.1", "cu121"},  {"2.2", "cu121"},
-        {"2.3", "cu121"},  {"2.4", "cu124"},  {"2.6", "cu126"}, {"2.7", "cu128"},  {"2.8", "cu129"},
+        {"1.12", "cu116"}, {"1.13", "cu117"}, {"2.0", "cu118"},  {"2.1", "cu121"}, {"2.2", "cu121"},
+        {"2.3", "cu121"},  {"2.4", "cu124"},  {"2.6", "cu126"},  {"2.7", "cu128"}, {"2.8", "cu129"},
         {"2.9", "cu130"},  {"2.10", "cu130"}, {"2.12", "cu132"}, {"2.13", "cu132"}};
     CHECK(tags(release.experimental) == (experimental.count(minor) ? experimental.at(minor) : ""));
   }
@@ -95,12 +95,15 @@ TEST_CASE("kernel floors: Volta loses cu128 from torch 2.11 and every cu13x buil
 }
 
 TEST_CASE("[[kernels]] entries are strict like the rest") {
-  CHECK_THAT(parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\ntorch_from = \"2.11\"\nmin_arch = \"7.5\"\n").message,
-             Catch::Contains("'2.11' is not a version of 3 numbers"));
+  CHECK_THAT(
+      parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\ntorch_from = \"2.11\"\nmin_arch = \"7.5\"\n").message,
+      Catch::Contains("'2.11' is not a version of 3 numbers"));
   CHECK_THAT(parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\nmin_arch = \"7.5\"\n").message,
              Catch::Contains("missing key 'torch_from'"));
-  CHECK_THAT(parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\ntorch_from = \"2.11.0\"\nmin_arch = \"7.5\"\nmax = 1\n").message,
-             Catch::Contains("unknown key 'max'"));
+  CHECK_THAT(
+      parse_error(std::string(kMinimal) + "[[kernels]]\ncuda = \"12.8\"\ntorch_from = \"2.11.0\"\nmin_arch = \"7.5\"\nmax = 1\n")
+          .message,
+      Catch::Contains("unknown key 'max'"));
 }
 
 TEST_CASE("torchvision and torchaudio follow the pairing rules for every release") {
@@ -157,14 +160,19 @@ TEST_CASE("a broken matrix file is an error naming file:line:column") {
   REQUIRE(ok);
   CHECK_FALSE(ok->releases[0].torchaudio);
 
-  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5\"\n").message.find("/m/pytorch.toml:3:9: '2.5' is not a version") == 0);
+  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5\"\n")
+            .message.find("/m/pytorch.toml:3:9: '2.5' is not a version") == 0);
   CHECK(parse_error(kMinimal + release + "colour = \"red\"\n").message.find("/m/pytorch.toml:7:1: unknown key 'colour'") == 0);
-  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5.1\"\ncuda = [\"12.4\"]\npypi_default = \"12.1\"\ntorchvision = \"0.20.1\"\n")
+  CHECK(parse_error(std::string(kMinimal) +
+                    "[[release]]\ntorch = \"2.5.1\"\ncuda = [\"12.4\"]\npypi_default = \"12.1\"\ntorchvision = \"0.20.1\"\n")
             .message.find("/m/pytorch.toml:5:16: pypi_default 12.1 is not in cuda") == 0);
   CHECK(parse_error(kMinimal + release + release).message.find("is listed twice") != std::string::npos);
-  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5.1\"\ncuda = [\"12.4.1\"]\n").message.find("/m/pytorch.toml:4:9:") == 0);
-  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5.1\"\n").message.find("missing key 'cuda'") != std::string::npos);
+  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5.1\"\ncuda = [\"12.4.1\"]\n")
+            .message.find("/m/pytorch.toml:4:9:") == 0);
+  CHECK(parse_error(std::string(kMinimal) + "[[release]]\ntorch = \"2.5.1\"\n").message.find("missing key 'cuda'") !=
+        std::string::npos);
   CHECK(parse_error("index_url = [\n").message.find("/m/pytorch.toml:") == 0);
   CHECK(parse_error(kMinimal).message.find("no [[release]]") != std::string::npos);
-  CHECK(parse_error(kMinimal + release + "[[driver]]\ncuda_major = \"12\"\nmin_driver = \"525\"\n").message.find("integer cuda_major") != std::string::npos);
+  CHECK(parse_error(kMinimal + release + "[[driver]]\ncuda_major = \"12\"\nmin_driver = \"525\"\n")
+            .message.find("integer cuda_major") != std::string::npos);
 }

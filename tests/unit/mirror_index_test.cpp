@@ -7,8 +7,8 @@ using namespace cudaenv;
 namespace {
 
 MirrorFile file(std::string component, std::string platform, char digit, std::uint64_t size = 10) {
-  return MirrorFile{component, "1.0", platform, component + "/" + platform + "/" + component + ".tar.xz",
-                    std::string(64, digit), size};
+  return MirrorFile{component, "1.0", platform, component + "/" + platform + "/" + component + ".tar.xz", std::string(64, digit),
+                    size};
 }
 
 MirrorRelease release(std::string label, char manifest_digit, std::vector<MirrorFile> files) {
@@ -51,8 +51,10 @@ TEST_CASE("mirror index: damaged or escaping entries are refused with the file n
   REQUIRE_FALSE(not_json);
   CHECK(not_json.error().message.find("/m/cudaenv-mirror.json") != std::string::npos);
   std::string escaping = R"({"releases": [{"label": "12.1.1", "manifest": {"relative_path": "redistrib_12.1.1.json",
-    "sha256": ")" + std::string(64, 'a') + R"(", "size": 3}, "files": [{"component": "x", "relative_path": "../etc/passwd",
-    "sha256": ")" + std::string(64, 'a') + R"(", "size": 3}]}]})";
+    "sha256": ")" + std::string(64, 'a') +
+                         R"(", "size": 3}, "files": [{"component": "x", "relative_path": "../etc/passwd",
+    "sha256": ")" + std::string(64, 'a') +
+                         R"(", "size": 3}]}]})";
   auto parsed = parse_mirror_index(escaping, "idx");
   REQUIRE_FALSE(parsed);
   CHECK(parsed.error().message ==
@@ -65,14 +67,14 @@ TEST_CASE("mirror index: wrong JSON types are errors naming the entry, never exc
   CHECK(number_label.error().message == "/m/cudaenv-mirror.json: releases[0].label must be a string (it is number)");
   CHECK(number_label.error().hint.find("mirror sync") != std::string::npos);
   std::string sha = std::string(64, 'a');
-  for (std::string text : std::vector<std::string>{R"({"releases": {}})", R"({"releases": [7]})", R"({"releases": [{"label": "1.2", "manifest": 1}]})",
-                           R"({"releases": [{"label": "1.2", "release_date": 5, "manifest": {}}]})",
-                           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
-                               R"(", "size": -1}}]})",
-                           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
-                               R"(", "size": 1, "component": []}}]})",
-                           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
-                               R"(", "size": 1}, "files": {}}]})"}) {
+  for (std::string text : std::vector<std::string>{
+           R"({"releases": {}})", R"({"releases": [7]})", R"({"releases": [{"label": "1.2", "manifest": 1}]})",
+           R"({"releases": [{"label": "1.2", "release_date": 5, "manifest": {}}]})",
+           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha + R"(", "size": -1}}]})",
+           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+               R"(", "size": 1, "component": []}}]})",
+           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+               R"(", "size": 1}, "files": {}}]})"}) {
     auto parsed = parse_mirror_index(text, "idx");
     CHECK_FALSE(parsed);
     if (!parsed) CHECK(parsed.error().message.rfind("idx: releases", 0) == 0);

@@ -12,7 +12,8 @@ TEST_CASE("the driver version is read from /proc/driver/nvidia/version's first l
                                       "GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04)\n") == "550.54.14");
   CHECK(driver_version_from_proc_text("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build  "
                                       "(dvs-builder@U16-I3-B03-4-3)  Sun Jul 27 07:09:25 UTC 2025\n") == "580.65.06");
-  CHECK(driver_version_from_proc_text("NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.104  Sat Aug 19 2023\n") == "535.104");
+  CHECK(driver_version_from_proc_text("NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.104  Sat Aug 19 2023\n") ==
+        "535.104");
   CHECK_FALSE(driver_version_from_proc_text(""));
   CHECK_FALSE(driver_version_from_proc_text("GCC version:  gcc version 12.3.0\n"));
 }

@@ -29,10 +29,10 @@ TEST_CASE("doctor: host compiler banners") {
 
 TEST_CASE("doctor: the Python probe's answer") {
   PythonProbe python;
-  REQUIRE(read_python_answer(
-      "noise from an import\nCUDAENV_PROBE {\"torch\": {\"version\": \"2.1.2+cu121\", \"cuda\": \"12.1\", "
-      "\"available\": true, \"arch_list\": [\"sm_80\", \"sm_90\"]}, \"deepspeed\": \"0.12.6\"}\n",
-      python));
+  REQUIRE(
+      read_python_answer("noise from an import\nCUDAENV_PROBE {\"torch\": {\"version\": \"2.1.2+cu121\", \"cuda\": \"12.1\", "
+                         "\"available\": true, \"arch_list\": [\"sm_80\", \"sm_90\"]}, \"deepspeed\": \"0.12.6\"}\n",
+                         python));
   CHECK(python.has_torch);
   CHECK(python.torch_version == "2.1.2+cu121");
   CHECK(python.torch_cuda->str() == "12.1");
@@ -70,9 +70,10 @@ TEST_CASE("doctor: what torch carries, from the Python probe's answer") {
   CHECK(python.nvidia_wheels[1].name == "nvidia-nccl-cu13");
   CHECK(python.nvidia_wheels[1].version == "2.30.7");
   PythonProbe cu12;  // before CUDA 13 the runtime wheel's name ends in -cu12
-  REQUIRE(read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": \"2.8.0\", \"cuda\": \"12.8\", "
-                             "\"nvidia_wheels\": [{\"name\": \"nvidia-cuda-runtime-cu12\", \"version\": \"12.8.90\"}]}}",
-                             cu12));
+  REQUIRE(
+      read_python_answer("CUDAENV_PROBE {\"torch\": {\"version\": \"2.8.0\", \"cuda\": \"12.8\", "
+                         "\"nvidia_wheels\": [{\"name\": \"nvidia-cuda-runtime-cu12\", \"version\": \"12.8.90\"}]}}",
+                         cu12));
   CHECK(cu12.cuda_runtime->str() == "12.8.90");
   CHECK_FALSE(cu12.cudnn);
   CHECK_FALSE(cu12.nccl);

@@ -93,8 +93,7 @@ TEST_CASE("progress rows fit the terminal: parts go, least useful first, labels 
   }
   CHECK(layout_progress_row(row, 12, 200) ==
         "cuda_nvcc    [######------------------]   12.0 MB / 44.5 MB      2.5 MB/s ETA 00:13   downloading");
-  CHECK(layout_progress_row(row, 12, 80) ==
-        "cuda_nvcc    [#-----]   12.0 MB / 44.5 MB      2.5 MB/s ETA 00:13   downloading");
+  CHECK(layout_progress_row(row, 12, 80) == "cuda_nvcc    [#-----]   12.0 MB / 44.5 MB      2.5 MB/s ETA 00:13   downloading");
   CHECK(layout_progress_row(row, 12, 60) == "cuda_nvcc    [##--------]   12.0 MB / 44.5 MB   downloading");
   CHECK(layout_progress_row(row, 12, 40) == "cuda_nvcc    [###---------] downloading");
   CHECK(layout_progress_row(row, 12, 20) == "cuda..  downloading");

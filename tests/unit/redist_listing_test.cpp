@@ -83,8 +83,7 @@ std::string one_component(const std::string& key, const std::string& path) {
 }  // namespace
 
 TEST_CASE("listing: NVIDIA's index page gives every real label, newest first") {
-  CHECK(parse_redist_listing(kNvidiaListing) ==
-        std::vector<std::string>{"13.10.0", "13.4.0", "12.9.1", "12.1.1", "11.0.3"});
+  CHECK(parse_redist_listing(kNvidiaListing) == std::vector<std::string>{"13.10.0", "13.4.0", "12.9.1", "12.1.1", "11.0.3"});
 }
 
 TEST_CASE("listing: nginx autoindex and Apache listings") {
@@ -94,10 +93,10 @@ TEST_CASE("listing: nginx autoindex and Apache listings") {
 
 TEST_CASE("listing: only canonical 3-part labels of redistrib_*.json links count") {
   CHECK(label_from_file_name("redistrib_12.1.1.json") == "12.1.1");
-  for (const char* name : {"redistrib_12.1.json", "redistrib_12.1.1.1.json", "redistrib_012.1.1.json",
-                           "redistrib_12.1.1.json.exe", "redistrib_.json", "redistrib_12.1.x.json",
-                           "redistrib_99999999999.1.1.json", "redistrib_-1.1.1.json", "xredistrib_12.1.1.json",
-                           "redistrib_12.1.1.jsonx", "redistrib_12..1.json"}) {
+  for (const char* name :
+       {"redistrib_12.1.json", "redistrib_12.1.1.1.json", "redistrib_012.1.1.json", "redistrib_12.1.1.json.exe",
+        "redistrib_.json", "redistrib_12.1.x.json", "redistrib_99999999999.1.1.json", "redistrib_-1.1.1.json",
+        "xredistrib_12.1.1.json", "redistrib_12.1.1.jsonx", "redistrib_12..1.json"}) {
     INFO(name);
     CHECK(!label_from_file_name(name));
   }
@@ -137,7 +136,7 @@ TEST_CASE("discovered catalog: stubs and the 13.4.0 preview are never offered; p
   CHECK(labels == std::vector<std::string>{"13.10.0", "12.9.1", "12.1.1"});
   CHECK(found.find("12.1.1")->sha256 == shipped.find("12.1.1")->sha256);
   CHECK(found.find("12.1.1")->date == "2023-04-19");  // from the shipped list
-  CHECK(!found.find("13.10.0")->sha256);               // newer than the pins
+  CHECK(!found.find("13.10.0")->sha256);              // newer than the pins
   CHECK(found.resolve("13").value() == "13.10.0");
   CHECK(found.resolve("12.1").value() == "12.1.1");
   CHECK(!found.resolve("12.4").ok());  // the folder does not hold it, whatever cudaenv knows
@@ -174,11 +173,16 @@ TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3; both install 
   CHECK(profiles.alternatives("cuda_cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});
   CHECK(profiles.alternatives("libcurand") == std::vector<std::string>{"libcurand"});
   std::string manifest_13_3 = R"({"release_label": "13.3.0",
-    "cuda_nvcc": {"version": "13.3.33", "linux-x86_64": )" + artifact("cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
-    "cuda_cudart": {"version": "13.3.30", "linux-x86_64": )" + artifact("cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-13.3.30-archive.tar.xz") + R"(},
-    "cuda_crt": {"version": "13.3.33", "linux-x86_64": )" + artifact("cuda_crt/linux-x86_64/cuda_crt-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
-    "libnvvm": {"version": "13.3.33", "linux-x86_64": )" + artifact("libnvvm/linux-x86_64/libnvvm-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
-    "cccl": {"version": "13.3.1", "linux-x86_64": )" + artifact("cccl/linux-x86_64/cccl-linux-x86_64-13.3.1-archive.tar.xz") + R"(}})";
+    "cuda_nvcc": {"version": "13.3.33", "linux-x86_64": )" +
+                              artifact("cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
+    "cuda_cudart": {"version": "13.3.30", "linux-x86_64": )" +
+                              artifact("cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-13.3.30-archive.tar.xz") + R"(},
+    "cuda_crt": {"version": "13.3.33", "linux-x86_64": )" +
+                              artifact("cuda_crt/linux-x86_64/cuda_crt-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
+    "libnvvm": {"version": "13.3.33", "linux-x86_64": )" +
+                              artifact("libnvvm/linux-x86_64/libnvvm-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
+    "cccl": {"version": "13.3.1", "linux-x86_64": )" +
+                              artifact("cccl/linux-x86_64/cccl-linux-x86_64-13.3.1-archive.tar.xz") + R"(}})";
   auto manifest = parse_redist_manifest(manifest_13_3, "redistrib_13.3.0.json");
   REQUIRE(manifest.ok());
   auto plan = plan_install(*manifest, profiles, PlanRequest{"13.3.0", "minimal", {"cuda_cccl"}, "linux-x86_64"});
@@ -197,11 +201,11 @@ TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3; both install 
 }
 
 TEST_CASE("manifest layout: hostile relative paths are refused, blaming the manifest") {
-  for (const char* path : {"../cuda_nvcc/a.tar.xz", "/etc/passwd", "cuda_nvcc/../../x.tar.xz", "cuda_nvcc//a.tar.xz",
-                           "cuda_nvcc/./a.tar.xz", "libcublas/a.tar.xz", "a.tar.xz", "cuda_nvcc/",
-                           "cuda_nvcc/redistrib_12.1.1.json", "cuda_nvcc/redistrib_x.json", "cuda_nvcc/cudaenv-mirror.json",
-                           "cuda_nvcc/a.tar.xz.part", "cuda_nvcc/.hidden", "cuda_nvcc/a b.tar.xz", "cuda_nvcc/a\\b",
-                           "cuda_nvcc/%2e%2e/a", "cuda_nvcc/a\\u001b[31m.tar.xz", "cuda_nvcc/a?.tar.xz"}) {
+  for (const char* path :
+       {"../cuda_nvcc/a.tar.xz", "/etc/passwd", "cuda_nvcc/../../x.tar.xz", "cuda_nvcc//a.tar.xz", "cuda_nvcc/./a.tar.xz",
+        "libcublas/a.tar.xz", "a.tar.xz", "cuda_nvcc/", "cuda_nvcc/redistrib_12.1.1.json", "cuda_nvcc/redistrib_x.json",
+        "cuda_nvcc/cudaenv-mirror.json", "cuda_nvcc/a.tar.xz.part", "cuda_nvcc/.hidden", "cuda_nvcc/a b.tar.xz", "cuda_nvcc/a\\b",
+        "cuda_nvcc/%2e%2e/a", "cuda_nvcc/a\\u001b[31m.tar.xz", "cuda_nvcc/a?.tar.xz"}) {
     INFO(path);
     auto manifest = parse_redist_manifest(one_component("cuda_nvcc", path), "https://m.example/redistrib_12.1.1.json");
     REQUIRE(!manifest.ok());
@@ -216,26 +220,27 @@ TEST_CASE("manifest layout: hostile relative paths are refused, blaming the mani
 
 TEST_CASE("manifest layout: two archives sharing a file name are refused") {
   std::string same_name = R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(},
-                               "b": {"linux-x86_64": )" + artifact("b/x.tar.xz", 'b') + "}}";
+                               "b": {"linux-x86_64": )" +
+                          artifact("b/x.tar.xz", 'b') + "}}";
   auto clash = parse_redist_manifest(same_name, "m.json");
   REQUIRE(!clash.ok());
   CHECK(clash.error().message.find("both name a file x.tar.xz") != std::string::npos);
-  std::string two_platforms = R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') +
-                              R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'c') + "}}";
+  std::string two_platforms =
+      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'c') + "}}";
   CHECK(!parse_redist_manifest(two_platforms, "m.json").ok());
   // The very same archive listed for two platforms is one file, not a clash.
-  std::string shared = R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" +
-                       artifact("a/x.tar.xz", 'a') + "}}";
+  std::string shared =
+      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'a') + "}}";
   CHECK(parse_redist_manifest(shared, "m.json").ok());
 }
 
 TEST_CASE("manifest: a declared size above the cap is refused") {
-  auto huge = parse_redist_manifest(
-      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "18000000000000000000") + "}}", "m.json");
+  auto huge =
+      parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "18000000000000000000") + "}}", "m.json");
   REQUIRE(!huge.ok());
   CHECK(huge.error().message.find("GiB") != std::string::npos);
-  CHECK(parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "17179869184") + "}}",
-                              "m.json").ok());
-  CHECK(!parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "99999999999999999999999") +
-                               "}}", "m.json").ok());
+  CHECK(parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "17179869184") + "}}", "m.json").ok());
+  CHECK(!parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "99999999999999999999999") + "}}",
+                               "m.json")
+             .ok());
 }

@@ -117,13 +117,12 @@ TEST_CASE("malformed manifests are refused naming the entry") {
   CHECK(!parse_redist_manifest("[1,2]", "m.json").ok());
   CHECK(!parse_redist_manifest("{not json", "m.json").ok());
   auto bad_size = parse_redist_manifest(
-      R"({"a": {"linux-x86_64": {"relative_path": "a.tar.xz", "sha256": ")" + std::string(64, 'a') +
-          R"(", "size": "12x"}}})",
+      R"({"a": {"linux-x86_64": {"relative_path": "a.tar.xz", "sha256": ")" + std::string(64, 'a') + R"(", "size": "12x"}}})",
       "m.json");
   REQUIRE(!bad_size.ok());
   CHECK(bad_size.error().message.find("a.linux-x86_64") != std::string::npos);
-  auto bad_sha = parse_redist_manifest(
-      R"({"a": {"linux-x86_64": {"relative_path": "a.tar.xz", "sha256": "xyz", "size": "1"}}})", "m.json");
+  auto bad_sha =
+      parse_redist_manifest(R"({"a": {"linux-x86_64": {"relative_path": "a.tar.xz", "sha256": "xyz", "size": "1"}}})", "m.json");
   CHECK(!bad_sha.ok());
 }
 
@@ -136,8 +135,10 @@ TEST_CASE("manifests with wrong JSON types are errors naming the file and the JS
       {R"({"a": {"version": {}}})", "m.json: a.version must be a string (it is object)"},
       {entry(R"("relative_path": 1, "sha256": ")" + sha + R"(", "size": "1")"),
        "m.json: a.linux-x86_64.relative_path must be a string (it is number)"},
-      {entry(R"("relative_path": "a", "sha256": 7, "size": "1")"), "m.json: a.linux-x86_64.sha256 must be a string (it is number)"},
-      {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(", "size": -1)"), "m.json: a.linux-x86_64.size must not be negative"},
+      {entry(R"("relative_path": "a", "sha256": 7, "size": "1")"),
+       "m.json: a.linux-x86_64.sha256 must be a string (it is number)"},
+      {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(", "size": -1)"),
+       "m.json: a.linux-x86_64.size must not be negative"},
       {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(", "size": "99999999999999999999")"),
        "m.json: a.linux-x86_64.size \"99999999999999999999\" is not a size in bytes"},
       {entry(R"("relative_path": "a", "sha256": ")" + sha + R"(")"), "m.json: a.linux-x86_64 has no \"size\""},
@@ -163,8 +164,8 @@ TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver a
   CHECK((*plan)[2].component == "cuda_cccl");  // the cccl role, as 13.0 names it
   auto full = profile_components(profiles, *manifest, "13.0.0", "full", "linux-x86_64");
   REQUIRE(full.ok());
-  for (const char* never : {"nvidia_driver", "fabricmanager", "imex", "nsight_compute", "cuda_documentation",
-                                   "mft", "mft_oem", "driver_assistant", "cuda_nsight"}) {
+  for (const char* never : {"nvidia_driver", "fabricmanager", "imex", "nsight_compute", "cuda_documentation", "mft", "mft_oem",
+                            "driver_assistant", "cuda_nsight"}) {
     CHECK(std::find(full->begin(), full->end(), never) == full->end());
   }
   CHECK(std::find(full->begin(), full->end(), "libcublas") != full->end());

@@ -1,9 +1,9 @@
 // What `cudaenv torch` prints, each format checked by parsing it.
 #include <catch2/catch.hpp>
 
+#include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <toml++/toml.h>
 
 #include "support/shipped_torch_matrix.h"
 #include "torch/render.h"
@@ -47,11 +47,14 @@ bool valid_requirement_line(const std::string& line) {
 TEST_CASE("the pip and uv commands pin all three packages against the cuXY index") {
   Case c = make_case("12.4", "2.5.1");
   CHECK(render_command(Installer::pip, c.install) ==
-        "pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url https://download.pytorch.org/whl/cu124");
+        "pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url "
+        "https://download.pytorch.org/whl/cu124");
   CHECK(render_command(Installer::uv, c.install) ==
-        "uv pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url https://download.pytorch.org/whl/cu124");
+        "uv pip install torch==2.5.1+cu124 torchvision==0.20.1+cu124 torchaudio==2.5.1+cu124 --index-url "
+        "https://download.pytorch.org/whl/cu124");
   CHECK(render_command(Installer::pip, make_case("cpu", "2.0.0").install) ==
-        "pip install torch==2.0.0+cpu torchvision==0.15.1+cpu torchaudio==2.0.1+cpu --index-url https://download.pytorch.org/whl/cpu");
+        "pip install torch==2.0.0+cpu torchvision==0.15.1+cpu torchaudio==2.0.1+cpu --index-url "
+        "https://download.pytorch.org/whl/cpu");
 }
 
 TEST_CASE("packages: any of the three, in a fixed order") {
@@ -106,7 +109,8 @@ TEST_CASE("pyproject output loads as TOML with an explicit uv index and a source
   CHECK(dependencies->size() == 6);
   CHECK(dependencies->at(0).value_or(std::string()) == "torch==2.8.0+cu128; sys_platform == 'linux' or sys_platform == 'win32'");
   CHECK(dependencies->at(1).value_or(std::string()) == "torch==2.8.0; sys_platform == 'darwin'");
-  CHECK(dependencies->at(2).value_or(std::string()) == "torchvision==0.23.0+cu128; sys_platform == 'linux' or sys_platform == 'win32'");
+  CHECK(dependencies->at(2).value_or(std::string()) ==
+        "torchvision==0.23.0+cu128; sys_platform == 'linux' or sys_platform == 'win32'");
   auto* index = root.at_path("tool.uv.index[0]").as_table();
   REQUIRE(index);
   CHECK(index->at("name").value_or(std::string()) == "pytorch-cu128");
@@ -153,13 +157,15 @@ TEST_CASE("JSON output carries every field of the choice") {
   CHECK(json["index_name"] == "pytorch-cu126");
   CHECK(json["index_url"] == "https://download.pytorch.org/whl/cu126");
   CHECK(json["installer"] == "uv");
-  CHECK(json["command"] == "uv pip install torch==2.14.0+cu126 torchvision==0.29.0+cu126 --index-url https://download.pytorch.org/whl/cu126");
-  CHECK(json["requirements"] == nlohmann::json({"--index-url https://download.pytorch.org/whl/cu126", "torch==2.14.0+cu126", "torchvision==0.29.0+cu126"}));
+  CHECK(json["command"] ==
+        "uv pip install torch==2.14.0+cu126 torchvision==0.29.0+cu126 --index-url https://download.pytorch.org/whl/cu126");
+  CHECK(json["requirements"] == nlohmann::json({"--index-url https://download.pytorch.org/whl/cu126", "torch==2.14.0+cu126",
+                                                "torchvision==0.29.0+cu126"}));
   CHECK(json["warnings"].size() == 1);
   CHECK(json["notes"].size() == 1);  // torchaudio left out
 
-  auto cpu = nlohmann::json::parse(render_json({make_case("cpu", "2.5.1").query, make_case("cpu", "2.5.1").choice,
-                                                make_case("cpu", "2.5.1").install, Installer::pip}));
+  auto cpu = nlohmann::json::parse(render_json(
+      {make_case("cpu", "2.5.1").query, make_case("cpu", "2.5.1").choice, make_case("cpu", "2.5.1").install, Installer::pip}));
   CHECK(cpu["variant"] == "cpu");
   CHECK(cpu["variant_cuda"].is_null());
   CHECK(cpu["cuda"].is_null());

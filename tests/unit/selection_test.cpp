@@ -157,8 +157,7 @@ TEST_CASE("selection: the nearest match is suggested with the command that asked
   CHECK_THAT(hint({"12.3", OriginKind::argument, {}, "prefix"}), Catch::Contains("(`cudaenv prefix 12.4.1`)"));
   CHECK_THAT(hint({"12.3", OriginKind::argument, {}, "exec --cuda"}), Catch::Contains("(`cudaenv exec --cuda 12.4.1`)"));
   CHECK_THAT(hint({"12.3", OriginKind::environment, {}}), Catch::Contains("(`cudaenv shell 12.4.1`)"));
-  CHECK_THAT(hint({"12.3", OriginKind::global_file, "/home/u/.cudaenv/version"}),
-             Catch::Contains("(`cudaenv global 12.4.1`)"));
+  CHECK_THAT(hint({"12.3", OriginKind::global_file, "/home/u/.cudaenv/version"}), Catch::Contains("(`cudaenv global 12.4.1`)"));
   std::string uninstall = hint({"12.3", OriginKind::argument, {}, "uninstall"});
   CHECK_THAT(uninstall, Catch::StartsWith("installed: "));
   CHECK_THAT(uninstall, !Catch::Contains("nearest") && !Catch::Contains("install 12.3"));

@@ -9,8 +9,10 @@ TEST_CASE("terminal_safe: control characters and broken UTF-8 are shown escaped"
   CHECK(terminal_safe("a\nb\tc\rd\x7f") == "a\\nb\\tc\\rd\\x7f");
   CHECK(terminal_safe(std::string("nul\0x", 5)) == "nul\\x00x");
   CHECK(terminal_safe("/home/jos\xc3\xa9/\xe6\x97\xa5") == "/home/jos\xc3\xa9/\xe6\x97\xa5");  // UTF-8 stays
-  CHECK(terminal_safe("\xc2\x9b" "2J") == "\\u009b2J");  // C1 CSI, as UTF-8
-  CHECK(terminal_safe("\x9b" "2J") == "\\x9b2J");        // C1 CSI, as a raw byte
+  CHECK(terminal_safe("\xc2\x9b"
+                      "2J") == "\\u009b2J");  // C1 CSI, as UTF-8
+  CHECK(terminal_safe("\x9b"
+                      "2J") == "\\x9b2J");  // C1 CSI, as a raw byte
   CHECK(terminal_safe("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe6\x97") ==
         "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80 \\xe6\\x97");  // overlong, surrogate, > U+10FFFF, cut
 }

@@ -6,8 +6,7 @@
 using namespace cudaenv;
 
 TEST_CASE("version detection reads version.json, cuda.h and the nvcc banner") {
-  CHECK(version_from_version_json(R"({"cuda": {"name": "CUDA SDK", "version": "12.1.1"}, "cuda_nvcc": {}})")->str() ==
-        "12.1.1");
+  CHECK(version_from_version_json(R"({"cuda": {"name": "CUDA SDK", "version": "12.1.1"}, "cuda_nvcc": {}})")->str() == "12.1.1");
   CHECK_FALSE(version_from_version_json(R"({"cuda": {"version": 12}})"));
   CHECK_FALSE(version_from_version_json("not json"));
   CHECK(version_from_cuda_h("#ifndef X\n#define CUDA_VERSION 12010\n")->str() == "12.1");
