@@ -54,6 +54,8 @@ assert_eq "pip install torch==2.1.2+cpu torchvision==0.16.2+cpu torchaudio==2.1.
 in_venv sh -c "$OUT" >"$WORK/run.log" 2>&1 || cat "$WORK/run.log" >&2
 assert_eq "2.1.2+cpu None" "$(torch_build "$VENV")" "the printed --cpu command installs the CPU build"
 
+# test.sh takes uv from PyPI into CUDAENV_TEST_TOOLS where the machine has none.
+PATH="$PATH${CUDAENV_TEST_TOOLS:+:$CUDAENV_TEST_TOOLS}"
 if ! command -v uv >/dev/null 2>&1; then
   echo "uv not installed: the uv forms (uv pip install, pyproject with uv sync) were not run"
   finish
