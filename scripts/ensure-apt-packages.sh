@@ -10,7 +10,7 @@ for set in "$@"; do
   case "$set" in
     build) packages+=(g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev musl-tools
                       libcurl4-openssl-dev libarchive-dev liblzma-dev nlohmann-json3-dev nettle-dev) ;;
-    test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx time) ;;
+    test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx time make) ;;
     *) echo "cudaenv: error: unknown package set '$set'" >&2
        echo "  use: $0 build|test..." >&2
        exit 2 ;;
