@@ -19,11 +19,6 @@ std::vector<std::string> words(std::string_view text) {
 
 }  // namespace
 
-std::optional<Version> version_from_driver_api(int number) {
-  if (number < 1000) return std::nullopt;
-  return Version{{number / 1000, (number % 1000) / 10}};
-}
-
 std::optional<Version> version_from_cudnn(std::uint64_t number) {
   // CUDNN_VERSION in cudnn_version.h: MAJOR * 1000 + MINOR * 100 + PATCH up to 8.x,
   // MAJOR * 10000 + MINOR * 100 + PATCH from 9.0 on (9.0.0 is 90000).
