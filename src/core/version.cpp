@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <tuple>
 
+#include "lean/lean_toml.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -82,13 +83,16 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
+std::string ComputeCapability::str() const { return std::to_string(major_) + "." + std::to_string(minor_); }
+
 std::optional<ComputeCapability> parse_compute_capability(std::string_view text) {
   auto version = parse_version(text);
   if (!version || version->parts.size() != 2) return std::nullopt;
-  return version;
+  return ComputeCapability(version->major(), version->minor());
 }
 
 std::optional<ArchEntry> parse_arch_entry(std::string_view text) {
+  if (!lean_is_compute_capability(text.data(), text.size())) return std::nullopt;
   ArchEntry entry;
   if (text.size() > 4 && text.substr(text.size() - 4) == "+PTX") {
     entry.ptx = true;
@@ -116,7 +120,7 @@ std::optional<ArchEntry> parse_nvcc_arch(std::string_view text) {
   // A major past 999 is no GPU (and no int).
   auto major = text.size() < 2 ? std::nullopt : parse_decimal(text.substr(0, text.size() - 1), 999);
   if (!major || !is_digit(text.back())) return std::nullopt;
-  entry.capability = Version{{static_cast<int>(*major), text.back() - '0'}};
+  entry.capability = ComputeCapability(static_cast<int>(*major), text.back() - '0');
   return entry;
 }
 

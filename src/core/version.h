@@ -47,12 +47,27 @@ struct DriverVersion {
 
 std::optional<DriverVersion> parse_driver_version(std::string_view text);
 
-// GPU compute capabilities (8.9, which nvcc calls sm_89), read three ways: a plain major.minor
-// (`cudaenv torch --arch`, a GPU), an arch entry as cuda.toml's arch and TORCH_CUDA_ARCH_LIST
-// write it ("9.0a", "8.6+PTX"), and an nvcc arch name as torch's compiled arch list gives it
-// ("sm_90a", "compute_90").
-// Always exactly major.minor.
-using ComputeCapability = Version;
+// A GPU compute capability (8.9, which nvcc calls sm_89): always exactly major.minor. Read
+// three ways, all here: a plain major.minor (`cudaenv torch --arch`, the shipped facts), an arch
+// entry as cuda.toml's arch and TORCH_CUDA_ARCH_LIST write it ("9.0a", "8.6+PTX"), and an nvcc
+// arch name as torch's compiled arch list gives it ("sm_90a", "compute_90").
+class ComputeCapability {
+ public:
+  ComputeCapability() = default;
+  ComputeCapability(int major_part, int minor_part) : major_(major_part), minor_(minor_part) {}
+  int major() const { return major_; }
+  int minor() const { return minor_; }
+  std::string str() const;  // "8.9"
+  // NVIDIA's binary compatibility rule: native code for this arch runs on a GPU of `gpu`'s
+  // capability when both have the same major and `gpu`'s minor is no lower (sm_86 on an 8.9).
+  bool runs_on(const ComputeCapability& gpu) const { return major_ == gpu.major_ && minor_ <= gpu.minor_; }
+  std::strong_ordering operator<=>(const ComputeCapability& other) const = default;
+  bool operator==(const ComputeCapability& other) const = default;
+
+ private:
+  int major_ = 0;
+  int minor_ = 0;
+};
 
 struct ArchEntry {
   ComputeCapability capability;
@@ -63,7 +78,8 @@ struct ArchEntry {
 // "8.9" -> 8.9; anything but two numbers is none.
 std::optional<ComputeCapability> parse_compute_capability(std::string_view text);
 
-// "8.9", "9.0a", "8.6+PTX" -> the entry; none for anything else.
+// "8.9", "9.0a", "8.6+PTX" -> the entry; none for anything else. Valid exactly when the shim's
+// lean reader says so (lean_is_compute_capability), so both readers agree on every cuda.toml.
 std::optional<ArchEntry> parse_arch_entry(std::string_view text);
 
 // "sm_86", "sm_90a", "sm_120", "compute_90" -> the entry (the last digit is the minor).

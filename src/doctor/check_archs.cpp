@@ -22,23 +22,23 @@ bool torch_runs_on(const std::vector<std::string>& arch_list, const ComputeCapab
     if (!arch) return false;
     if (arch->ptx) return arch->capability <= cc;
     if (arch->suffix) return arch->capability == cc;
-    return arch->capability.major() == cc.major() && arch->capability.minor() <= cc.minor();
+    return arch->capability.runs_on(cc);
   });
 }
 
 // One TORCH_CUDA_ARCH_LIST entry ("8.6", "9.0a", "8.9+PTX", "Ampere") -> capabilities; none if unknown.
-std::optional<std::vector<Version>> arch_entry_capabilities(const std::string& entry, const CudaFacts& facts) {
+std::optional<std::vector<ComputeCapability>> arch_entry_capabilities(const std::string& entry, const CudaFacts& facts) {
   std::string name = entry.substr(0, entry.find("+PTX"));
   if (auto named = facts.named_arches.find(name); named != facts.named_arches.end()) {
-    std::vector<Version> out;
+    std::vector<ComputeCapability> out;
     for (const std::string& value : named->second) {
-      if (auto version = parse_version(value)) out.push_back(*version);
+      if (auto capability = parse_compute_capability(value)) out.push_back(*capability);
     }
     return out;
   }
   auto arch = parse_arch_entry(entry);
   if (!arch || (arch->suffix && arch->suffix != 'a' && arch->suffix != 'f')) return std::nullopt;
-  return std::vector<Version>{arch->capability};
+  return std::vector<ComputeCapability>{arch->capability};
 }
 
 // Whether the arch list names archs itself; "native" (torch's "the visible GPUs") does not.
@@ -60,12 +60,12 @@ bool torch_accepts(const std::string& entry, const CudaFacts& facts) {
 // without TORCH_CUDA_ARCH_LIST, CMake's "native", DeepSpeed's JIT.
 Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const BuildToolkit& build, const CudaRelease& release,
                             const Gpu& gpu) {
-  const Version& cc = gpu.capability;
-  Version nearest;
-  for (const Version& arch : release.archs) {
+  const ComputeCapability& cc = gpu.capability;
+  std::optional<ComputeCapability> nearest;
+  for (const ComputeCapability& arch : release.archs) {
     bool integrated =
         std::find(facts.integrated_archs.begin(), facts.integrated_archs.end(), arch) != facts.integrated_archs.end();
-    if (arch.major() == cc.major() && arch.minor() <= cc.minor() && (!integrated || arch == cc)) nearest = arch;
+    if (arch.runs_on(cc) && (!integrated || arch == cc)) nearest = arch;
   }
   const CudaRelease* fits = facts.first_building_for(cc);
   std::string why = "nvcc " + mm(release.version) + " cannot target " + sm_name(cc) +
@@ -75,9 +75,9 @@ Finding older_minor_finding(const Probes& probes, const CudaFacts& facts, const 
                     std::to_string(cc.major()) + std::to_string(cc.minor()) + "'\".";
   std::vector<std::string> fixes;
   if (fits) fixes.push_back(use_toolkit_fix(fits->version, probes));
-  if (!nearest.parts.empty()) {
-    why += " Code built for " + sm_name(nearest) + " runs on it.";
-    fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(nearest.str()));
+  if (nearest) {
+    why += " Code built for " + sm_name(*nearest) + " runs on it.";
+    fixes.push_back("export TORCH_CUDA_ARCH_LIST=" + posix_quote(nearest->str()));
   }
   // An explicit arch list decides what gets built; the arch-list check judges it.
   Severity severity = names_archs(probes.arch_list) ? Severity::warning : Severity::error;
@@ -92,7 +92,7 @@ std::vector<Finding> check_gpus_toolkit(const Probes& probes, const CudaFacts& f
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
   if (!release) return findings;
   for (const Gpu& gpu : probes.driver.gpus) {
-    const Version& cc = gpu.capability;
+    const ComputeCapability& cc = gpu.capability;
     if (release->builds_for(cc)) {
       findings.push_back(finding("gpu-toolkit", Severity::ok, build.label + " builds for " + gpu_label(gpu)));
       continue;
@@ -152,7 +152,8 @@ std::optional<Finding> check_arch_list(const Probes& probes, const CudaFacts& fa
   for (const std::string& entry : list.entries) {
     auto capabilities = arch_entry_capabilities(entry, facts);
     if (!capabilities) unknown.push_back(entry);
-    else if (!std::all_of(capabilities->begin(), capabilities->end(), [&](const Version& cc) { return release->builds_for(cc); }))
+    else if (!std::all_of(capabilities->begin(), capabilities->end(),
+                          [&](const ComputeCapability& cc) { return release->builds_for(cc); }))
       unbuildable.push_back(entry);
     else if (!torch_accepts(entry, facts)) torch_rejects.push_back(entry);
     else kept.push_back(entry);
@@ -196,9 +197,9 @@ std::optional<Finding> check_deepspeed_archs(const Probes& probes, const CudaFac
   BuildToolkit build = build_toolkit(probes);
   const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
   if (!probes.python.deepspeed_version || !release || names_archs(probes.arch_list)) return std::nullopt;
-  static const Version kDeepSpeedDefaults[] = {Version{{6, 0}}, Version{{6, 1}}, Version{{7, 0}}};
+  static const ComputeCapability kDeepSpeedDefaults[] = {{6, 0}, {6, 1}, {7, 0}};
   std::vector<std::string> dropped;
-  for (const Version& arch : kDeepSpeedDefaults) {
+  for (const ComputeCapability& arch : kDeepSpeedDefaults) {
     if (!release->builds_for(arch)) dropped.push_back(arch.str());
   }
   if (dropped.empty()) return std::nullopt;

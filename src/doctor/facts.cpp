@@ -15,13 +15,12 @@ namespace fs = std::filesystem;
 
 Version major_minor(const Version& version) { return Version{{version.major(), version.minor()}}; }
 
-bool CudaRelease::builds_for(const Version& arch) const {
-  return std::find(archs.begin(), archs.end(), major_minor(arch)) != archs.end();
+bool CudaRelease::builds_for(const ComputeCapability& arch) const {
+  return std::find(archs.begin(), archs.end(), arch) != archs.end();
 }
 
-bool CudaRelease::runs_on(const Version& cc) const {
-  return std::any_of(archs.begin(), archs.end(),
-                     [&](const Version& arch) { return arch.major() == cc.major() && arch.minor() <= cc.minor(); });
+bool CudaRelease::runs_on(const ComputeCapability& cc) const {
+  return std::any_of(archs.begin(), archs.end(), [&](const ComputeCapability& arch) { return arch.runs_on(cc); });
 }
 
 const CudaRelease* CudaFacts::release(const Version& version) const {
@@ -31,14 +30,14 @@ const CudaRelease* CudaFacts::release(const Version& version) const {
   return nullptr;
 }
 
-const CudaRelease* CudaFacts::first_building_for(const Version& cc) const {
+const CudaRelease* CudaFacts::first_building_for(const ComputeCapability& cc) const {
   for (const CudaRelease& release : releases) {
     if (release.builds_for(cc)) return &release;
   }
   return nullptr;
 }
 
-const CudaRelease* CudaFacts::last_building_for(const Version& cc) const {
+const CudaRelease* CudaFacts::last_building_for(const ComputeCapability& cc) const {
   for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
     if (it->builds_for(cc)) return &*it;
   }
@@ -53,9 +52,9 @@ const CudaRelease* CudaFacts::newest_within(const Version& driver_cuda) const {
   return best;
 }
 
-std::optional<Version> CudaFacts::torch_cuda_for(const Version& cc) const {
+std::optional<Version> CudaFacts::torch_cuda_for(const ComputeCapability& cc) const {
   for (const auto& [capability, cuda] : torch_last_cuda) {
-    if (major_minor(cc) <= capability) return cuda;
+    if (cc <= capability) return cuda;
   }
   if (const CudaRelease* first = first_building_for(cc)) return first->version;
   return std::nullopt;
@@ -131,7 +130,7 @@ class FactsParser {
     CUDAENV_TRY(read_deepspeed(root));
     toml::node* integrated = root["integrated_archs"].node();
     if (!integrated) return bad("integrated_archs is missing");
-    CUDAENV_TRY_ASSIGN(auto integrated_archs, versions(*integrated, "integrated_archs"));
+    CUDAENV_TRY_ASSIGN(auto integrated_archs, capabilities(*integrated, "integrated_archs"));
     facts_.integrated_archs = std::move(integrated_archs);
     return std::move(facts_);
   }
@@ -145,15 +144,28 @@ class FactsParser {
     return reader_.expect_string_array(node, what);
   }
 
-  Result<std::vector<Version>> versions(toml::node& node, const std::string& what) {
+  // The array's strings, each read by `parse`; `kind` says what a bad one is not.
+  template <class Parse>
+  auto each_parsed(toml::node& node, const std::string& what, Parse parse, const char* kind)
+      -> Result<std::vector<typename decltype(parse(std::string_view()))::value_type>> {
     CUDAENV_TRY_ASSIGN(auto texts, strings(node, what));
-    std::vector<Version> out;
+    std::vector<typename decltype(parse(std::string_view()))::value_type> out;
     for (const std::string& text : texts) {
-      auto version = parse_version(text);
-      if (!version) return bad(what + ": '" + text + "' is not a version");
-      out.push_back(*version);
+      auto value = parse(text);
+      if (!value) return bad(what + ": '" + text + "' is not " + kind);
+      out.push_back(*value);
     }
     return out;
+  }
+
+  Result<std::vector<Version>> versions(toml::node& node, const std::string& what) {
+    return each_parsed(
+        node, what, [](std::string_view text) { return parse_version(text); }, "a version");
+  }
+
+  Result<std::vector<ComputeCapability>> capabilities(toml::node& node, const std::string& what) {
+    return each_parsed(
+        node, what, [](std::string_view text) { return parse_compute_capability(text); }, "a compute capability (major.minor)");
   }
 
   Result<DriverVersion> driver_at(toml::node& table_node, const std::string& where) {
@@ -181,7 +193,7 @@ class FactsParser {
       if (auto clang = (*table)["clang_max"].value<int64_t>()) release.clang_max = static_cast<int>(*clang);
       toml::node* archs_node = (*table)["archs"].node();
       if (!archs_node) return bad(where + ".archs is missing");
-      CUDAENV_TRY_ASSIGN(auto archs, versions(*archs_node, where + ".archs"));
+      CUDAENV_TRY_ASSIGN(auto archs, capabilities(*archs_node, where + ".archs"));
       release.archs = std::move(archs);
       facts_.releases.push_back(std::move(release));
     }
@@ -201,9 +213,9 @@ class FactsParser {
     toml::table* last = (*torch)["last_cuda_for_capability"].as_table();
     if (!last) return bad("no [torch.last_cuda_for_capability] table");
     for (auto&& [key, node] : *last) {
-      auto capability = parse_version(key.str());
+      auto capability = parse_compute_capability(key.str());
       auto cuda = node.value<std::string>() ? parse_version(*node.value<std::string>()) : std::nullopt;
-      if (!capability || !cuda) return bad("torch.last_cuda_for_capability: versions expected");
+      if (!capability || !cuda) return bad("torch.last_cuda_for_capability: compute capabilities = CUDA versions expected");
       facts_.torch_last_cuda[*capability] = *cuda;
     }
     return ok_status();

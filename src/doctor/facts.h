@@ -22,12 +22,12 @@ struct CudaRelease {
   std::optional<DriverVersion> driver;  // the toolkit's own driver (Linux, GA)
   std::optional<int> gcc_max;           // newest gcc major nvcc accepts
   std::optional<int> clang_max;
-  std::vector<Version> archs;  // compute capabilities nvcc can generate code for
+  std::vector<ComputeCapability> archs;  // the ones nvcc can generate code for
 
-  bool builds_for(const Version& arch) const;
-  // Whether nvcc can make native code that runs on a GPU of capability `cc`: an arch of the
-  // same major with a minor no higher (NVIDIA's binary compatibility rule).
-  bool runs_on(const Version& cc) const;
+  bool builds_for(const ComputeCapability& arch) const;
+  // Whether nvcc can make native code that runs on a GPU of capability `cc` (one of its archs
+  // runs_on it).
+  bool runs_on(const ComputeCapability& cc) const;
 };
 
 // DeepSpeed's cuda_minor_mismatch_ok from one release until the next.
@@ -50,19 +50,19 @@ struct CudaFacts {
   std::map<std::string, std::vector<std::string>> named_arches;  // "Ampere" -> 8.0, 8.6
   std::vector<std::string> torch_supported_arches;               // TORCH_CUDA_ARCH_LIST entries torch accepts
   std::vector<TorchGccBounds> torch_gcc;                         // oldest first
-  std::vector<Version> integrated_archs;                         // Jetson/Tegra: 7.2, 8.7, ...
-  std::map<Version, Version> torch_last_cuda;                    // GPUs up to this capability: torch wheels of this CUDA or older
+  std::vector<ComputeCapability> integrated_archs;               // Jetson/Tegra: 7.2, 8.7, ...
+  std::map<ComputeCapability, Version> torch_last_cuda;          // GPUs up to this capability: torch wheels of this CUDA or older
   TorchMatrix torch_matrix;  // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
 
   // The release of `version`'s major.minor, if known.
   const CudaRelease* release(const Version& version) const;
   // The oldest / newest release whose nvcc can target `cc` itself.
-  const CudaRelease* first_building_for(const Version& cc) const;
-  const CudaRelease* last_building_for(const Version& cc) const;
+  const CudaRelease* first_building_for(const ComputeCapability& cc) const;
+  const CudaRelease* last_building_for(const ComputeCapability& cc) const;
   // The newest release a driver that supports up to CUDA `driver_cuda` runs fully.
   const CudaRelease* newest_within(const Version& driver_cuda) const;
   // The CUDA of torch wheels to suggest for a GPU of capability `cc` that torch lacks.
-  std::optional<Version> torch_cuda_for(const Version& cc) const;
+  std::optional<Version> torch_cuda_for(const ComputeCapability& cc) const;
   // The list DeepSpeed `deepspeed` ships (nullopt: its version is unknown, the newest's);
   // null for a DeepSpeed older than every list.
   const DeepSpeedList* deepspeed_list(const std::optional<Version>& deepspeed) const;

@@ -164,7 +164,7 @@ Result<DriverProbe> read_driver_json(const JsonValue& answer) {
     CUDAENV_TRY_ASSIGN(auto name, gpu.string_at("name"));
     CUDAENV_TRY_ASSIGN(auto major, capability_part(gpu, "major"));
     CUDAENV_TRY_ASSIGN(auto minor, capability_part(gpu, "minor"));
-    driver.gpus.push_back(Gpu{std::move(name), Version{{major, minor}}});
+    driver.gpus.push_back(Gpu{std::move(name), ComputeCapability(major, minor)});
   }
   return driver;
 }

@@ -74,7 +74,7 @@ void read_gpus(const DriverApi& api, DriverProbe& driver, const ProbeStage& stag
         api.device_get_attribute(&minor, kAttributeCapabilityMinor, device) != 0) {
       continue;
     }
-    driver.gpus.push_back(Gpu{bounded(name, sizeof name), Version{{major, minor}}});
+    driver.gpus.push_back(Gpu{bounded(name, sizeof name), ComputeCapability(major, minor)});
   }
 }
 

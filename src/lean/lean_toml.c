@@ -27,13 +27,20 @@ int lean_is_version_request(const char* text, size_t size) {
   return 1;
 }
 
+/* Each number is 1 to 9 digits, as parse_version reads them: so the C++ reader, which decodes
+ * only what this accepts (parse_arch_entry), holds every accepted number in an int. */
+static size_t digits_at(const char* text, size_t size, size_t pos) {
+  size_t end = pos;
+  while (end < size && is_digit(text[end])) ++end;
+  return end - pos <= 9 ? end - pos : 0;
+}
+
 int lean_is_compute_capability(const char* text, size_t size) {
-  size_t pos = 0;
-  while (pos < size && is_digit(text[pos])) ++pos;
+  size_t pos = digits_at(text, size, 0);
   if (pos == 0 || pos >= size || text[pos] != '.') return 0;
-  size_t minor = ++pos;
-  while (pos < size && is_digit(text[pos])) ++pos;
-  if (pos == minor) return 0;
+  size_t minor_digits = digits_at(text, size, ++pos);
+  if (minor_digits == 0) return 0;
+  pos += minor_digits;
   if (pos < size && text[pos] >= 'a' && text[pos] <= 'z') ++pos;
   return pos == size || (size - pos == 4 && memcmp(text + pos, "+PTX", 4) == 0);
 }

@@ -43,9 +43,9 @@ std::string variant_list(const std::vector<Version>& variants) {
   return join(tags, ", ");
 }
 
-std::string arch_list(const std::vector<Version>& archs) {
+std::string arch_list(const std::vector<ComputeCapability>& archs) {
   std::vector<std::string> texts;
-  for (const Version& arch : archs) texts.push_back(arch.str());
+  for (const ComputeCapability& arch : archs) texts.push_back(arch.str());
   return join(texts, ", ");
 }
 
@@ -216,9 +216,10 @@ Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchCho
                     hint);
 }
 
-bool has_kernels(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda, const std::vector<Version>& archs) {
+bool has_kernels(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda,
+                 const std::vector<ComputeCapability>& archs) {
   auto oldest = oldest_kernel_arch(matrix, release, cuda);
-  return !oldest || std::all_of(archs.begin(), archs.end(), [&](const Version& arch) { return !(arch < *oldest); });
+  return !oldest || std::all_of(archs.begin(), archs.end(), [&](const ComputeCapability& arch) { return !(arch < *oldest); });
 }
 
 // The matrix without the builds that have no kernels for one of the GPUs (a build without them

@@ -78,6 +78,15 @@ class MatrixParser {
     return version_of(*node, min_parts, max_parts);
   }
 
+  Result<ComputeCapability> capability_at(toml::table& table, std::string_view key) {
+    toml::node* node = table.get(key);
+    if (!node) return fail(table.source().begin, "missing key '" + std::string(key) + "'");
+    auto text = node->value<std::string>();
+    auto capability = text && node->is_string() ? parse_compute_capability(*text) : std::nullopt;
+    if (!capability) return fail(node->source().begin, "'" + text.value_or("?") + "' is not a compute capability (major.minor)");
+    return *capability;
+  }
+
   // A non-empty array of major.minor CUDA versions.
   Result<std::vector<Version>> cuda_list(std::string_view key, toml::node& node) {
     auto* array = node.as_array();
@@ -126,7 +135,7 @@ class MatrixParser {
     KernelFloor floor;
     CUDAENV_TRY_ASSIGN(auto cuda, version_at(table, "cuda", 2, 2));
     CUDAENV_TRY_ASSIGN(auto from, version_at(table, "torch_from", 3, 3));
-    CUDAENV_TRY_ASSIGN(auto arch, version_at(table, "min_arch", 2, 2));
+    CUDAENV_TRY_ASSIGN(auto arch, capability_at(table, "min_arch"));
     matrix_.kernel_floors.push_back({cuda, from, arch});
     return ok_status();
   }
@@ -200,7 +209,7 @@ Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& bas
   return ok_status();
 }
 
-std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda) {
+std::optional<ComputeCapability> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda) {
   const KernelFloor* latest = nullptr;
   for (const KernelFloor& floor : matrix.kernel_floors) {
     if (floor.cuda != cuda || release.torch < floor.torch_from) continue;

@@ -36,7 +36,7 @@ struct TorchRelease {
 struct KernelFloor {
   Version cuda;
   Version torch_from;
-  Version min_arch;
+  ComputeCapability min_arch;
 };
 
 struct TorchMatrix {
@@ -65,7 +65,7 @@ inline constexpr const char* kTorchIndexVariable = "CUDAENV_TORCH_INDEX";
 Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& base);
 
 // The oldest compute capability the `cuda` build of `release` has kernels for, where the table says.
-std::optional<Version> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda);
+std::optional<ComputeCapability> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda);
 
 // 12.4 -> "cu124": the name of its index under download.pytorch.org/whl/.
 std::string cuda_variant_tag(const Version& cuda);

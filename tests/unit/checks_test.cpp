@@ -30,6 +30,7 @@ const CudaFacts& facts() {
 }
 
 Version v(const char* text) { return *parse_version(text); }
+ComputeCapability cc(const char* text) { return *parse_compute_capability(text); }
 
 // A machine where everything agrees: driver 12.4 with an RTX 4090, toolkit 12.4, torch cu124, gcc 12.
 Probes consistent() {
@@ -37,7 +38,7 @@ Probes consistent() {
   p.driver.loaded = true;
   p.driver.cuda = v("12.4");
   p.driver.version = DriverVersion{v("550.54.14"), "550.54.14"};
-  p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 4090", v("8.9")}};
+  p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 4090", cc("8.9")}};
   p.toolkit.found = true;
   p.toolkit.name = "12.4";
   p.toolkit.version = v("12.4");
@@ -102,7 +103,7 @@ TEST_CASE("doctor: toolkit 11.8 with torch cu121 is the classic major mismatch")
   // No build to offer (no cu13x build has kernels for a Volta GPU): the `cudaenv torch` line that says why.
   p.toolkit.version = p.nvcc.version = v("13.0");
   p.nvcc.resolved = "/r/versions/13.0/bin/nvcc";
-  p.driver.gpus = {Gpu{"Tesla V100", v("7.0")}};
+  p.driver.gpus = {Gpu{"Tesla V100", cc("7.0")}};
   CHECK(only(p, "toolkit-torch").fixes[1] == "cudaenv torch --torch 2.14.0 --cuda 13.0");
 }
 
@@ -133,19 +134,19 @@ TEST_CASE("doctor: DeepSpeed's tolerated minors depend on the DeepSpeed release"
 }
 
 TEST_CASE("doctor: facts read upstream: 13.x rows, sm_88, torch's own gcc bounds") {
-  CHECK(facts().release(v("13.0"))->builds_for(v("8.8")));  // nvcc 13.0 --list-gpu-arch
+  CHECK(facts().release(v("13.0"))->builds_for(cc("8.8")));  // nvcc 13.0 --list-gpu-arch
   CHECK(*facts().release(v("13.3"))->gcc_max == 15);
   CHECK(facts().release(v("13.3"))->driver->text == "610.43.02");
   CHECK_FALSE(facts().release(v("13.4"))->driver);
   CHECK(*facts().release(v("13.4"))->gcc_max == 16);
   CHECK(*facts().release(v("13.4"))->clang_max == 22);
-  CHECK(facts().release(v("13.4"))->builds_for(v("10.7")));
-  CHECK_FALSE(facts().release(v("13.3"))->builds_for(v("10.7")));
+  CHECK(facts().release(v("13.4"))->builds_for(cc("10.7")));
+  CHECK_FALSE(facts().release(v("13.3"))->builds_for(cc("10.7")));
   // nvidia-cuda-crt 13.5.37's host_config.h; nvidia-cuda-nvcc 13.5.37 --list-gpu-arch.
   CHECK(*facts().release(v("13.5"))->gcc_max == 16);
   CHECK(*facts().release(v("13.5"))->clang_max == 22);
   CHECK(*facts().release(v("13.3"))->clang_max == 21);
-  CHECK(facts().release(v("13.5"))->builds_for(v("10.7")));
+  CHECK(facts().release(v("13.5"))->builds_for(cc("10.7")));
   CHECK_FALSE(facts().release(v("13.6")));
   CHECK_FALSE(facts().torch_gcc_max(v("2.10.0"), v("12.8")));  // only warns
   CHECK(*facts().torch_gcc_max(v("2.10.0"), v("11.7")) == 11);
@@ -213,7 +214,7 @@ TEST_CASE("doctor: without cuDriverGetVersion the driver version is compared wit
 
 TEST_CASE("doctor: GPUs the toolkit cannot build for: too new and dropped") {
   Probes p = consistent();
-  p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 5090", v("12.0")}, Gpu{"Tesla P100", v("6.0")}};
+  p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 5090", cc("12.0")}, Gpu{"Tesla P100", cc("6.0")}};
   p.toolkit.version = p.nvcc.version = v("13.0");
   p.driver.cuda = v("13.0");
   p.python.has_torch = false;
@@ -229,7 +230,7 @@ TEST_CASE("doctor: GPUs the toolkit cannot build for: too new and dropped") {
 TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only on 9.0; PTX covers newer") {
   Probes p = consistent();
   p.python.arch_list = {"sm_80", "sm_90a"};
-  p.driver.gpus = {Gpu{"RTX 4090", v("8.9")}, Gpu{"H100", v("9.0")}, Gpu{"B200", v("10.0")}};
+  p.driver.gpus = {Gpu{"RTX 4090", cc("8.9")}, Gpu{"H100", cc("9.0")}, Gpu{"B200", cc("10.0")}};
   auto found = with_id(run_checks(p, facts()), "gpu-torch");
   REQUIRE(found.size() == 3);
   CHECK(found[0].severity == Severity::ok);
@@ -245,7 +246,7 @@ TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only
 TEST_CASE("doctor: arch names from a hostile python are no GPU, never an exception") {
   Probes p = consistent();
   p.python.arch_list = {"sm_99999999999999999999", "sm_", "sm_8", "compute_", "sm_9x0", "sm_\x1b[31m", "sm_80"};
-  p.driver.gpus = {Gpu{"A100", v("8.0")}};
+  p.driver.gpus = {Gpu{"A100", cc("8.0")}};
   auto found = with_id(run_checks(p, facts()), "gpu-torch");
   REQUIRE(found.size() == 1);
   CHECK(found[0].severity == Severity::ok);

@@ -210,7 +210,7 @@ TEST_CASE("a malformed torch version is a usage error") {
 
 TEST_CASE("arch: never a build without kernels for the GPU (Volta from torch 2.11 on: cu126 only)") {
   TorchQuery q = query("12.8");
-  q.archs = {*parse_version("7.0")};
+  q.archs = {*parse_compute_capability("7.0")};
   q.archs_origin = "--arch";
   TorchChoice choice = choose(q);
   CHECK(choice.release.torch.str() == "2.10.0");  // the newest cu128 that keeps sm_70
@@ -224,12 +224,12 @@ TEST_CASE("arch: never a build without kernels for the GPU (Volta from torch 2.1
   CHECK(choice.match == TorchMatch::nearest_minor);
 
   q = query("13.0");
-  q.archs = {*parse_version("8.6"), *parse_version("7.0")};
+  q.archs = {*parse_compute_capability("8.6"), *parse_compute_capability("7.0")};
   q.archs_origin = "--arch";
   Error error = refuse(q);
   CHECK_THAT(error.message, Catch::Contains("has a build for CUDA 13.0 (--cuda) with kernels for compute capability 8.6, 7.0"));
   CHECK_THAT(error.hint, Catch::Contains("`cudaenv install 12.6"));
 
-  q.archs = {*parse_version("8.6")};
+  q.archs = {*parse_compute_capability("8.6")};
   CHECK(choose(q).release.torch.str() == "2.15.0");
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/cuda_toml.h"
+#include "core/version.h"
 #include "lean/lean_toml.h"
 
 #include <cstring>
@@ -132,8 +133,14 @@ TEST_CASE("lean cuda.toml: the one check of a version request and of a compute c
     CHECK_FALSE(lean_is_version_request(bad, std::strlen(bad)));
     CHECK_FALSE(is_valid_version_request(bad));
   }
-  for (const char* good : {"8.9", "9.0a", "8.6+PTX", "10.0"}) CHECK(lean_is_compute_capability(good, std::strlen(good)));
-  for (const char* bad : {"89", "8.", ".9", "8.9ab", "8.9+ptx", "8.9+PTXX", ""}) {
+  // One answer from both readers of a cuda.toml arch entry: the shim's lean one and the C++ one.
+  for (const char* good : {"8.9", "9.0a", "8.6+PTX", "10.0", "10.0f+PTX", "08.9", "123456789.987654321"}) {
+    CHECK(lean_is_compute_capability(good, std::strlen(good)));
+    CHECK(parse_arch_entry(good));
+  }
+  for (const char* bad : {"89", "8.", ".9", "8.9ab", "8.9+ptx", "8.9+PTXX", "", "+PTX", "8.9A", "sm_89", "8.9.1", "1234567890.0",
+                          "8.1234567890", "99999999999999999999.0", "-8.9", "8.9 "}) {
     CHECK_FALSE(lean_is_compute_capability(bad, std::strlen(bad)));
+    CHECK_FALSE(parse_arch_entry(bad));
   }
 }

@@ -103,7 +103,8 @@ TEST_CASE("doctor: the driver probe's answer survives the trip from the child") 
   driver.cuda = parse_version("12.4");
   driver.version = parse_driver_version("550.54.14");
   driver.version_source = "NVML";
-  driver.gpus = {Gpu{"NVIDIA H100", *parse_version("9.0")}, Gpu{std::string("bad \xff name"), *parse_version("8.9")}};
+  driver.gpus = {Gpu{"NVIDIA H100", *parse_compute_capability("9.0")},
+                 Gpu{std::string("bad \xff name"), *parse_compute_capability("8.9")}};
   auto read = read_driver_answer(driver_answer_json(driver));
   REQUIRE(read.ok());
   CHECK(read->loaded);
@@ -123,7 +124,8 @@ TEST_CASE("doctor: the driver probe's answer survives the trip from the child") 
 TEST_CASE("doctor: cuda-facts.toml errors name the file and the key") {
   auto broken = parse_cuda_facts("/m/cuda-facts.toml", "[cuda.\"12.4\"]\narchs = [\"8.9\", \"x\"]\n");
   REQUIRE_FALSE(broken.ok());
-  CHECK(broken.error().message.find("/m/cuda-facts.toml: cuda.12.4.archs: 'x' is not a version") != std::string::npos);
+  CHECK(broken.error().message.find("/m/cuda-facts.toml: cuda.12.4.archs: 'x' is not a compute capability (major.minor)") !=
+        std::string::npos);
   auto syntax = parse_cuda_facts("/m/cuda-facts.toml", "[cuda\n");
   REQUIRE_FALSE(syntax.ok());
   CHECK(syntax.error().message.find("/m/cuda-facts.toml:1:") == 0);

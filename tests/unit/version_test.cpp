@@ -67,6 +67,12 @@ TEST_CASE("compute capabilities: major.minor, cuda.toml's arch entries and nvcc'
   CHECK_FALSE(parse_nvcc_arch("sm_9"));
   CHECK_FALSE(parse_nvcc_arch("sm_99999"));
   CHECK(sm_name(*parse_compute_capability("8.9")) == "sm_89");
+  // Native code for an arch runs on GPUs of its major with a minor no lower.
+  CHECK(parse_compute_capability("8.6")->runs_on(*parse_compute_capability("8.9")));
+  CHECK(parse_compute_capability("8.9")->runs_on(*parse_compute_capability("8.9")));
+  CHECK_FALSE(parse_compute_capability("8.9")->runs_on(*parse_compute_capability("8.6")));
+  CHECK_FALSE(parse_compute_capability("8.0")->runs_on(*parse_compute_capability("9.0")));
+  CHECK(*parse_compute_capability("8.9") < *parse_compute_capability("10.0"));
 }
 
 TEST_CASE("CUDA's integer form (CUDA_VERSION, cuDriverGetVersion) is major * 1000 + minor * 10") {
