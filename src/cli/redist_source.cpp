@@ -89,17 +89,20 @@ Result<std::string> install_source(const std::string& option, const Session& ses
   return source.value;
 }
 
+Setting index_url_setting(const std::string& option, const Session& session) {
+  if (!option.empty()) return {option, OriginKind::argument, "--index-url"};
+  if (auto configured = pip_index_url(session.env, session.fs)) return *configured;
+  return {kDefaultPackageIndex, OriginKind::fallback, {}};
+}
+
 Result<std::string> package_index_url(const std::string& option, const Session& session) {
-  std::string url = option, origin = "--index-url";
-  if (url.empty()) {
-    if (auto configured = pip_index_url(session.env, session.fs)) {
-      url = configured->url;
-      origin = configured->origin;
-    }
-  }
-  if (url.empty()) return std::string(kDefaultPackageIndex);
+  Setting index = index_url_setting(option, session);
+  std::string url = index.value;
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
-    return make_error(origin + " '" + url + "' is not an http://, https:// or file:// URL",
+    // pip's files are INI: the value stands unquoted.
+    std::string written =
+        index.kind == OriginKind::global_file ? "index-url = " + url + " in " + index.where : index.as_written();
+    return make_error("package index " + written + " is not an http://, https:// or file:// URL",
                       "e.g. --index-url https://pypi.org/simple, or a proxy such as "
                       "https://artifactory.example/api/pypi/pypi/simple",
                       2);

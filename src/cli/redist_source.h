@@ -46,6 +46,8 @@ Result<std::string> install_source(const std::string& option, const Session& ses
 
 // The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
 // else the last of pip's configuration files that sets index-url, else PyPI.
+Setting index_url_setting(const std::string& option, const Session& session);
+// That index's URL, without a trailing slash; an error names where a bad one was set.
 Result<std::string> package_index_url(const std::string& option, const Session& session);
 
 bool skip_manifest_pin(bool option, const Session& session);

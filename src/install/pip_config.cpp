@@ -23,13 +23,13 @@ std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const Fil
   return files;
 }
 
-std::optional<PipIndexUrl> pip_index_url(const EnvMap& env, const FileSystemView& fs) {
-  if (auto url = env_get(env, "PIP_INDEX_URL")) return PipIndexUrl{*url, "PIP_INDEX_URL"};
-  std::optional<PipIndexUrl> found;
+std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs) {
+  if (auto url = env_get(env, "PIP_INDEX_URL")) return Setting{*url, OriginKind::environment, "PIP_INDEX_URL"};
+  std::optional<Setting> found;
   for (const std::filesystem::path& file : pip_config_files(env, fs)) {
     auto text = fs.read_file(file);
     if (!text) continue;  // pip skips files it cannot read
-    if (auto url = pip_config_index_url(*text)) found = PipIndexUrl{*url, file.string() + "'s index-url"};
+    if (auto url = pip_config_index_url(*text)) found = Setting{*url, OriginKind::global_file, file.string()};
   }
   return found;
 }

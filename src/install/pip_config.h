@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 
@@ -20,12 +21,9 @@ namespace cudaenv {
 // exists; $VIRTUAL_ENV/pip.conf; $PIP_CONFIG_FILE. None when PIP_CONFIG_FILE is /dev/null.
 std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const FileSystemView& fs);
 
-struct PipIndexUrl {
-  std::string url;
-  std::string origin;  // "PIP_INDEX_URL" or "/home/me/.config/pip/pip.conf's index-url"
-};
-// What pip would use as index: PIP_INDEX_URL, else the last file that sets index-url.
-std::optional<PipIndexUrl> pip_index_url(const EnvMap& env, const FileSystemView& fs);
+// What pip would use as index: PIP_INDEX_URL (an environment setting), else the last file
+// that sets index-url (a file setting: where is that file).
+std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs);
 
 // `index-url` of one file: [install] over [global] (a command's section overrides [global]);
 // pip also accepts index_url.

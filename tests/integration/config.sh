@@ -48,6 +48,28 @@ run_capture env CUDAENV_SOURCE=conda "$CUDAENV" install 12.4
 assert_eq 2 "$STATUS" "an unknown CUDAENV_SOURCE is a usage error"
 assert_contains "$ERR" "CUDAENV_SOURCE=conda is not a source" "named as the variable it was set in"
 
+# The package index of --source pypi: shown with its origin, and an error names where it was set.
+run_capture env PIP_CONFIG_FILE=/dev/null "$CUDAENV" config
+assert_contains "$OUT" "(default) index_url = https://pypi.org/simple" "config shows PyPI as the default index"
+run_capture env PIP_INDEX_URL=https://proxy.example/simple "$CUDAENV" config --json
+check "config --json names PIP_INDEX_URL as the index's origin" python3 -c '
+import json, sys
+index = json.loads(sys.argv[1])["index_url"]
+assert index == {"value": "https://proxy.example/simple", "origin": "PIP_INDEX_URL"}, index
+' "$OUT"
+mkdir -p "$WORK/pipconf"
+printf '[global]\nindex-url = ftp://from-file\n' >"$WORK/pipconf/pip.conf"
+run_capture env PIP_CONFIG_FILE="$WORK/pipconf/pip.conf" "$CUDAENV" config
+assert_contains "$OUT" "($WORK/pipconf/pip.conf) index_url = ftp://from-file" "config names pip's file as the origin"
+run_capture env PIP_CONFIG_FILE="$WORK/pipconf/pip.conf" "$CUDAENV" install 12.4 --source pypi
+assert_eq 2 "$STATUS" "a bad index-url in pip's file is a usage error"
+assert_contains "$ERR" "package index index-url = ftp://from-file in $WORK/pipconf/pip.conf is not an http://" \
+  "the error names pip's file"
+run_capture env PIP_INDEX_URL=ftp://x "$CUDAENV" install 12.4 --source pypi
+assert_contains "$ERR" "package index PIP_INDEX_URL=ftp://x is not an http://" "the error names PIP_INDEX_URL"
+run_capture env PIP_INDEX_URL=ftp://x "$CUDAENV" install 12.4 --source pypi --index-url ftp://y
+assert_contains "$ERR" "package index --index-url ftp://y is not an http://" "--index-url comes first and is named"
+
 printf '[cuda\n' >"$WORK/proj/cuda.toml"
 run_capture env -C "$WORK/proj" "$CUDAENV" config
 assert_eq 1 "$STATUS" "a broken cuda.toml is an error"

@@ -141,7 +141,7 @@ run_capture env PIP_CONFIG_FILE="$WORK/pip-env.conf" PIP_INDEX_URL="$INDEX" "$CU
 assert_eq 0 "$STATUS" "PIP_INDEX_URL overrides every file: $ERR"
 run_capture env PIP_INDEX_URL="ftp://x" "$CUDAENV" list-remote --source pypi
 assert_eq 2 "$STATUS" "a bad PIP_INDEX_URL is a usage error"
-assert_contains "$ERR" "PIP_INDEX_URL 'ftp://x'" "naming where it was set"
+assert_contains "$ERR" "package index PIP_INDEX_URL=ftp://x is not" "naming where it was set"
 
 run_capture env CUDAENV_SOURCE=pypi "$CUDAENV" list-remote 13.0 --bare
 assert_eq "13.0.2" "$OUT" "CUDAENV_SOURCE=pypi"

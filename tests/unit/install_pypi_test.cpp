@@ -311,11 +311,13 @@ TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") 
   fs.file("/h/.config/pip/pip.conf", "[install]\nindex-url = https://user\n");
   fs.file("/v/pip.conf", "[global]\ntimeout = 3\n");
   EnvMap plain{{"HOME", "/h"}, {"VIRTUAL_ENV", "/v"}};
-  CHECK(pip_index_url(plain, fs)->url == "https://user");
-  CHECK(pip_index_url(plain, fs)->origin == "/h/.config/pip/pip.conf's index-url");
-  CHECK(pip_index_url(env, fs)->url == "https://env-file");
+  CHECK(pip_index_url(plain, fs)->value == "https://user");
+  CHECK(pip_index_url(plain, fs)->kind == OriginKind::global_file);
+  CHECK(pip_index_url(plain, fs)->origin() == "/h/.config/pip/pip.conf");
+  CHECK(pip_index_url(env, fs)->value == "https://env-file");
   env["PIP_INDEX_URL"] = "https://variable";
-  CHECK(pip_index_url(env, fs)->origin == "PIP_INDEX_URL");
+  CHECK(pip_index_url(env, fs)->value == "https://variable");
+  CHECK(pip_index_url(env, fs)->origin() == "PIP_INDEX_URL");
   CHECK(!pip_index_url({{"HOME", "/nobody"}}, MemoryFileSystem()));
 
   CHECK(pip_config_index_url("[global]\nindex-url = https://g/simple\n") == "https://g/simple");
