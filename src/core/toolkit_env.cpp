@@ -1,7 +1,9 @@
 #include "core/toolkit_env.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
+#include "util/json_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -70,11 +72,9 @@ static bool is_path_list(const std::string& name) {
 std::string render_exports(const std::vector<std::pair<std::string, std::string>>& values, ShellDialect dialect) {
   std::string out;
   if (dialect == ShellDialect::json) {
-    out = "{";
-    for (size_t i = 0; i < values.size(); ++i) {
-      out += (i ? ",\n  " : "\n  ") + json_quote(values[i].first) + ": " + json_quote(values[i].second);
-    }
-    return out + (values.empty() ? "}\n" : "\n}\n");
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : values) object[name] = value;
+    return json_text(object);
   }
   for (const auto& [name, value] : values) {
     if (dialect == ShellDialect::posix) {

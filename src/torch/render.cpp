@@ -9,6 +9,9 @@
 
 namespace cudaenv {
 
+// --json keeps the fields in the order written here, as every --json does.
+using json = nlohmann::ordered_json;
+
 namespace {
 
 const std::vector<std::string>& known_packages() {
@@ -26,11 +29,9 @@ std::string source_marker(const TorchInstall& install) {
   return install.index_name == "pytorch-cpu" ? "" : std::string(", marker = \"") + kTaggedPlatforms + "\"";
 }
 
-nlohmann::json optional_json(const std::optional<std::string>& text) {
-  return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
-}
+json optional_json(const std::optional<std::string>& text) { return text ? json(*text) : json(nullptr); }
 
-nlohmann::json optional_json(const std::optional<Version>& version) {
+json optional_json(const std::optional<Version>& version) {
   return optional_json(version ? std::optional<std::string>(version->str()) : std::nullopt);
 }
 
@@ -129,13 +130,13 @@ std::string render_pyproject(const TorchInstall& install) {
 std::string render_json(const TorchReport& report) {
   const TorchChoice& choice = report.choice;
   const TorchQuery& query = report.query;
-  nlohmann::json packages = nlohmann::json::object();
+  json packages = json::object();
   for (const TorchPin& pin : report.install.pins) packages[pin.package] = pin.version + "+" + pin.local;
   std::vector<std::string> variants;
   for (const Version& variant : choice.release.cuda) variants.push_back(cuda_variant_tag(variant));
   std::vector<std::string> requirements = split(render_requirements(report.install), '\n');
   requirements.pop_back();
-  nlohmann::json json = {
+  json out = {
       {"torch", choice.release.torch.str()},
       {"torchvision", choice.release.torchvision},
       {"torchaudio", optional_json(choice.release.torchaudio)},
@@ -148,12 +149,12 @@ std::string render_json(const TorchReport& report) {
       {"release_python_tags", choice.release.python_tags},
       {"release_platforms", choice.release.platforms},
       {"variant_is_pypi_default", choice.variant && *choice.variant == choice.release.pypi_default},
-      {"cuda", query.cpu ? nlohmann::json(nullptr) : optional_json(query.cuda)},
-      {"cuda_origin", query.cpu ? nlohmann::json(nullptr) : nlohmann::json(query.cuda_origin)},
+      {"cuda", query.cpu ? json(nullptr) : optional_json(query.cuda)},
+      {"cuda_origin", query.cpu ? json(nullptr) : json(query.cuda_origin)},
       {"torch_request", optional_json(query.torch)},
       {"torch_origin", query.torch_origin},
       {"driver", optional_json(query.driver)},
-      {"driver_origin", query.driver ? nlohmann::json(query.driver_origin) : nlohmann::json(nullptr)},
+      {"driver_origin", query.driver ? json(query.driver_origin) : json(nullptr)},
       {"min_driver", optional_json(choice.min_driver)},
       {"index_name", report.install.index_name},
       {"index_url", report.install.index_url},
@@ -169,8 +170,8 @@ std::string render_json(const TorchReport& report) {
       {"warnings", choice.warnings},
       {"notes", choice.notes},
   };
-  for (const std::string& note : report.install.notes) json["notes"].push_back(note);
-  return json_text(json);
+  for (const std::string& note : report.install.notes) out["notes"].push_back(note);
+  return json_text(out);
 }
 
 }  // namespace cudaenv

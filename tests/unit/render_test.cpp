@@ -133,15 +133,20 @@ TEST_CASE("pyproject output loads as TOML with an explicit uv index and a source
 
 TEST_CASE("JSON output carries every field of the choice") {
   Case c = make_case("12.5", "2.14.0");
-  auto json = nlohmann::json::parse(render_json({c.query, c.choice, c.install, Installer::uv}));
+  auto json = nlohmann::ordered_json::parse(render_json({c.query, c.choice, c.install, Installer::uv}));
+  // The fields in the order render_json writes them, as every --json keeps them.
+  REQUIRE(json.size() > 3);
+  CHECK(json.begin().key() == "torch");
+  CHECK(std::next(json.begin()).key() == "torchvision");
+  CHECK(std::next(json.begin(), 3).key() == "packages");
   CHECK(json["torch"] == "2.14.0");
   CHECK(json["torchvision"] == "0.29.0");
   CHECK(json["torchaudio"].is_null());
-  CHECK(json["packages"] == nlohmann::json({{"torch", "2.14.0+cu126"}, {"torchvision", "0.29.0+cu126"}}));
+  CHECK(json["packages"] == nlohmann::ordered_json({{"torch", "2.14.0+cu126"}, {"torchvision", "0.29.0+cu126"}}));
   CHECK(json["match"] == "nearest_minor");
   CHECK(json["variant"] == "cu126");
   CHECK(json["variant_cuda"] == "12.6");
-  CHECK(json["release_variants"] == nlohmann::json({"cu126", "cu130", "cu132"}));
+  CHECK(json["release_variants"] == nlohmann::ordered_json({"cu126", "cu130", "cu132"}));
   CHECK(json["pypi_default"] == "cu130");
   CHECK(json["release_python_tags"].empty());  // the shipped table knows no wheels
   CHECK(json["origins"]["release"] == "shipped table");
@@ -159,8 +164,8 @@ TEST_CASE("JSON output carries every field of the choice") {
   CHECK(json["installer"] == "uv");
   CHECK(json["command"] ==
         "uv pip install torch==2.14.0+cu126 torchvision==0.29.0+cu126 --index-url https://download.pytorch.org/whl/cu126");
-  CHECK(json["requirements"] == nlohmann::json({"--index-url https://download.pytorch.org/whl/cu126", "torch==2.14.0+cu126",
-                                                "torchvision==0.29.0+cu126"}));
+  CHECK(json["requirements"] == nlohmann::ordered_json({"--index-url https://download.pytorch.org/whl/cu126",
+                                                        "torch==2.14.0+cu126", "torchvision==0.29.0+cu126"}));
   CHECK(json["warnings"].size() == 1);
   CHECK(json["notes"].size() == 1);  // torchaudio left out
 

@@ -61,4 +61,7 @@ TEST_CASE("toolkit env: renderings for bash/zsh, fish and JSON") {
   std::string json = render_exports(values, ShellDialect::json);
   CHECK_THAT(json, Catch::StartsWith("{\n  \"PATH\": \"/t/it's/bin:/usr/bin\","));
   CHECK(render_exports({}, ShellDialect::json) == "{}\n");
+  // In the order given, not sorted; a path that is not UTF-8 still gives valid JSON.
+  CHECK(render_exports({{"Z", "1"}, {"A", "/p/\xff"}}, ShellDialect::json) ==
+        "{\n  \"Z\": \"1\",\n  \"A\": \"/p/\xef\xbf\xbd\"\n}\n");
 }
