@@ -164,6 +164,7 @@ int run_cli(int argc, char** argv) {
   for (const Command& command : command_table()) {
     if (invoked && invoked != &command) continue;
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
+    if (command.footer) sub->footer(command.footer);
     commands.push_back({&command, sub, command.configure(*sub)});
     if (command.passes_command_line && invoked == &command) words = with_end_of_options(*sub, std::move(words));
   }

@@ -1,5 +1,4 @@
-#include <CLI/CLI.hpp>
-
+// `rehash`: the shims again, for every toolkit program. It has no options, so no CLI11 here.
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "store/rehash.h"
@@ -15,8 +14,7 @@ static Result<int> run_rehash(const Session& session) {
   return 0;
 }
 
-CommandHandler configure_rehash(CLI::App& command) {
-  command.footer("Runs by itself after add, install and uninstall.");
+CommandHandler configure_rehash(CLI::App& /*command*/) {
   return [](const Setup& setup) { return run_rehash(setup.session()); };
 }
 

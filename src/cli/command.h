@@ -54,6 +54,8 @@ struct Command {
   CommandHandler (*configure)(CLI::App& command);
   // Runs another program: what follows its own options is that program's argv, kept as written.
   bool passes_command_line = false;
+  // Text after the options in --help; here so a command with no options needs no CLI11.
+  const char* footer = nullptr;
 };
 
 const std::vector<Command>& command_table();

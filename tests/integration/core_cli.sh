@@ -156,6 +156,8 @@ for command in add use global current versions which prefix exec env rehash; do
   assert_eq 0 "$STATUS" "$command --help"
   assert_contains "$OUT" "Usage" "$command --help prints usage"
 done
+run_capture "$CUDAENV" rehash --help
+assert_contains "$OUT" "Runs by itself after add, install and uninstall." "a table entry's footer is shown in its --help"
 run_capture "$CUDAENV" --version
 assert_contains "$OUT" "cudaenv 0." "--version"
 run_capture "$CUDAENV" use
