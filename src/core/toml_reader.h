@@ -1,8 +1,8 @@
 #pragma once
-// Reading a TOML file the one way, for cuda.toml and the data files cudaenv ships (release
-// and profile catalogs, the CUDA facts, the PyTorch matrix): the parse, values of the
-// expected type, unknown keys in the order the file has them, and every error and warning at
-// its file:line:column.
+// Reading a TOML file the one way, for cuda.toml, cuda.lock and the data files cudaenv ships
+// (release and profile catalogs, the CUDA facts, the PyTorch matrix): the one hand-off to
+// toml++ (safe against its non-ASCII crashes), values of the expected type, unknown keys in the
+// order the file has them, and every error and warning at its file:line:column.
 
 #include <toml++/toml.h>
 
@@ -21,17 +21,22 @@ inline std::string toml_position(const std::filesystem::path& path, const toml::
   return path.string() + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
 }
 
+// as_written: values as the file has them. ascii_copy: parsed from a copy whose bytes past
+// ASCII are 'x' (same offsets; columns count bytes), for callers that edit the text by position.
+enum class TomlText { as_written, ascii_copy };
+
 class TomlReader {
  public:
   // `text` is the file's, and must outlive the reader; `fix` is the hint of its errors
-  // ("reinstall cudaenv; this file ships with it").
+  // ("reinstall cudaenv; this file ships with it"), added below a syntax error's own.
   TomlReader(std::filesystem::path path, std::string_view text, std::string fix)
       : path_(std::move(path)), text_(text), fix_(std::move(fix)) {}
 
   const std::filesystem::path& path() const { return path_; }
 
-  // The document, or its syntax error at its position.
-  Result<toml::table> parse() const;
+  // The document, or its syntax error at its position, said as what is wrong and what to
+  // write instead.
+  Result<toml::table> parse(TomlText text = TomlText::as_written) const;
 
   // "path:line:col: what", with `fix` or else the file's.
   Error error_at(const toml::source_position& position, const std::string& what, const std::string& fix = {}) const;

@@ -4,7 +4,6 @@
 #include <map>
 #include <tuple>
 
-#include "core/toml_parse.h"
 #include "core/toml_reader.h"
 #include "core/version.h"
 #include "install/redist_manifest.h"
@@ -228,7 +227,7 @@ std::string render_lock(CudaLock lock) {
 }
 
 Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view text) {
-  CUDAENV_TRY_ASSIGN(auto parsed, parse_toml(path, text, "\n" + std::string(kDamagedHint), false));
+  CUDAENV_TRY_ASSIGN(auto parsed, TomlReader(path, text, kDamagedHint).parse());
   const toml::table& root = parsed;
   const toml::node* format = root.get("format");
   if (!format || format->value<std::int64_t>() != kLockFormat) {
