@@ -44,6 +44,13 @@ const char* const kCommon[] = {
     "\t[cuda]\n  version\t=\t\"12.1\"\t\n",
     "[env]\nA = \"x\"\n[cuda]\nversion = \"system\"\n",
     "[cuda]\n",
+    // A table header inside a multi-line string is text, not a second [cuda].
+    "[tool]\nnotes = \"\"\"\n[cuda]\nversion = \"1.0\"\n\"\"\"\n[cuda]\nversion = \"12.4\"\n",
+    "[tool]\nnotes = '''\n[cuda]\n\\no escape \"here\"\n'''  # c\n[cuda]\nversion = \"12.4\"\n",
+    "[tool]\nq = \"\"\"one \" and two \"\" quotes\"\"\"\nl = '''it's ''ok'''\n[cuda]\nversion = \"12.4\"\n",
+    "[env]\nNOTE = \"\"\"\nline\n\"\"\"\n[torch]\nversion = '''2.5.1'''\n",
+    "[cuda]\nsource = \"pypi\"\nversion = \"13.0\"\n",
+    "[cuda]\nversion = \"12.4\"\n[env]\nA_VERY_LONG_VARIABLE_NAME_OF_MANY_BYTES = \"a value longer than sixteen bytes\"\n",
 };
 
 // Files it must leave to the full reader (which may take them or refuse them).
@@ -81,6 +88,16 @@ const char* const kUnusual[] = {
     "[cuda]\nversion = \"12.1\n",
     "[cuda]\nversion =\n",
     "[cuda]\nversion\n",
+    "[cuda]\nsource = \"ftp\"\n",
+    "[cuda]\nlibraries = [\"cudnn\"]\n",
+    "[cuda]\nlock = true\n",
+    "[tool]\nx = \"\"\"\n[cuda]\n",
+    "[tool]\nx = \"\"\"a\"\"\"\"\n",
+    "[tool]\nx = \"\"\"a\\nb\"\"\"\n",
+    "[tool]\nx = '''a\r\nb'''\n",
+    "[tool]\nx = '''a''' y\n",
+    "[env]\nA_LONG-NAME_OF_MANY_BYTES_0123456789 = \"a\"\n",
+    "[env]\nA_LONG_NAME_OF_MANY_BYTES_0123456789 = \"a value longer than sixteen bytes\\t\"\n",
 };
 
 }  // namespace
@@ -121,6 +138,16 @@ TEST_CASE("lean cuda.toml: a 1 MB file of [env] keys and comments is read in one
   CHECK(lean_agrees(text));
   // One key twice, far down: TOML refuses it, so the lean reader must notice.
   CHECK_FALSE(lean_agrees(text + "VAR_7 = \"again\"\n"));
+  CHECK_FALSE(lean_agrees(text + "VAR_20000 = \"again\"\n"));
+  // Long strings and comments, and a control character far into one of them.
+  std::string strings = "[cuda]\nversion = \"12.4\"\n[tool]\nlong = \"" + std::string(200000, 'x') + "\"  # " +
+                        std::string(200000, 'y') + "\nmulti = '''\n" + std::string(100000, 'z') + "\n'''\n";
+  CHECK(lean_agrees(strings));
+  for (size_t at : {size_t{100000}, size_t{300000}, size_t{450000}}) {
+    std::string bad = strings;
+    bad[at] = '\x01';
+    CHECK_FALSE(lean_agrees(bad));
+  }
 }
 
 TEST_CASE("lean cuda.toml: the one check of a version request and of a compute capability") {
