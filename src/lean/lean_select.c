@@ -239,6 +239,11 @@ static int entry_exists(const struct lean_fs* fs, const char* path) {
 /* match_toolkit() for a prefix: the newest version it is a prefix of, by name on a tie. */
 static void consider(void* context, const char* name) {
   struct best_match* best = context;
+  /* Most of a long listing differs in its first number: refused before parsing the rest. */
+  long first = 0;
+  int digits = 0;
+  for (const char* p = name; *p >= '0' && *p <= '9' && digits <= 9; ++p, ++digits) first = first * 10 + (*p - '0');
+  if (digits == 0 || digits > 9 || first != best->wanted[0]) return;
   long parts[4];
   int count = name[0] == '.' ? 0 : parse_version(name, parts);
   if (count < best->wanted_count || compare_versions(best->wanted, best->wanted_count, parts, best->wanted_count) != 0) return;

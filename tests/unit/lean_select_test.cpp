@@ -285,6 +285,11 @@ TEST_CASE("lean selection: with 1000 toolkits an exact name lists nothing, a pre
   CHECK(prefix->program == "/home/u/.cudaenv/versions/11.999.0/bin/nvcc");
   CHECK(lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "11"}}), "/"));
   CHECK(lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "11.42"}}), "/"));
+  fs.file("/home/u/.cudaenv/versions/012.99.0/bin/nvcc", "", true);  // 12 in number
+  fs.file("/home/u/.cudaenv/versions/1200000000.0/bin/nvcc", "", true);
+  auto other_major = lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "12"}}), "/");
+  REQUIRE(other_major);
+  CHECK(other_major->program == "/home/u/.cudaenv/versions/012.99.0/bin/nvcc");
 }
 
 TEST_CASE("lean selection: a 1 MB cuda.toml gives the same answer as a small one") {
