@@ -3,13 +3,15 @@
 #   rounds_add LABEL FOLDER ASSIGNMENTS WORD...  one command, run in FOLDER with ASSIGNMENTS
 #                                                (space-separated NAME=value, "-" for none)
 #   rounds_run ROUNDS RUNS                       ROUNDS rounds, each timing every command RUNS times
-#   rounds_stat LABEL                            "median lowest highest" of its round medians (us)
-#   rounds_ratio LABEL BASELINE                  the ratio of their medians
+#   rounds_stat LABEL [cpu]                      "median lowest highest" of its round medians (us),
+#                                                of wall time or with "cpu" of CPU time (user +
+#                                                system: load moves it far less than wall time)
+#   rounds_ratio LABEL BASELINE [cpu]            the ratio of their medians
 #   rounds_instructions LABEL                    instructions before its first execve (callgrind),
 #                                                the figure load does not move; "-" without valgrind
 #   rounds_execs LABEL                           how many programs it execs (strace)
 ROUND_LABELS=()
-declare -A ROUND_SPECS ROUND_MEDIANS
+declare -A ROUND_SPECS ROUND_MEDIANS ROUND_CPU
 
 rounds_add() {
   local label=$1
@@ -32,22 +34,26 @@ rounds_in() {
 }
 
 rounds_run() {
-  local r label median
+  local r label median _ cpu
   for ((r = 0; r < $1; r++)); do
     for label in "${ROUND_LABELS[@]}"; do
-      median=$(rounds_in "$label" "$TIMER" "$2" | cut -d' ' -f1)
+      read -r median _ cpu < <(rounds_in "$label" "$TIMER" "$2")
       ROUND_MEDIANS[$label]+=" $median"
+      ROUND_CPU[$label]+=" $cpu"
     done
   done
 }
 
 rounds_stat() {
-  tr ' ' '\n' <<<"${ROUND_MEDIANS[$1]}" | sed '/^$/d' | sort -g |
+  local values=${ROUND_MEDIANS[$1]}
+  [ "${2:-}" = cpu ] && values=${ROUND_CPU[$1]}
+  tr ' ' '\n' <<<"$values" | sed '/^$/d' | sort -g |
     awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'
 }
 
 rounds_ratio() {
-  awk -v a="$(rounds_stat "$1" | cut -d' ' -f1)" -v b="$(rounds_stat "$2" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }'
+  awk -v a="$(rounds_stat "$1" "${3:-}" | cut -d' ' -f1)" -v b="$(rounds_stat "$2" "${3:-}" | cut -d' ' -f1)" \
+    'BEGIN { printf "%.2f", a / b }'
 }
 
 rounds_instructions() {
