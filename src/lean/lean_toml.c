@@ -160,6 +160,56 @@ static const char* skip_bare_key(const char* p, const char* end, int* dash) {
   return p;
 }
 
+#ifdef __SSE2__
+/* -1 in each byte of the 16 at `p` that is a newline. */
+static __m128i newlines(const char* p, __m128i newline) {
+  return _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)p), newline);
+}
+#endif
+
+/* How many '\n' `text` holds: at most that many keys, bar the last line. */
+static size_t count_lines(const char* p, const char* end) {
+  size_t lines = 0;
+#ifdef __SSE2__
+  const __m128i newline = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (end - p >= 16) {
+    /* Byte counters, 64 bytes a step, summed before any can pass 255. */
+    __m128i counts = zero;
+    for (int i = 0; i < 63 && end - p >= 64; ++i, p += 64) {
+      __m128i pair = _mm_add_epi8(newlines(p, newline), newlines(p + 16, newline));
+      counts = _mm_sub_epi8(counts, _mm_add_epi8(pair, _mm_add_epi8(newlines(p + 32, newline), newlines(p + 48, newline))));
+    }
+    if (end - p < 64) {
+      for (; end - p >= 16; p += 16) counts = _mm_sub_epi8(counts, newlines(p, newline));
+    }
+    __m128i sums = _mm_sad_epu8(counts, zero);
+    lines += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+  }
+#endif
+  for (; p < end; ++p) lines += *p == '\n';
+  return lines;
+}
+
+/* Room for a key on every line at the start: each growth copies every slot into new pages
+ * that fault in again. An array from calloc stays untouched where no key lands. */
+static void key_set_init(struct key_set* set, const char* text, size_t size) {
+  set->slots = set->small;
+  set->capacity = sizeof set->small / sizeof set->small[0];
+  set->count = 0;
+  size_t capacity = set->capacity;
+  if (size / 8 > capacity) {
+    size_t keys = count_lines(text, text + size) + 1;
+    while (capacity < 2 * keys) capacity *= 2;
+  }
+  if (capacity > set->capacity) set->slots = calloc(capacity, sizeof *set->slots);
+  if (set->slots && set->slots != set->small) {
+    set->capacity = capacity;
+  } else {
+    set->slots = set->small;
+    memset(set->small, 0, sizeof set->small);
+  }
+}
+
 enum table { ROOT, CUDA, TORCH, ENV, OTHER };
 enum value_kind { STRING, LONG_STRING, ARRAY };
 
@@ -351,10 +401,7 @@ static int read_line(struct reader* r) {
 int lean_read_cuda_toml(const char* text, size_t size, struct lean_cuda_toml* out) {
   memset(out, 0, sizeof *out);
   struct reader r;
-  memset(&r.keys.small, 0, sizeof r.keys.small);
-  r.keys.slots = r.keys.small;
-  r.keys.capacity = sizeof r.keys.small / sizeof r.keys.small[0];
-  r.keys.count = 0;
+  key_set_init(&r.keys, text, size);
   r.table = ROOT;
   struct lean_span root = {"", 0};
   r.table_hash = hash_table(root);

@@ -150,6 +150,18 @@ TEST_CASE("lean cuda.toml: a 1 MB file of [env] keys and comments is read in one
   }
 }
 
+TEST_CASE("lean cuda.toml: more keys than a small file's first key set holds") {
+  // Under 4 KB the set starts at 512 slots and grows past 256 keys; larger files start with a
+  // slot pair for every line.
+  for (int keys : {300, 2000}) {
+    std::string text = "[env]\n";
+    for (int i = 0; i < keys; ++i) text += "K" + std::to_string(i) + "=''\n";
+    CHECK(lean_agrees(text));
+    CHECK_FALSE(lean_agrees(text + "K0=''\n"));
+    CHECK_FALSE(lean_agrees(text + "K" + std::to_string(keys - 1) + "=''"));
+  }
+}
+
 TEST_CASE("lean cuda.toml: the one check of a version request and of a compute capability") {
   for (const char* good : {"12.1", "12", "system", "my-toolkit", "_x", "12.1+local"}) {
     CHECK(lean_is_version_request(good, std::strlen(good)));
