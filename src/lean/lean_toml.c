@@ -32,12 +32,13 @@ int lean_is_version_request(const char* text, size_t size) {
 }
 
 int lean_is_compute_capability(const char* text, size_t size) {
+  /* parse_version(): numbers of 1 to 9 digits */
   size_t pos = 0;
   while (pos < size && is_digit(text[pos])) ++pos;
-  if (pos == 0 || pos >= size || text[pos] != '.') return 0;
+  if (pos == 0 || pos > 9 || pos >= size || text[pos] != '.') return 0;
   size_t minor = ++pos;
   while (pos < size && is_digit(text[pos])) ++pos;
-  if (pos == minor) return 0;
+  if (pos == minor || pos - minor > 9) return 0;
   if (pos < size && text[pos] >= 'a' && text[pos] <= 'z') ++pos;
   return pos == size || (size - pos == 4 && memcmp(text + pos, "+PTX", 4) == 0);
 }
@@ -289,7 +290,7 @@ static int read_long_string(struct reader* r) {
     }
     if (*r->p != quote) return 0;
     if (!starts_triple(r, quote)) {
-      while (*r->p == quote) ++r->p; /* one or two: part of the string */
+      while (r->p < r->end && *r->p == quote) ++r->p; /* one or two: part of the string */
       continue;
     }
     r->p += 3;
@@ -400,6 +401,7 @@ static int read_line(struct reader* r) {
 
 int lean_read_cuda_toml(const char* text, size_t size, struct lean_cuda_toml* out) {
   memset(out, 0, sizeof *out);
+  if (size == 0) return 1; /* an empty file, whose text may be NULL */
   struct reader r;
   key_set_init(&r.keys, text, size);
   r.table = ROOT;

@@ -7,6 +7,7 @@
 #include "lean/lean_toml.h"
 
 #include <cstring>
+#include <vector>
 
 using namespace cudaenv;
 
@@ -62,6 +63,7 @@ const char* const kUnusual[] = {
     "[cuda]\nversion = \"\"\n",
     "[cuda]\narch = [\"8.9xy\"]\n",
     "[cuda]\narch = \"8.9\"\n",
+    "[cuda]\narch = [\"9.0\", \"80000000000.6g+PTX\"]\n",
     "[cuda]\nprofile = \"big\"\n",
     "[env]\n1X = \"a\"\n",
     "[env]\nA-B = \"a\"\n",
@@ -111,6 +113,23 @@ TEST_CASE("lean cuda.toml: leaves unusual or broken files to the full reader") {
     INFO("text: " << text);
     CHECK_FALSE(lean_agrees(text));
   }
+}
+
+TEST_CASE("lean cuda.toml: a file that ends inside a multi-line string, or is empty") {
+  // Found by tests/fuzz/fuzz_lean_toml: the quotes before the end were read past it. Each
+  // text is a buffer of its exact size (no NUL after it), so ASan builds see such a read.
+  for (const char* tail : {"\"", "\"\"", "'", "''", "\n", ""}) {
+    for (const char* start : {"[tool]\nx = \"\"\"a", "[tool]\nx = '''a"}) {
+      std::string text = std::string(start) + tail;
+      std::vector<char> exact(text.begin(), text.end());
+      lean_cuda_toml lean;
+      INFO("text: " << text);
+      CHECK_FALSE(lean_read_cuda_toml(exact.data(), exact.size(), &lean));
+    }
+  }
+  lean_cuda_toml empty;
+  CHECK(lean_read_cuda_toml(nullptr, 0, &empty));
+  CHECK(empty.version.size == 0);
 }
 
 TEST_CASE("lean cuda.toml: a NUL byte is left to the full reader") {
@@ -172,7 +191,9 @@ TEST_CASE("lean cuda.toml: the one check of a version request and of a compute c
     CHECK_FALSE(is_valid_version_request(bad));
   }
   for (const char* good : {"8.9", "9.0a", "8.6+PTX", "10.0"}) CHECK(lean_is_compute_capability(good, std::strlen(good)));
-  for (const char* bad : {"89", "8.", ".9", "8.9ab", "8.9+ptx", "8.9+PTXX", ""}) {
+  CHECK(lean_is_compute_capability("123456789.123456789a", 20));
+  // Found by tests/fuzz/fuzz_lean_toml: parse_version() takes at most 9 digits a number.
+  for (const char* bad : {"89", "8.", ".9", "8.9ab", "8.9+ptx", "8.9+PTXX", "", "1234567890.0", "8.0123456789"}) {
     CHECK_FALSE(lean_is_compute_capability(bad, std::strlen(bad)));
   }
 }
