@@ -3,15 +3,17 @@
 #   rounds_add LABEL FOLDER ASSIGNMENTS WORD...  one command, run in FOLDER with ASSIGNMENTS
 #                                                (space-separated NAME=value, "-" for none)
 #   rounds_run ROUNDS RUNS                       ROUNDS rounds, each timing every command RUNS times
-#   rounds_stat LABEL [cpu]                      "median lowest highest" of its round medians (us),
-#                                                of wall time or with "cpu" of CPU time (user +
-#                                                system: load moves it far less than wall time)
+#   rounds_stat LABEL [cpu|fastest]              "median lowest highest" of its round medians (us),
+#                                                of wall time, with "cpu" of CPU time (user +
+#                                                system: load moves it less than wall time), with
+#                                                "fastest" of each round's fastest run (the one
+#                                                least disturbed by others on a loaded machine)
 #   rounds_ratio LABEL BASELINE [cpu]            the ratio of their medians
 #   rounds_instructions LABEL                    instructions before its first execve (callgrind),
 #                                                the figure load does not move; "-" without valgrind
 #   rounds_execs LABEL                           how many programs it execs (strace)
 ROUND_LABELS=()
-declare -A ROUND_SPECS ROUND_MEDIANS ROUND_CPU
+declare -A ROUND_SPECS ROUND_MEDIANS ROUND_CPU ROUND_FASTEST
 
 rounds_add() {
   local label=$1
@@ -34,11 +36,12 @@ rounds_in() {
 }
 
 rounds_run() {
-  local r label median _ cpu
+  local r label median fastest cpu
   for ((r = 0; r < $1; r++)); do
     for label in "${ROUND_LABELS[@]}"; do
-      read -r median _ cpu < <(rounds_in "$label" "$TIMER" "$2")
+      read -r median fastest cpu < <(rounds_in "$label" "$TIMER" "$2")
       ROUND_MEDIANS[$label]+=" $median"
+      ROUND_FASTEST[$label]+=" $fastest"
       ROUND_CPU[$label]+=" $cpu"
     done
   done
@@ -47,6 +50,7 @@ rounds_run() {
 rounds_stat() {
   local values=${ROUND_MEDIANS[$1]}
   [ "${2:-}" = cpu ] && values=${ROUND_CPU[$1]}
+  [ "${2:-}" = fastest ] && values=${ROUND_FASTEST[$1]}
   tr ' ' '\n' <<<"$values" | sed '/^$/d' | sort -g |
     awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'
 }
