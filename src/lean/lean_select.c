@@ -454,7 +454,9 @@ static int plan_system(struct lean_plan* plan, const struct lean_request* reques
 static int plan_program(const struct lean_request* request, struct lean_plan* plan, char* project_text, size_t project_size) {
   const struct lean_fs* fs = request->fs;
   const char* program = request->program;
-  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim")) {
+  /* shim_full.cpp refuses to run as either of cudaenv's own shim programs */
+  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim") ||
+      !strcmp(program, "cudaenv-shim-full")) {
     return 0;
   }
   struct roots roots;

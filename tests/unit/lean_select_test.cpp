@@ -265,7 +265,9 @@ TEST_CASE("lean selection: no version set, or \"system\", runs the system toolki
   CHECK(unsure(with(kBase, {{"PATH", "/usr/local/cuda/bin/:/usr/bin"}})));
   CHECK(unsure(with(kBase, {{"PATH", "/home/u/.cudaenv/shims/:/usr/local/cuda/bin"}})));
   CHECK(unsure(with(kBase, {{"PATH", path}}), "cuobjdump"));  // on no PATH folder: an error
-  CHECK(unsure({{"HOME", "/home/u"}}));                       // no PATH
+  fs.file("/usr/local/cuda/bin/cudaenv-shim-full", "", true);
+  CHECK(unsure(with(kBase, {{"PATH", path}}), "cudaenv-shim-full"));  // the full resolver refuses the name
+  CHECK(unsure({{"HOME", "/home/u"}}));                               // no PATH
   MemoryFileSystem bare = machine();
   bare.file("/usr/bin/gcc", "", true);
   LeanView bare_view{bare};
