@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/rounds.sh, sourced by bench scripts: times commands interleaved, so that load moving
 # on a shared machine falls on every command alike. Needs $TIMER (bench/spawn_timer.cpp).
 #   rounds_add LABEL FOLDER ASSIGNMENTS WORD...  one command, run in FOLDER with ASSIGNMENTS
@@ -28,7 +29,7 @@ rounds_in() {
   IFS=$'\t' read -ra spec <<<"${ROUND_SPECS[$1]}"
   shift
   (
-    cd "${spec[0]}"
+    cd "${spec[0]}" || exit
     # shellcheck disable=SC2086  # the assignments are split on purpose
     [ "${spec[1]}" = - ] || export ${spec[1]}
     "$@" "${spec[@]:2}"
