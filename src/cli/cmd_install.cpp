@@ -137,7 +137,7 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
   std::vector<std::string> platforms = existing ? existing->platforms : std::vector<std::string>{};
   platforms.push_back(platform);
   auto lock = resolve_lock(session, releases, profiles, wanted, platforms,
-                           LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+                           LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
   if (!lock) return lock.take_error();
   CUDAENV_TRY(write_lock_file(path, *lock));
   print_note((existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
@@ -192,8 +192,9 @@ Result<int> run_install(const Session& session, InstallOptions options) {
       CUDAENV_TRY_ASSIGN(auto label,
                          resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
       CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
-      PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles), session,
-                                            LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+      PlanFiles plan_files =
+          with_libraries(plan_wheel_files(index, profiles), session,
+                         LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
       CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
     }
     return 0;
@@ -204,7 +205,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, releases_at.resolve(version));
     PlanFiles plan_files = with_libraries(plan_redist_files(releases, profiles, folder, progress), session,
-                                          LockSources{folder.base_url, folder.skip_manifest_pin}, progress);
+                                          LockSources{folder.base_url, folder.skip_manifest_pin, options.index_url}, progress);
     CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
   }
   return 0;
@@ -440,7 +441,7 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_option("--source", options->source,
                      "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
   command.add_option("--index-url", options->index_url,
-                     "Package index for --source pypi; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
+                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
   command.add_option("--library", options->libraries,
                      "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
   command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");

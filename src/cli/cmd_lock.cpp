@@ -18,6 +18,7 @@ namespace {
 struct LockOptions {
   std::vector<std::string> platforms;
   std::string mirror;
+  std::string index_url;
   bool skip_manifest_pin = false;
   bool check = false;
   bool hash = false;
@@ -84,9 +85,10 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
     platforms.push_back(host);
   }
   ProgressReporter progress(stderr, false);
-  CUDAENV_TRY_ASSIGN(
-      auto lock, resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml), platforms,
-                              LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session)}, progress));
+  CUDAENV_TRY_ASSIGN(auto lock, resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml), platforms,
+                                             LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session),
+                                                         options.index_url},
+                                             progress));
   if (previous && *previous == lock) {
     std::printf("%s is up to date (CUDA %s)\n", path.string().c_str(), lock.label.c_str());
     return 0;
@@ -108,6 +110,8 @@ CommandHandler configure_lock(CLI::App& command) {
   command.add_option("--platform", options->platforms,
                      "Lock for this platform (repeatable; default: the lock's platforms, else this machine's)");
   command.add_option("--mirror", options->mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
+  command.add_option("--index-url", options->index_url,
+                     "Package index for NCCL's wheels; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
   command.add_flag("--skip-manifest-pin", options->skip_manifest_pin,
                    "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
   command.add_flag("--check", options->check, "Exit 1 when cuda.lock no longer matches cuda.toml (no network)");

@@ -17,7 +17,7 @@ namespace cudaenv {
 namespace {
 
 LockedArchive locked_file(const PlannedFile& file, const std::string& platform) {
-  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", ""};
+  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", "", file.distribution};
 }
 
 LockedArchive locked_library(const PlannedLibrary& library, const std::string& platform) {
@@ -29,16 +29,18 @@ LockedArchive locked_library(const PlannedLibrary& library, const std::string& p
                        library.archive.artifact.size,
                        library.release,
                        library.source,
-                       library.source_sha256};
+                       library.source_sha256,
+                       library.distribution};
 }
 
 PlannedFile planned_file(const LockedArchive& locked) {
-  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, {}};
+  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, locked.distribution};
 }
 
 PlannedFile library_file(const PlannedLibrary& library) {
   return PlannedFile{
-      library.name, library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size, {}};
+      library.name,        library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size,
+      library.distribution};
 }
 
 int major_of(const std::string& label) {
@@ -50,11 +52,15 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
                                                       const std::string& label, const std::string& platform,
                                                       const LockSources& sources, ProgressReporter& progress) {
   std::vector<PlannedLibrary> out;
-  LibraryContext context{session.layout,           session.env, session.data, sources.base_url, platform, major_of(label),
+  LibraryContext context{session.layout,           session.env, session.data, sources.base_url, "", platform, major_of(label),
                          sources.skip_manifest_pin};
   for (const std::string& text : specs) {
     CUDAENV_TRY_ASSIGN(auto spec, parse_library_spec(text, "library"));
     if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec.name; })) continue;
+    if (spec.name == "nccl" && context.index_url.empty()) {
+      CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(sources.index_url_option, session));
+      context.index_url = index_url;
+    }
     CUDAENV_TRY_ASSIGN(auto library, resolve_library(spec, context, progress));
     out.push_back(std::move(library));
   }

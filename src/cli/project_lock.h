@@ -32,6 +32,7 @@ Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock);
 struct LockSources {
   std::string base_url;  // the CUDA redist folder, ending in '/'
   bool skip_manifest_pin = false;
+  std::string index_url_option;  // --index-url as given ("": pip's), for libraries from wheels (NCCL)
 };
 
 // Resolves a request for each platform: the label, the manifest, the profile's archives and

@@ -196,8 +196,9 @@ Status add_lib64_link(const fs::path& root) {
 
 std::string strip_url_query(const std::string& url) { return url.substr(0, url.find_first_of("?#")); }
 
-// Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 without the libcudart.so that
-// `-lcudart` links against (the redist archives ship both): each such library gets its link.
+// Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 (libnccl.so.2) without the
+// libcudart.so that `-lcudart` links against (the redist archives ship both): each such library
+// gets its link.
 Status add_soname_links(const fs::path& lib) {
   std::error_code ec;
   if (!fs::is_directory(lib, ec)) return ok_status();
@@ -371,7 +372,9 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
   Status built = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);
-  if (built && plan.source == "pypi") built = add_soname_links(staging / "lib");
+  bool has_wheels =
+      std::any_of(plan.files.begin(), plan.files.end(), [](const PlannedFile& f) { return !f.distribution.empty(); });
+  if (built && has_wheels) built = add_soname_links(staging / "lib");
   if (built) built = check_links_inside(staging);
   if (built) built = write_metadata(staging, prepared.effective, plan);
   if (built && g_interrupted) built = interrupted_error();

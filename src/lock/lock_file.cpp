@@ -41,6 +41,7 @@ void render_archive(std::string& out, const char* table, const LockedArchive& ar
   if (!archive.release.empty()) line(out, "release", archive.release);
   if (!archive.source.empty()) line(out, "source", archive.source);
   if (!archive.source_sha256.empty()) line(out, "source_sha256", archive.source_sha256);
+  if (!archive.distribution.empty()) line(out, "distribution", archive.distribution);
   line(out, "url", archive.url);
   line(out, "sha256", archive.sha256);
   out += "size = " + std::to_string(archive.size) + "\n";
@@ -148,7 +149,8 @@ Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml
   CUDAENV_TRY_ASSIGN(auto release, reader.checked("release", is_version_text, "must be a version", false));
   CUDAENV_TRY_ASSIGN(auto source, reader.checked("source", is_source_url, "must be an http(s) or file URL", false));
   CUDAENV_TRY_ASSIGN(auto source_sha256, reader.checked("source_sha256", is_sha256, "must be 64 lowercase hex digits", false));
-  return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256};
+  CUDAENV_TRY_ASSIGN(auto distribution, reader.checked("distribution", is_name, "must be a wheel's project name", false));
+  return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256, distribution};
 }
 
 Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root, const char* key) {

@@ -41,6 +41,7 @@ struct LockedArchive {
   std::string release;
   std::string source;
   std::string source_sha256;
+  std::string distribution;  // a wheel's project ("nvidia-nccl-cu13"); "" for a redist archive
 
   bool operator==(const LockedArchive&) const = default;
 };

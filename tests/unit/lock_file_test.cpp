@@ -16,7 +16,7 @@ LockedArchive component(const std::string& name, const std::string& platform, co
       version, "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version + "-archive.tar.xz",
       kSha,    1234,
       "",      "",
-      ""};
+      "",      ""};
 }
 
 CudaLock sample_lock() {
@@ -34,8 +34,13 @@ CudaLock sample_lock() {
       "9.10.0.56", "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
       kSha,        1003184568,
       "9.10.0",    "https://m.example/cudnn/redist/redistrib_9.10.0.json",
-      kOtherSha};
-  lock.libraries = {cudnn};
+      kOtherSha,   ""};
+  LockedArchive nccl{"nccl",   "linux-x86_64",
+                     "2.28.9", "https://pypi.example/files/nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_64.whl",
+                     kSha,     200000000,
+                     "2.28.9", "https://pypi.example/simple/nvidia-nccl-cu12/",
+                     "",       "nvidia-nccl-cu12"};
+  lock.libraries = {cudnn, nccl};
   return lock;
 }
 
@@ -54,6 +59,8 @@ TEST_CASE("cuda.lock: what is written is read back the same") {
   normalise_lock(lock);
   CHECK(*parsed == lock);
   CHECK(parsed->libraries.front().release == "9.10.0");
+  CHECK(parsed->libraries.back().distribution == "nvidia-nccl-cu12");
+  CHECK(parsed->libraries.front().distribution.empty());
   CHECK(parsed->components_for("linux-sbsa").size() == 1);
 }
 
