@@ -158,6 +158,17 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
   std::set<std::string> have(state.components.begin(), state.components.end());
   std::vector<std::string> wanted = request.components;
   for (const std::string& library : request.libraries) wanted.push_back(library.substr(0, library.find('@')));
+  // A library asked for at a version ("cudnn@9.19", doctor's fix) is covered only by a matching one.
+  for (const std::string& text : request.libraries) {
+    auto spec = parse_library_spec(text, "library");
+    auto prefix = spec && !spec->version.empty() ? parse_version(spec->version) : std::nullopt;
+    if (!prefix) continue;
+    bool matching = std::any_of(state.files.begin(), state.files.end(), [&](const ReceiptFile& file) {
+      auto version = parse_version(file.version);
+      return file.name == spec->name && version && version_matches(*prefix, *version);
+    });
+    if (!matching) return false;
+  }
   if (request.profile == "full") {
     if (state.profile != "full") return false;
   } else if (state.profile != "full") {
@@ -342,6 +353,7 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
       return prepared;
     }
     const auto& libraries = known_libraries();
+    // The request's libraries come first, so a version asked for wins over the installed one.
     for (const std::string& component : state->components) {
       bool library = std::find(libraries.begin(), libraries.end(), component) != libraries.end();
       (library ? prepared.effective.libraries : prepared.effective.components).push_back(component);

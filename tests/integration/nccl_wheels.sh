@@ -50,6 +50,14 @@ ROOT_P="$WORK/prefix-root"
 CUDAENV_ROOT="$ROOT_P" run_capture env PIP_INDEX_URL="$INDEX" "$CUDAENV" install 12.4.1 --platform linux-x86_64 --library nccl@2.27
 assert_eq 0 "$STATUS" "nccl@2.27 from PIP_INDEX_URL: $ERR"
 check "2.27.7 was installed" grep -q "NCCL_MINOR 27" "$ROOT_P/versions/12.4.1/include/nccl.h"
+# doctor's fix, `install LABEL --library nccl@X.Y`, changes an installed library's version in place.
+CUDAENV_ROOT="$ROOT_P" nccl_install 12.4.1 --library nccl@2.28
+assert_eq 0 "$STATUS" "install --library nccl@2.28 over 2.27: $ERR"
+assert_not_contains "$ERR" "already installed" "a library at another version is not what was asked for"
+check "2.28.9 replaced 2.27.7" grep -q "NCCL_MINOR 28" "$ROOT_P/versions/12.4.1/include/nccl.h"
+check "the toolkit's components are kept" test -x "$ROOT_P/versions/12.4.1/bin/nvcc"
+CUDAENV_ROOT="$ROOT_P" nccl_install 12.4.1 --library nccl
+assert_contains "$ERR" "already installed" "an unversioned nccl is covered by any"
 CUDAENV_ROOT="$ROOT_P" nccl_install 12.4.1 --force --library nccl@2.26
 assert_eq 2 "$STATUS" "an NCCL version the index lacks is a usage error"
 assert_contains "$ERR" "no NCCL release matches 2.26" "naming the version"
