@@ -117,7 +117,9 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
                               ProgressReporter& progress) {
   fs::path path = lock_path_of(toml);
   CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
-  LockRequest wanted{toml.version, options.profile, options.components, options.libraries};
+  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
+  LockRequest wanted{toml.version, options.profile, options.components, options.libraries,
+                     source_kind == "pypi" ? source_kind : ""};
   bool pinned = options.locked || options.frozen;
   if (!existing && pinned) {
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
@@ -148,8 +150,7 @@ Result<int> install_locked(const Session& session, const InstallOptions& options
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
   ProgressReporter progress(stderr, stderr_wants_colour());
   CUDAENV_TRY_ASSIGN(auto lock, project_lock(options, session, releases, profiles, toml, platform, progress));
-  CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles,
-                                                  skip_manifest_pin(options.skip_manifest_pin, session), progress));
+  CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles, progress));
   InstallRequest& request = install.request;
   request.jobs = options.jobs.value_or(kDefaultJobs);
   request.force = options.force;
