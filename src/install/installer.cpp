@@ -226,6 +226,33 @@ Status add_soname_links(const fs::path& lib) {
   return ok_status();
 }
 
+// Each archive's root files (its LICENSE) were kept in licenses/<component>/; the toolkit's root
+// gets one copy of each name, from the first component in name order, so the tree is the same
+// whatever order the archives were extracted in.
+Status copy_root_files(const fs::path& root) {
+  std::error_code ec;
+  fs::path kept = root / kComponentFilesFolder;
+  if (!fs::is_directory(fs::symlink_status(kept, ec))) return ok_status();
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(kept, ec)) folders.push_back(entry.path());
+  std::sort(folders.begin(), folders.end());
+  for (const fs::path& folder : folders) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+      if (entry.is_regular_file(ec) && !is_link(entry.path())) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      fs::path target = root / file.filename();
+      if (exists_no_follow(target)) continue;
+      fs::copy_file(file, target, ec);
+      if (ec) return make_error("cannot copy " + file.string() + " to " + target.string() + ": " + ec.message());
+    }
+  }
+  if (ec) return make_error("cannot list " + kept.string() + ": " + ec.message());
+  return ok_status();
+}
+
 // The receipt keeps the redist receipt's fields (label, profile, source, components[].name...)
 // and adds the plan as it was made, so the install can be told and repeated exactly.
 Status write_metadata(const fs::path& root, const InstallRequest& request, const InstallPlan& plan) {
@@ -387,6 +414,7 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
   bool has_wheels =
       std::any_of(plan.files.begin(), plan.files.end(), [](const PlannedFile& f) { return !f.distribution.empty(); });
   if (built && has_wheels) built = add_soname_links(staging / "lib");
+  if (built) built = copy_root_files(staging);
   if (built) built = check_links_inside(staging);
   if (built) built = write_metadata(staging, prepared.effective, plan);
   if (built && g_interrupted) built = interrupted_error();

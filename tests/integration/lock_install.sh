@@ -69,9 +69,8 @@ CUDAENV_ROOT="$ROOT_B" run_capture "$CUDAENV" install --locked
 assert_eq 0 "$STATUS" "install --locked on a second root: $ERR"
 check "the two receipts are identical" cmp "$HOME_A/cudaenv-install.json" "$ROOT_B/versions/12.4.1/cudaenv-install.json"
 check "and so are version.json files" cmp "$HOME_A/version.json" "$ROOT_B/versions/12.4.1/version.json"
-# Every archive has a root LICENSE and the one extracted last wins, which follows download order:
-# the only file of the merged tree that may differ between two installs.
-check "and the trees, but for the root LICENSE" diff -r -x LICENSE "$HOME_A" "$ROOT_B/versions/12.4.1"
+check "and the trees, root LICENSE included" diff -r "$HOME_A" "$ROOT_B/versions/12.4.1"
+check "cuDNN's own license is kept beside CUDA's" grep -qx "cuDNN license" "$HOME_A/licenses/cudnn/LICENSE"
 
 # --- the lock, not the shipped manifest pin, vouches for a locked install ---
 # This mirror's 12.4.1 manifest is not NVIDIA's, so it differs from the pin cudaenv ships.
