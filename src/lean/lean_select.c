@@ -103,6 +103,7 @@ static int is_root_setting(const char* path) { return is_plain_absolute(path) &&
 struct roots {
   const char* versions[2];
   size_t count;
+  const char* shims; /* the user root's shims/ */
 };
 
 static int find_roots(struct lean_plan* plan, const struct lean_request* request, struct roots* roots) {
@@ -132,6 +133,8 @@ static int find_roots(struct lean_plan* plan, const struct lean_request* request
   }
   roots->versions[0] = join(plan, user, "versions");
   roots->count = 1;
+  roots->shims = join(plan, user, "shims");
+  if (!roots->shims) return 0;
   const char* shared = env_value(request->environ, "CUDAENV_SYSTEM_ROOT");
   if (shared) {
     if (!is_root_setting(shared)) return 0;
@@ -236,6 +239,11 @@ static int entry_exists(const struct lean_fs* fs, const char* path) {
 /* match_toolkit() for a prefix: the newest version it is a prefix of, by name on a tie. */
 static void consider(void* context, const char* name) {
   struct best_match* best = context;
+  /* Most of a long listing differs in its first number: refused before parsing the rest. */
+  long first = 0;
+  int digits = 0;
+  for (const char* p = name; *p >= '0' && *p <= '9' && digits <= 9; ++p, ++digits) first = first * 10 + (*p - '0');
+  if (digits == 0 || digits > 9 || first != best->wanted[0]) return;
   long parts[4];
   int count = name[0] == '.' ? 0 : parse_version(name, parts);
   if (count < best->wanted_count || compare_versions(best->wanted, best->wanted_count, parts, best->wanted_count) != 0) return;
@@ -308,6 +316,32 @@ static char* prepend_entry(struct lean_plan* plan, const char* list, const char*
 
 enum { CHANGED = 8 };
 
+/* The project's arch list, as toolkit_env_change() sets it for every toolkit. */
+static int arch_variables(struct lean_plan* plan, const struct lean_cuda_toml* project, char* out[], size_t* n) {
+  if (!project || !project->arch_count) return 1;
+  /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
+  size_t size = 0;
+  for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
+  char* torch = allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
+  char* cmake = allocate(plan, size + sizeof "CUDAARCHS=");
+  if (!torch || !cmake) return 0;
+  char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
+  char* c = stpcpy(cmake, "CUDAARCHS=");
+  for (size_t i = 0; i < project->arch_count; ++i) {
+    if (i) *t++ = ';', *c++ = ';';
+    const struct lean_span arch = project->arch[i];
+    memcpy(t, arch.text, arch.size);
+    t += arch.size;
+    for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
+      if (arch.text[j] != '.') *c++ = arch.text[j];
+    }
+  }
+  *t = *c = '\0';
+  out[(*n)++] = torch;
+  out[(*n)++] = cmake;
+  return 1;
+}
+
 /* toolkit_env_change(): the variables the toolkit sets, as NAME=value. */
 static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home, const struct lean_cuda_toml* project,
                              char* out[CHANGED], size_t* count) {
@@ -326,28 +360,7 @@ static int toolkit_variables(struct lean_plan* plan, char** environ, const char*
   out[n++] = concat(plan, "CUDA_PATH=", home, (char*)NULL);
   out[n++] = concat(plan, "CUDAToolkit_ROOT=", home, (char*)NULL);
   out[n++] = concat(plan, "CUDACXX=", home, "/bin/nvcc", (char*)NULL);
-  if (project && project->arch_count) {
-    /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
-    size_t size = 0;
-    for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
-    char* torch = allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
-    char* cmake = allocate(plan, size + sizeof "CUDAARCHS=");
-    if (!torch || !cmake) return 0;
-    char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
-    char* c = stpcpy(cmake, "CUDAARCHS=");
-    for (size_t i = 0; i < project->arch_count; ++i) {
-      if (i) *t++ = ';', *c++ = ';';
-      const struct lean_span arch = project->arch[i];
-      memcpy(t, arch.text, arch.size);
-      t += arch.size;
-      for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
-        if (arch.text[j] != '.') *c++ = arch.text[j];
-      }
-    }
-    *t = *c = '\0';
-    out[n++] = torch;
-    out[n++] = cmake;
-  }
+  if (!arch_variables(plan, project, out, &n)) return 0;
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) return 0;
   }
@@ -382,10 +395,68 @@ static char** environment_with(struct lean_plan* plan, char** environ, char* cha
   return envp;
 }
 
+/* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
+ * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
+static int find_on_path(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
+                        char** found) {
+  *found = NULL;
+  for (const char* entry = path; entry;) {
+    const char* colon = strchr(entry, ':');
+    size_t n = colon ? (size_t)(colon - entry) : strlen(entry);
+    if (n) {
+      char* dir = allocate(plan, n + 1);
+      if (!dir) return 0;
+      memcpy(dir, entry, n);
+      dir[n] = '\0';
+      if (!is_plain_absolute(dir)) return 0;
+      if (strcmp(dir, skip) != 0) {
+        char* candidate = join(plan, dir, program);
+        if (!candidate) return 0;
+        if (fs->is_executable(fs->self, candidate)) {
+          *found = candidate;
+          return 1;
+        }
+      }
+    }
+    entry = colon ? colon + 1 : NULL;
+  }
+  return 1;
+}
+
+static int has_variable(char** environ, const char* name) {
+  size_t n = strlen(name);
+  for (char** entry = environ; *entry; ++entry) {
+    if (strncmp(*entry, name, n) == 0 && (*entry)[n] == '=') return 1;
+  }
+  return 0;
+}
+
+/* The system toolkit (resolve_request() for "system", find_system_toolkit()): there is one
+ * where PATH outside the shims holds an nvcc or /usr/local/cuda does; the program is the first
+ * on PATH outside the shims, and only the project's arch list is set. */
+static int plan_system(struct lean_plan* plan, const struct lean_request* request, const struct roots* roots,
+                       const struct lean_cuda_toml* project) {
+  const struct lean_fs* fs = request->fs;
+  /* find_system_toolkit() looks past the hook's own PATH entries, which its state names. */
+  if (has_variable(request->environ, "__CUDAENV_STATE")) return 0;
+  const char* path = env_value(request->environ, "PATH");
+  char* nvcc = NULL;
+  if (!path || !find_on_path(plan, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
+  if (!nvcc && !fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc")) return 0;
+  if (!find_on_path(plan, fs, path, request->program, roots->shims, &plan->program) || !plan->program) return 0;
+  char* changed[CHANGED];
+  size_t count = 0;
+  if (!arch_variables(plan, project, changed, &count)) return 0;
+  plan->envp = environment_with(plan, request->environ, changed, count);
+  return plan->envp != NULL;
+}
+
 static int plan_program(const struct lean_request* request, struct lean_plan* plan, char* project_text, size_t project_size) {
   const struct lean_fs* fs = request->fs;
   const char* program = request->program;
-  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim")) {
+  /* shim_full.cpp refuses to run as either of cudaenv's own shim programs */
+  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim") ||
+      !strcmp(program, "cudaenv-shim-full")) {
     return 0;
   }
   struct roots roots;
@@ -403,8 +474,9 @@ static int plan_program(const struct lean_request* request, struct lean_plan* pl
     wanted = copy;
   }
   if (!wanted && !read_global(plan, request, roots.versions[0], &wanted)) return 0;
-  /* "system", an invalid request or none at all: the full resolver's. */
-  if (!wanted || !lean_is_version_request(wanted, strlen(wanted)) || !strcmp(wanted, "system")) return 0;
+  /* None at all falls back to the system toolkit (select_request()); an invalid one is an error. */
+  if (!wanted || !strcmp(wanted, "system")) return plan_system(plan, request, &roots, has_project ? &project : NULL);
+  if (!lean_is_version_request(wanted, strlen(wanted))) return 0;
 
   const char* dir = NULL;
   const char* name = NULL;

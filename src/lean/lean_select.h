@@ -2,8 +2,9 @@
 #define CUDAENV_LEAN_SELECT_H
 /* The shim's common case in C: the version CUDAENV_VERSION, the nearest cuda.toml or the
  * global file asks for, found under versions/ (an exact name opened directly, a prefix by one
- * listing), its program and environment. Whatever it is not sure of (an error, "system", an
- * unusual path or file) it leaves to the full resolver, core/selection.h, by answering 0:
+ * listing), or the system toolkit where none is set; its program and environment. Whatever it
+ * is not sure of (an error, an unusual path, file or PATH, the hook's state) it leaves to the
+ * full resolver, core/selection.h, by answering 0:
  * the same test vectors (tests/unit/lean_select_test.cpp) hold the two to one answer. */
 
 #include <stddef.h>
