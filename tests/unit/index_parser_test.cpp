@@ -187,3 +187,26 @@ TEST_CASE("merge: a release the table lacks is offered, paired through metadata,
   CHECK(merge_index(shipped, TorchIndexSnapshot{}, "index").releases.size() == shipped.releases.size());
   CHECK(unpaired(shipped, {"0.16.2", "0.31.0"}, false) == std::vector<std::string>{"0.31.0"});
 }
+
+TEST_CASE("index pages give each file's sha256, size and yanked state") {
+  std::string hex(64, 'A');
+  auto html = parse_project_page("<a href=\"../../files/a-1.0-py3-none-any.whl#sha256=" + hex +
+                                 "\">a</a><a href=\"b-1.0-py3-none-any.whl#md5=00\" data-yanked=\"\">b</a>");
+  REQUIRE(html.size() == 2);
+  CHECK(html[0].sha256 == std::string(64, 'a'));
+  CHECK(html[0].url == "../../files/a-1.0-py3-none-any.whl");
+  CHECK(html[0].size == 0);
+  CHECK(html[1].sha256.empty());
+  CHECK(html[1].yanked);
+  auto json = parse_project_page(R"({"files": [
+      {"filename": "a-1.0-py3-none-any.whl", "url": "https://f/a.whl", "hashes": {"sha256": ")" +
+                                 hex +
+                                 R"("}, "size": 2656, "yanked": false},
+      {"filename": "b-1.0-py3-none-any.whl", "url": "https://f/b.whl", "hashes": {"sha256": "short"}, "yanked": "broken"}]})");
+  REQUIRE(json.size() == 2);
+  CHECK(json[0].sha256 == std::string(64, 'a'));
+  CHECK(json[0].size == 2656);
+  CHECK(!json[0].yanked);
+  CHECK(json[1].sha256.empty());
+  CHECK(json[1].yanked);
+}

@@ -192,7 +192,8 @@ TEST_CASE("lean cuda.toml: the one check of a version request and of a compute c
     CHECK_FALSE(is_valid_version_request(bad));
   }
   // One answer from both readers of a cuda.toml arch entry: the shim's lean one and the C++ one.
-  for (const char* good : {"8.9", "9.0a", "8.6+PTX", "10.0", "10.0f+PTX", "08.9", "123456789.987654321", "123456789.123456789a"}) {
+  for (const char* good :
+       {"8.9", "9.0a", "8.6+PTX", "10.0", "10.0f+PTX", "08.9", "123456789.987654321", "123456789.123456789a"}) {
     CHECK(lean_is_compute_capability(good, std::strlen(good)));
     CHECK(parse_arch_entry(good));
   }

@@ -1,18 +1,14 @@
-// NVIDIA's CUDA wheels on a package index: hashes on the page, wheel tags, the metapackage's
-// pins, version choice, the nvidia/cu13/ layout, planning, pip's configuration, the plan value.
+// NVIDIA's CUDA wheels on a package index: wheel tags, the metapackage's pins, version choice,
+// the nvidia/cu13/ layout, planning.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 
 #include "install/catalog.h"
-#include "install/install_plan.h"
-#include "install/pip_config.h"
 #include "install/pypi_index.h"
-#include "support/memory_file_system.h"
 #include "torch/index_parser.h"
 
 using namespace cudaenv;
-using cudaenv::testing::MemoryFileSystem;
 
 namespace {
 
@@ -75,29 +71,6 @@ ProfileCatalog profiles() {
 }
 
 }  // namespace
-
-TEST_CASE("index pages give each file's sha256, size and yanked state") {
-  std::string hex(64, 'A');
-  auto html = parse_project_page("<a href=\"../../files/a-1.0-py3-none-any.whl#sha256=" + hex +
-                                 "\">a</a><a href=\"b-1.0-py3-none-any.whl#md5=00\" data-yanked=\"\">b</a>");
-  REQUIRE(html.size() == 2);
-  CHECK(html[0].sha256 == std::string(64, 'a'));
-  CHECK(html[0].url == "../../files/a-1.0-py3-none-any.whl");
-  CHECK(html[0].size == 0);
-  CHECK(html[1].sha256.empty());
-  CHECK(html[1].yanked);
-  auto json = parse_project_page(R"({"files": [
-      {"filename": "a-1.0-py3-none-any.whl", "url": "https://f/a.whl", "hashes": {"sha256": ")" +
-                                 hex +
-                                 R"("}, "size": 2656, "yanked": false},
-      {"filename": "b-1.0-py3-none-any.whl", "url": "https://f/b.whl", "hashes": {"sha256": "short"}, "yanked": "broken"}]})");
-  REQUIRE(json.size() == 2);
-  CHECK(json[0].sha256 == std::string(64, 'a'));
-  CHECK(json[0].size == 2656);
-  CHECK(!json[0].yanked);
-  CHECK(json[1].sha256.empty());
-  CHECK(json[1].yanked);
-}
 
 TEST_CASE("wheel platform tags match the redist platform") {
   auto x86 = parse_wheel_name(std::string("nvidia_cuda_nvcc-13.2.86") + kX86);
@@ -301,59 +274,4 @@ TEST_CASE("CUDA 12 and 11 wheels are refused with the command that works") {
   CHECK(twelve.error().hint.find("cudaenv install 12.8 --source redist") != std::string::npos);
   CHECK(!check_wheel_major(*parse_version("11.8.0"), "x").ok());
   CHECK(check_wheel_major(*parse_version("13.0"), "x").ok());
-}
-
-TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") {
-  MemoryFileSystem fs;
-  EnvMap env{{"HOME", "/h"}, {"VIRTUAL_ENV", "/v"}, {"PIP_CONFIG_FILE", "/p.conf"}};
-  auto paths_of = [](const std::vector<std::filesystem::path>& files) {
-    std::vector<std::string> out;
-    for (const auto& file : files) out.push_back(file.string());
-    return out;
-  };
-  CHECK(paths_of(pip_config_files(env, fs)) == std::vector<std::string>{"/etc/xdg/pip/pip.conf", "/etc/pip.conf",
-                                                                        "/h/.pip/pip.conf", "/h/.config/pip/pip.conf",
-                                                                        "/v/pip.conf", "/p.conf"});
-  fs.file("/p.conf", "[global]\nindex-url = https://env-file\n");  // an existing PIP_CONFIG_FILE: no user files
-  CHECK(paths_of(pip_config_files(env, fs)) ==
-        std::vector<std::string>{"/etc/xdg/pip/pip.conf", "/etc/pip.conf", "/v/pip.conf", "/p.conf"});
-  CHECK(pip_config_files({{"HOME", "/h"}, {"PIP_CONFIG_FILE", "/dev/null"}}, fs).empty());
-  CHECK(pip_config_files({{"HOME", "/h"}, {"XDG_CONFIG_HOME", "/x"}, {"XDG_CONFIG_DIRS", "/a:/b"}}, fs).size() == 5);
-
-  fs.file("/etc/pip.conf", "[global]\nindex-url = https://global\n");
-  fs.file("/h/.config/pip/pip.conf", "[install]\nindex-url = https://user\n");
-  fs.file("/v/pip.conf", "[global]\ntimeout = 3\n");
-  EnvMap plain{{"HOME", "/h"}, {"VIRTUAL_ENV", "/v"}};
-  CHECK(pip_index_url(plain, fs)->value == "https://user");
-  CHECK(pip_index_url(plain, fs)->kind == OriginKind::global_file);
-  CHECK(pip_index_url(plain, fs)->origin() == "/h/.config/pip/pip.conf");
-  CHECK(pip_index_url(env, fs)->value == "https://env-file");
-  env["PIP_INDEX_URL"] = "https://variable";
-  CHECK(pip_index_url(env, fs)->value == "https://variable");
-  CHECK(pip_index_url(env, fs)->origin() == "PIP_INDEX_URL");
-  CHECK(!pip_index_url({{"HOME", "/nobody"}}, MemoryFileSystem()));
-
-  CHECK(pip_config_index_url("[global]\nindex-url = https://g/simple\n") == "https://g/simple");
-  CHECK(pip_config_index_url("[install]\nindex_url: https://i\n[global]\nindex-url=https://g\n") == "https://i");
-  CHECK(pip_config_index_url("# [global]\n[global]\n; index-url = x\ntimeout = 60\n[list]\nindex-url = l\n") == std::nullopt);
-  CHECK(pip_config_index_url("index-url = outside a section\n") == std::nullopt);
-  CHECK(pip_config_index_url("[GLOBAL]\r\nIndex-URL = https://crlf\r\n") == "https://crlf");
-}
-
-TEST_CASE("an install plan is a plain value that reads back as written") {
-  InstallPlan plan{"13.2.2",
-                   "pypi",
-                   "https://pypi.org/simple",
-                   "https://f/cuda_toolkit.whl",
-                   std::string(64, 'b'),
-                   {{"cuda_nvcc", "13.2.86", "https://f/nvcc.whl", std::string(64, 'c'), 44042846, "nvidia-cuda-nvcc"},
-                    {"cuda_cudart", "13.2.86", "https://f/rt.tar.xz", std::string(64, 'd'), 12, ""}}};
-  auto back = parse_plan(plan_json(plan).dump(), "plan.json");
-  REQUIRE(back.ok());
-  CHECK(*back == plan);
-  auto broken = parse_plan(R"({"label": "13.2.2", "source": "pypi", "origin": "x", "pinned_by": {"url": "", "sha256": ""},
-                               "files": [{"component": "c", "version": "1", "url": "u", "sha256": "s", "size": "12"}]})",
-                           "cuda.lock");
-  REQUIRE(!broken.ok());
-  CHECK(broken.error().message.find("cuda.lock") == 0);
 }
