@@ -19,7 +19,7 @@ namespace cudaenv {
 namespace {
 
 Result<int> run_init(const Session& session, const std::string& shell) {
-  CUDAENV_TRY_ASSIGN(auto binary, running_program());
+  CUDAENV_TRY_ASSIGN(auto binary, user_program());
   std::fputs(init_script(*parse_shell_kind(shell), binary, session.layout.shims_dir()).c_str(), stdout);
   return 0;
 }

@@ -185,7 +185,7 @@ static int each_compute_capability(const struct value* v) {
 /* Whether the full reader would take `key = v` in the current table without an error. */
 static int accept_setting(struct reader* r, struct lean_span key, const struct value* v) {
   switch (r->table) {
-    case ROOT: return !span_is(key, "cuda") && !span_is(key, "torch") && !span_is(key, "env");
+    case ROOT: ++r->out->unknown_keys; return !span_is(key, "cuda") && !span_is(key, "torch") && !span_is(key, "env");
     case CUDA:
       if (span_is(key, "version")) {
         if (v->kind != STRING || !lean_is_version_request(v->string.text, v->string.size)) return 0;
@@ -198,9 +198,13 @@ static int accept_setting(struct reader* r, struct lean_span key, const struct v
         if (v->kind != ARRAY || !each_compute_capability(v)) return 0;
         memcpy(r->out->arch, v->items, v->count * sizeof v->items[0]);
         r->out->arch_count = v->count;
+      } else if (!span_is(key, "source") && !span_is(key, "libraries") && !span_is(key, "lock")) {
+        ++r->out->unknown_keys;
       }
       return 1;
-    case TORCH: return !span_is(key, "version") || v->kind == STRING;
+    case TORCH:
+      if (!span_is(key, "version")) ++r->out->unknown_keys;
+      return !span_is(key, "version") || v->kind == STRING;
     case ENV: return is_variable_name(key) && v->kind == STRING;
     case OTHER: return 1;
   }
@@ -215,6 +219,7 @@ static int read_header(struct reader* r) {
   struct lean_span root = {"", 0};
   if (!set_insert(&r->keys, hash_pair(root, name))) return 0;
   r->table = span_is(name, "cuda") ? CUDA : span_is(name, "torch") ? TORCH : span_is(name, "env") ? ENV : OTHER;
+  if (r->table == OTHER) ++r->out->unknown_keys;
   r->table_name = name;
   return read_line_end(r);
 }

@@ -1,6 +1,6 @@
 // The lean cuda.toml reader (src/lean/lean_toml.h) against the full one (core/cuda_toml.h):
 // whatever the lean one reads, the full one reads without an error and to the same version
-// and arch list; the rest it leaves to the full one.
+// and arch list, with warnings where it counts unknown keys; the rest it leaves to the full one.
 #include <catch2/catch.hpp>
 
 #include "core/cuda_toml.h"
@@ -27,6 +27,8 @@ bool lean_agrees(const std::string& text) {
   std::vector<std::string> arch;
   for (size_t i = 0; i < lean.arch_count; ++i) arch.push_back(text_of(lean.arch[i]));
   CHECK(full->arch == arch);
+  // The lean `cudaenv` front hands a file with warnings to the full program, which prints them.
+  CHECK((lean.unknown_keys > 0) == !full->warnings.empty());
   return true;
 }
 
@@ -44,6 +46,8 @@ const char* const kCommon[] = {
     "\t[cuda]\n  version\t=\t\"12.1\"\t\n",
     "[env]\nA = \"x\"\n[cuda]\nversion = \"system\"\n",
     "[cuda]\n",
+    "[torch]\nindex = \"x\"\n[cuda]\nversion = \"12.4\"\n",
+    "[cuda]\nversion = \"12.4\"\n[other]\nkey = \"1\"\n",
 };
 
 // Files it must leave to the full reader (which may take them or refuse them).
