@@ -2,7 +2,8 @@
  * program takes on a VM (glibc probes the CPU at start-up, and every probe traps to the
  * hypervisor): it answers the read-only commands a prompt or a script runs most
  * (`--version`, `versions`, `current`) itself where it is sure of the answer, from the lean
- * resolver the shim uses (src/lean). Everything else, and every case it is unsure of
+ * resolver the shim uses (src/lean), and runs the prompt hook's `hook-env` in cudaenv-hook, a
+ * static build of the same C++ code. Everything else, and every case it is unsure of
  * (an error, a warning, "system", --json, unusual text), it hands with argv and environment
  * untouched to cudaenv-full, the C++ program that does it all; the integration test
  * front_vs_full.sh holds the two to the same bytes. */
@@ -25,25 +26,40 @@ extern char** environ;
 
 enum { PATH_SIZE = 4096 };
 
-/* cudaenv-full beside this program (the build folder), else in PREFIX/libexec/cudaenv. */
-static void run_full_program(char** argv) {
-  static const char* const places[] = {"cudaenv-full", "../libexec/cudaenv/cudaenv-full"};
-  char self[PATH_SIZE];
-  if (lean_self_exe(self, sizeof self) < 0) strcpy(self, "/proc/self/exe");
+/* The companion program `name` beside this one (a build folder), else in PREFIX/libexec/cudaenv;
+ * returns only when neither runs. */
+static void run_companion(const char* name, char** argv, char* self, size_t self_size) {
+  if (lean_self_exe(self, self_size) < 0) strcpy(self, "/proc/self/exe");
   char* slash = strrchr(self, '/');
   size_t dir = slash ? (size_t)(slash - self) + 1 : 0;
-  for (size_t i = 0; i < sizeof places / sizeof places[0]; ++i) {
-    char full[PATH_SIZE];
-    if (dir + strlen(places[i]) >= sizeof full) break;
-    memcpy(full, self, dir);
-    strcpy(full + dir, places[i]);
-    execve(full, argv, environ);
+  for (int place = 0; place < 2; ++place) {
+    char path[PATH_SIZE];
+    const char* folder = place ? "../libexec/cudaenv/" : "";
+    if (dir + strlen(folder) + strlen(name) >= sizeof path) break;
+    memcpy(path, self, dir);
+    strcpy(path + dir, folder);
+    strcat(path, name);
+    execve(path, argv, environ);
   }
+}
+
+static void run_full_program(char** argv) {
+  char self[PATH_SIZE];
+  run_companion("cudaenv-full", argv, self, sizeof self);
   fprintf(stderr,
           "cudaenv: error: cudaenv-full is missing beside %s and in its ../libexec/cudaenv\n"
           "  reinstall cudaenv (./install.sh) so its programs are installed together\n",
           self);
   exit(127);
+}
+
+/* `cudaenv hook-env --shell SHELL`, what the prompt hook runs: cudaenv-hook, the same code as
+ * cudaenv-full's static, which starts without the dynamic loader. */
+static void run_hook_program(int argc, char** argv) {
+  if (argc != 4 || strcmp(argv[1], "hook-env") || strcmp(argv[2], "--shell")) return;
+  if (strcmp(argv[3], "bash") && strcmp(argv[3], "zsh") && strcmp(argv[3], "fish")) return;
+  char self[PATH_SIZE];
+  run_companion("cudaenv-hook", argv, self, sizeof self);
 }
 
 /* What the command prints, built whole before any of it is written: unsure halfway, the
@@ -307,6 +323,7 @@ int main(int argc, char** argv) {
     return fflush(stdout) == 0 ? 0 : 1;
   }
   free(out.data);
+  run_hook_program(argc, argv);
   if (argc > 0) run_full_program(argv);
   char* none[] = {"cudaenv", NULL};
   run_full_program(none);

@@ -1,6 +1,6 @@
 # The lean front (`cudaenv`, src/cli/front.c) against cudaenv-full, the C++ program it hands
-# to: every case the front answers alone gives the same bytes (stdout, stderr, exit status)
-# as the full program, and every case it is unsure of is handed over untouched.
+# to: every case the front answers alone (or with cudaenv-hook) gives the same bytes (stdout,
+# stderr, exit status) as the full program, and every case it is unsure of is handed over.
 . "$(dirname "$0")/lib.sh"
 
 FULL="$BUILD/cudaenv-full"
@@ -131,4 +131,15 @@ rm -rf "$CUDAENV_ROOT/versions/caf"$'\xc3\xa9'
 rm -f "$CUDAENV_ROOT/version"
 cd "$WORK/plain" || exit 1
 handed_off "nothing selected: system" versions
+
+# hook-env runs in cudaenv-hook, the same code linked statically: the same bytes, stamps included.
+cp "$BUILD/cudaenv-hook" "$WORK/alone/bin/"
+cd "$WORK/exact/a/b" || exit 1
+for shell in bash zsh fish; do
+  answered "hook-env --shell $shell" hook-env --shell "$shell"
+  __CUDAENV_STATE=$hook_state answered "hook-env --shell $shell, inside a shell the hook changed" hook-env --shell "$shell"
+done
+rm "$WORK/alone/bin/cudaenv-hook"
+handed_off "hook-env for another shell: CLI11's error" hook-env --shell tcsh
+handed_off "hook-env with more words" hook-env --shell bash extra
 finish
