@@ -13,8 +13,9 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[3], shell) == 0) return cudaenv::run_hook_env(shell);
     }
   }
-  std::fputs("cudaenv: error: cudaenv-hook runs as `cudaenv-hook hook-env --shell bash|zsh|fish`\n"
-             "  run `cudaenv hook-env --shell SHELL` instead\n",
-             stderr);
+  std::fputs(
+      "cudaenv: error: cudaenv-hook runs as `cudaenv-hook hook-env --shell bash|zsh|fish`\n"
+      "  run `cudaenv hook-env --shell SHELL` instead\n",
+      stderr);
   return 2;
 }
