@@ -234,7 +234,8 @@ static int entry_exists(const struct lean_fs* fs, const char* path) {
 }
 
 /* match_toolkit() for a prefix: the newest version it is a prefix of, by name on a tie. */
-static void consider(void* context, const char* name) {
+static void consider(void* context, const char* name, int not_a_link) {
+  (void)not_a_link;
   struct best_match* best = context;
   long parts[4];
   int count = name[0] == '.' ? 0 : lean_parse_version(name, parts);

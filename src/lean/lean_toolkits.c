@@ -19,10 +19,10 @@ static int by_name(const void* a, const void* b) {
   return strcmp(((const struct lean_toolkit*)a)->name, ((const struct lean_toolkit*)b)->name);
 }
 
-/* toolkit_order() in core/toolkits.cpp */
+/* toolkit_order() in core/toolkits.cpp, on pointers: qsort moves them, not the entries. */
 static int toolkit_order(const void* a_entry, const void* b_entry) {
-  const struct lean_toolkit* a = a_entry;
-  const struct lean_toolkit* b = b_entry;
+  const struct lean_toolkit* a = *(const struct lean_toolkit* const*)a_entry;
+  const struct lean_toolkit* b = *(const struct lean_toolkit* const*)b_entry;
   if (a->part_count && b->part_count) {
     int order = lean_compare_versions(a->parts, a->part_count, b->parts, b->part_count);
     if (order) return order;
@@ -32,7 +32,7 @@ static int toolkit_order(const void* a_entry, const void* b_entry) {
   return strcmp(a->name, b->name);
 }
 
-static int add_entry(struct listing* listing, const char* name) {
+static int add_entry(struct listing* listing, const char* name, int not_a_link) {
   const struct lean_fs* fs = listing->fs;
   struct lean_toolkit key = {.name = name};
   if (listing->shadowing && bsearch(&key, listing->items, listing->shadowing, sizeof key, by_name)) return 1;
@@ -47,28 +47,40 @@ static int add_entry(struct listing* listing, const char* name) {
   struct lean_toolkit* toolkit = &listing->items[listing->count];
   memset(toolkit, 0, sizeof *toolkit);
   toolkit->root = listing->root;
-  toolkit->name = lean_copy(listing->memory, name);
-  toolkit->home = lean_join(listing->memory, listing->versions_dir, name);
-  if (!toolkit->name || !toolkit->home) return 0;
   toolkit->part_count = lean_parse_version(name, toolkit->parts);
-  char target[4096];
-  if (fs->read_link(fs->self, toolkit->home, target, sizeof target) >= 0) {
-    if (target[0] != '/') return 0; /* relative: list_toolkits() normalises it */
-    toolkit->registered = 1;
-    toolkit->home = lean_copy(listing->memory, target);
-    if (!toolkit->home) return 0;
-  }
-  const char* bin = lean_join(listing->memory, toolkit->home, "bin");
-  if (!bin) return 0;
+  /* One allocation for the name and its home, and none for the path of bin/: with 1000
+   * toolkits the allocations cost more than the listing. */
+  char entry[4096], target[4096];
+  size_t dir = strlen(listing->versions_dir), n = strlen(name);
+  int slash = dir && listing->versions_dir[dir - 1] == '/';
+  if (dir + 1 + n >= sizeof entry) return 0;
+  memcpy(entry, listing->versions_dir, dir);
+  entry[dir] = '/';
+  memcpy(entry + dir + !slash, name, n + 1);
+  long link = not_a_link ? -1 : fs->read_link(fs->self, entry, target, sizeof target);
+  if (link >= 0 && target[0] != '/') return 0; /* relative: list_toolkits() normalises it */
+  toolkit->registered = link >= 0;
+  const char* home = link >= 0 ? target : entry;
+  size_t home_size = strlen(home);
+  char* names = lean_allocate(listing->memory, n + 1 + home_size + 1);
+  if (!names) return 0;
+  memcpy(names, name, n + 1);
+  memcpy(names + n + 1, home, home_size + 1);
+  toolkit->name = names;
+  toolkit->home = names + n + 1;
+  char bin[4096 + 8];
+  int home_slash = home_size && home[home_size - 1] == '/';
+  memcpy(bin, home, home_size);
+  memcpy(bin + home_size, "/bin" + home_slash, sizeof "/bin" - home_slash);
   toolkit->present = fs->kind(fs->self, bin) == LEAN_DIRECTORY;
   ++listing->count;
   return 1;
 }
 
-static void each_entry(void* context, const char* name) {
+static void each_entry(void* context, const char* name, int not_a_link) {
   struct listing* listing = context;
   /* Hidden entries are staging folders and locks. */
-  if (!listing->failed && name[0] != '\0' && name[0] != '.') listing->failed = !add_entry(listing, name);
+  if (!listing->failed && name[0] != '\0' && name[0] != '.') listing->failed = !add_entry(listing, name, not_a_link);
 }
 
 int lean_list_toolkits(const struct lean_fs* fs, const struct lean_roots* roots, struct lean_plan* memory,
@@ -87,8 +99,13 @@ int lean_list_toolkits(const struct lean_fs* fs, const struct lean_roots* roots,
     fs->list_dir(fs->self, roots->versions[i], each_entry, &listing);
   }
   if (listing.failed) return 0;
-  qsort(listing.items, listing.count, sizeof *listing.items, toolkit_order);
-  out->items = listing.items;
+  struct lean_toolkit** order = lean_allocate(memory, (listing.count + 1) * sizeof *order);
+  struct lean_toolkit* items = lean_allocate(memory, (listing.count + 1) * sizeof *items);
+  if (!order || !items) return 0;
+  for (size_t i = 0; i < listing.count; ++i) order[i] = &listing.items[i];
+  qsort(order, listing.count, sizeof *order, toolkit_order);
+  for (size_t i = 0; i < listing.count; ++i) items[i] = *order[i];
+  out->items = items;
   out->count = listing.count;
   return 1;
 }

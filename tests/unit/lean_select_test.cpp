@@ -43,10 +43,14 @@ struct LeanView {
     *size = text->size();
     return copy;
   }
-  static int list_dir(void* self, const char* path, void (*each)(void*, const char*), void* context) {
+  static int list_dir(void* self, const char* path, void (*each)(void*, const char*, int), void* context) {
     ++of(self).listings;
     if (of(self).fs.kind(path) != EntryKind::directory) return -1;
-    for (const std::string& name : of(self).fs.list_dir(path)) each(context, name.c_str());
+    for (const std::string& name : of(self).fs.list_dir(path)) {
+      // As d_type tells: every other entry is known to be no link, the rest are asked.
+      bool not_a_link = name.size() % 2 == 0 && !of(self).fs.read_link(fs::path(path) / name);
+      each(context, name.c_str(), not_a_link);
+    }
     return 0;
   }
   static long read_link(void* self, const char* path, char* buffer, size_t size) {
