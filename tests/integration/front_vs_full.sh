@@ -57,6 +57,7 @@ printf '[cuda]\nversion = "12.1.1"\n' >"$WORK/exact/cuda.toml"
 printf '[cuda]\nversion = "12"\narch = ["8.9"]\n' >"$WORK/prefix/cuda.toml"
 
 answered "--version" --version
+assert_eq "$("$FULL" --version >&- 2>&1; echo $?)" "$("$ALONE" --version >&- 2>&1; echo $?)" "--version to a closed stdout"
 cd "$WORK/exact/a/b" || exit 1
 answered "versions, an exact request from cuda.toml" versions
 answered "versions --bare" versions --bare
