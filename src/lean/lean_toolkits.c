@@ -19,10 +19,8 @@ static int by_name(const void* a, const void* b) {
   return strcmp(((const struct lean_toolkit*)a)->name, ((const struct lean_toolkit*)b)->name);
 }
 
-/* toolkit_order() in core/toolkits.cpp, on pointers: qsort moves them, not the entries. */
-static int toolkit_order(const void* a_entry, const void* b_entry) {
-  const struct lean_toolkit* a = *(const struct lean_toolkit* const*)a_entry;
-  const struct lean_toolkit* b = *(const struct lean_toolkit* const*)b_entry;
+/* toolkit_order() in core/toolkits.cpp */
+static int toolkit_order(const struct lean_toolkit* a, const struct lean_toolkit* b) {
   if (a->part_count && b->part_count) {
     int order = lean_compare_versions(a->parts, a->part_count, b->parts, b->part_count);
     if (order) return order;
@@ -30,6 +28,22 @@ static int toolkit_order(const void* a_entry, const void* b_entry) {
     return a->part_count ? -1 : 1;
   }
   return strcmp(a->name, b->name);
+}
+
+/* A merge sort of `count` pointers (`spare` as long): fewer comparisons than musl's smoothsort,
+ * which with 1000 toolkits cost more than listing them. Stable; names are unique anyway. */
+static void sort_toolkits(struct lean_toolkit** items, struct lean_toolkit** spare, size_t count) {
+  for (size_t width = 1; width < count; width *= 2) {
+    for (size_t left = 0; left < count; left += 2 * width) {
+      size_t middle = left + width < count ? left + width : count;
+      size_t right = left + 2 * width < count ? left + 2 * width : count;
+      size_t i = left, j = middle, k = left;
+      while (i < middle && j < right) spare[k++] = toolkit_order(items[j], items[i]) < 0 ? items[j++] : items[i++];
+      while (i < middle) spare[k++] = items[i++];
+      while (j < right) spare[k++] = items[j++];
+    }
+    memcpy(items, spare, count * sizeof *items);
+  }
 }
 
 static int add_entry(struct listing* listing, const char* name, int not_a_link) {
@@ -99,11 +113,11 @@ int lean_list_toolkits(const struct lean_fs* fs, const struct lean_roots* roots,
     fs->list_dir(fs->self, roots->versions[i], each_entry, &listing);
   }
   if (listing.failed) return 0;
-  struct lean_toolkit** order = lean_allocate(memory, (listing.count + 1) * sizeof *order);
+  struct lean_toolkit** order = lean_allocate(memory, 2 * (listing.count + 1) * sizeof *order);
   struct lean_toolkit* items = lean_allocate(memory, (listing.count + 1) * sizeof *items);
   if (!order || !items) return 0;
   for (size_t i = 0; i < listing.count; ++i) order[i] = &listing.items[i];
-  qsort(order, listing.count, sizeof *order, toolkit_order);
+  sort_toolkits(order, order + listing.count + 1, listing.count);
   for (size_t i = 0; i < listing.count; ++i) items[i] = *order[i];
   out->items = items;
   out->count = listing.count;
