@@ -198,7 +198,11 @@ static int accept_setting(struct reader* r, struct lean_span key, const struct v
         if (v->kind != ARRAY || !each_compute_capability(v)) return 0;
         memcpy(r->out->arch, v->items, v->count * sizeof v->items[0]);
         r->out->arch_count = v->count;
-      } else if (!span_is(key, "source") && !span_is(key, "libraries") && !span_is(key, "lock")) {
+      } else if (span_is(key, "source")) {
+        return v->kind == STRING && (span_is(v->string, "redist") || span_is(v->string, "pypi"));
+      } else if (span_is(key, "libraries") || span_is(key, "lock")) {
+        return 0; /* their values the full reader checks */
+      } else {
         ++r->out->unknown_keys;
       }
       return 1;

@@ -57,7 +57,7 @@ printf '[cuda]\nversion = "12.1.1"\n' >"$WORK/exact/cuda.toml"
 printf '[cuda]\nversion = "12"\narch = ["8.9"]\n' >"$WORK/prefix/cuda.toml"
 
 answered "--version" --version
-assert_eq "$("$FULL" --version >&- 2>&1; echo $?)" "$("$ALONE" --version >&- 2>&1; echo $?)" "--version to a closed stdout"
+assert_eq "$("$FULL" --version 2>&1 >&-; echo $?)" "$("$ALONE" --version 2>&1 >&-; echo $?)" "--version to a closed stdout"
 cd "$WORK/exact/a/b" || exit 1
 answered "versions, an exact request from cuda.toml" versions
 answered "versions --bare" versions --bare
@@ -126,6 +126,10 @@ cd "$WORK/broken" || exit 1
 handed_off "a broken cuda.toml" versions
 cd "$WORK/unknown" || exit 1
 handed_off "a cuda.toml with a warning" current
+mkdir -p "$WORK/bad-source"
+printf '[cuda]\nversion = "12.4"\nsource = "nowhere"\n' >"$WORK/bad-source/cuda.toml"
+cd "$WORK/bad-source" || exit 1
+handed_off "a cuda.toml the full reader refuses" current
 mkdir -p "$CUDAENV_ROOT/versions/caf"$'\xc3\xa9'"/bin"
 handed_off "a name terminal_safe() would escape" versions
 rm -rf "$CUDAENV_ROOT/versions/caf"$'\xc3\xa9'

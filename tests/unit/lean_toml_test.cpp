@@ -48,6 +48,7 @@ const char* const kCommon[] = {
     "[cuda]\n",
     "[torch]\nindex = \"x\"\n[cuda]\nversion = \"12.4\"\n",
     "[cuda]\nversion = \"12.4\"\n[other]\nkey = \"1\"\n",
+    "[cuda]\nversion = \"12.4\"\nsource = \"pypi\"\n",
 };
 
 // Files it must leave to the full reader (which may take them or refuse them).
@@ -60,6 +61,10 @@ const char* const kUnusual[] = {
     "[cuda]\narch = [\"8.9xy\"]\n",
     "[cuda]\narch = \"8.9\"\n",
     "[cuda]\nprofile = \"big\"\n",
+    "[cuda]\nsource = \"nowhere\"\n",
+    "[cuda]\nsource = [\"pypi\"]\n",
+    "[cuda]\nlock = \"yes\"\n",
+    "[cuda]\nlibraries = [\"no such library\"]\n",
     "[env]\n1X = \"a\"\n",
     "[env]\nA-B = \"a\"\n",
     "[env]\nX = 1\n",
