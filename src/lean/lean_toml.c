@@ -336,7 +336,7 @@ static int each_compute_capability(const struct value* v) {
  * the key holds a '-'. Of [cuda]'s values only one-line strings and arrays are read. */
 static int accept_setting(struct reader* r, struct lean_span key, int dash, const struct value* v) {
   switch (r->table) {
-    case ROOT: return !span_is(key, "cuda") && !span_is(key, "torch") && !span_is(key, "env");
+    case ROOT: ++r->out->unknown_keys; return !span_is(key, "cuda") && !span_is(key, "torch") && !span_is(key, "env");
     case CUDA:
       if (v->kind == LONG_STRING) return 0;
       if (span_is(key, "version")) {
@@ -354,9 +354,13 @@ static int accept_setting(struct reader* r, struct lean_span key, int dash, cons
         r->out->arch_count = v->count;
       } else if (span_is(key, "libraries") || span_is(key, "lock")) {
         return 0; /* library specs and booleans: the full reader checks them */
+      } else {
+        ++r->out->unknown_keys;
       }
       return 1;
-    case TORCH: return !span_is(key, "version") || v->kind != ARRAY;
+    case TORCH:
+      if (!span_is(key, "version")) ++r->out->unknown_keys;
+      return !span_is(key, "version") || v->kind != ARRAY;
     /* parse_cuda_toml's is_variable_name: a bare key without '-', not starting with a digit */
     case ENV: return !dash && !is_digit(key.text[0]) && v->kind != ARRAY;
     case OTHER: return 1;
@@ -373,6 +377,7 @@ static int read_header(struct reader* r) {
   struct lean_span root = {"", 0};
   if (!set_insert(&r->keys, hash_span(hash_table(root), name))) return 0;
   r->table = span_is(name, "cuda") ? CUDA : span_is(name, "torch") ? TORCH : span_is(name, "env") ? ENV : OTHER;
+  if (r->table == OTHER) ++r->out->unknown_keys;
   r->table_hash = hash_table(name);
   return read_line_end(r);
 }

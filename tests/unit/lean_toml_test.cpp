@@ -1,6 +1,6 @@
 // The lean cuda.toml reader (src/lean/lean_toml.h) against the full one (core/cuda_toml.h):
 // whatever the lean one reads, the full one reads without an error and to the same version
-// and arch list; the rest it leaves to the full one.
+// and arch list, with warnings where it counts unknown keys; the rest it leaves to the full one.
 #include <catch2/catch.hpp>
 
 #include "core/cuda_toml.h"
@@ -29,6 +29,8 @@ bool lean_agrees(const std::string& text) {
   std::vector<std::string> arch;
   for (size_t i = 0; i < lean.arch_count; ++i) arch.push_back(text_of(lean.arch[i]));
   CHECK(full->arch == arch);
+  // The lean `cudaenv` front hands a file with warnings to the full program, which prints them.
+  CHECK((lean.unknown_keys > 0) == !full->warnings.empty());
   return true;
 }
 
@@ -53,6 +55,8 @@ const char* const kCommon[] = {
     "[env]\nNOTE = \"\"\"\nline\n\"\"\"\n[torch]\nversion = '''2.5.1'''\n",
     "[cuda]\nsource = \"pypi\"\nversion = \"13.0\"\n",
     "[cuda]\nversion = \"12.4\"\n[env]\nA_VERY_LONG_VARIABLE_NAME_OF_MANY_BYTES = \"a value longer than sixteen bytes\"\n",
+    "[torch]\nindex = \"x\"\n[cuda]\nversion = \"12.4\"\n",
+    "[cuda]\nversion = \"12.4\"\n[other]\nkey = \"1\"\n",
 };
 
 // Files it must leave to the full reader (which may take them or refuse them).
@@ -66,6 +70,10 @@ const char* const kUnusual[] = {
     "[cuda]\narch = \"8.9\"\n",
     "[cuda]\narch = [\"9.0\", \"80000000000.6g+PTX\"]\n",
     "[cuda]\nprofile = \"big\"\n",
+    "[cuda]\nsource = \"nowhere\"\n",
+    "[cuda]\nsource = [\"pypi\"]\n",
+    "[cuda]\nlock = \"yes\"\n",
+    "[cuda]\nlibraries = [\"no such library\"]\n",
     "[env]\n1X = \"a\"\n",
     "[env]\nA-B = \"a\"\n",
     "[env]\nX = 1\n",
