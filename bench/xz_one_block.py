@@ -83,5 +83,6 @@ def one_block(data):
     return bytes(out)
 
 
-with open(sys.argv[1], "rb") as archive:
-    sys.stdout.buffer.write(one_block(archive.read()))
+if __name__ == "__main__":
+    with open(sys.argv[1], "rb") as archive:
+        sys.stdout.buffer.write(one_block(archive.read()))

@@ -36,7 +36,7 @@ _cudaenv() {
   if [[ -z $words && -z $files ]]; then
     case $command in
       install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin --source --index-url --library --locked --frozen"; words=$(_cudaenv_words remote) ;;
-      lock) flags="--platform --mirror --skip-manifest-pin --check --hash" ;;
+      lock) flags="--platform --mirror --source --index-url --skip-manifest-pin --check --hash" ;;
       uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
       use) flags="--unset"; words=$(_cudaenv_words installed) ;;
       prefix) words=$(_cudaenv_words installed) ;;

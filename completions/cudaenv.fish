@@ -58,8 +58,8 @@ complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l mirror -x
 complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l skip-manifest-pin
 complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l check -d 'Exit 1 when cuda.toml changed'
 complete -c cudaenv -n '__fish_seen_subcommand_from lock' -l hash -d 'A cache key for CI'
-complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote' -l source -x -a 'redist pypi'
-complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote' -l index-url -x
+complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote lock' -l source -x -a 'redist pypi'
+complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote lock' -l index-url -x
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(__cudaenv_ask versions --bare)'
 complete -c cudaenv -n '__fish_seen_subcommand_from use global shell' -l unset -d 'Remove the setting'

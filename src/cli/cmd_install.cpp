@@ -117,7 +117,9 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
                               ProgressReporter& progress) {
   fs::path path = lock_path_of(toml);
   CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
-  LockRequest wanted{toml.version, options.profile, options.components, options.libraries};
+  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
+  LockRequest wanted{toml.version, options.profile, options.components, options.libraries,
+                     source_kind == "pypi" ? source_kind : ""};
   bool pinned = options.locked || options.frozen;
   if (!existing && pinned) {
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
@@ -137,7 +139,7 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
   std::vector<std::string> platforms = existing ? existing->platforms : std::vector<std::string>{};
   platforms.push_back(platform);
   auto lock = resolve_lock(session, releases, profiles, wanted, platforms,
-                           LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+                           LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
   if (!lock) return lock.take_error();
   CUDAENV_TRY(write_lock_file(path, *lock));
   print_note((existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
@@ -146,10 +148,9 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
 
 Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
-  ProgressReporter progress(stderr, stderr_wants_colour());
+  ProgressReporter progress(stderr, wants_colour(stderr));
   CUDAENV_TRY_ASSIGN(auto lock, project_lock(options, session, releases, profiles, toml, platform, progress));
-  CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles,
-                                                  skip_manifest_pin(options.skip_manifest_pin, session), progress));
+  CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles, progress));
   InstallRequest& request = install.request;
   request.jobs = options.jobs.value_or(kDefaultJobs);
   request.force = options.force;
@@ -179,7 +180,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     return install_locked(session, options, releases, profiles, *project, platform);
   }
   CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session));
-  ProgressReporter progress(stderr, stderr_wants_colour());
+  ProgressReporter progress(stderr, wants_colour(stderr));
   std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles).value;
   auto request_for = [&](const std::string& label) {
     return InstallRequest{label, profile,       options.components,     platform,
@@ -192,8 +193,9 @@ Result<int> run_install(const Session& session, InstallOptions options) {
       CUDAENV_TRY_ASSIGN(auto label,
                          resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
       CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
-      PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles), session,
-                                            LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session)}, progress);
+      PlanFiles plan_files =
+          with_libraries(plan_wheel_files(index, profiles), session,
+                         LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
       CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
     }
     return 0;
@@ -204,7 +206,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, releases_at.resolve(version));
     PlanFiles plan_files = with_libraries(plan_redist_files(releases, profiles, folder, progress), session,
-                                          LockSources{folder.base_url, folder.skip_manifest_pin}, progress);
+                                          LockSources{folder.base_url, folder.skip_manifest_pin, options.index_url}, progress);
     CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
   }
   return 0;
@@ -440,7 +442,7 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_option("--source", options->source,
                      "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
   command.add_option("--index-url", options->index_url,
-                     "Package index for --source pypi; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
+                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
   command.add_option("--library", options->libraries,
                      "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
   command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");

@@ -18,6 +18,8 @@ namespace {
 struct LockOptions {
   std::vector<std::string> platforms;
   std::string mirror;
+  std::string source;
+  std::string index_url;
   bool skip_manifest_pin = false;
   bool check = false;
   bool hash = false;
@@ -44,9 +46,9 @@ Result<CudaLock> existing_lock(const CudaToml& toml) {
 }
 
 // Exit 1, naming each difference, when the lock no longer says what cuda.toml asks for.
-Result<int> check_lock(const CudaToml& toml) {
+Result<int> check_lock(const CudaToml& toml, const std::string& source_kind) {
   CUDAENV_TRY_ASSIGN(auto lock, existing_lock(toml));
-  std::vector<std::string> differences = request_differences(lock.request, lock_request_of(toml));
+  std::vector<std::string> differences = request_differences(lock.request, lock_request_of(toml, source_kind));
   if (!differences.empty()) {
     return make_error(lock_path_of(toml).string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
                       "run `cudaenv lock` to update it, and commit both");
@@ -64,7 +66,8 @@ Result<int> print_hash(const CudaToml& toml, const std::string& platform) {
 
 Result<int> run_lock(const Session& session, const LockOptions& options) {
   CUDAENV_TRY_ASSIGN(auto toml, project_file(session));
-  if (options.check) return check_lock(toml);
+  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
+  if (options.check) return check_lock(toml, source_kind);
   if (options.hash) {
     if (options.platforms.size() > 1) return make_error("--hash keys one platform", "pass one --platform", 2);
     CUDAENV_TRY_ASSIGN(auto platform, host_platform(options.platforms.empty() ? "" : options.platforms.front()));
@@ -85,8 +88,10 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
   }
   ProgressReporter progress(stderr, false);
   CUDAENV_TRY_ASSIGN(
-      auto lock, resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml), platforms,
-                              LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session)}, progress));
+      auto lock,
+      resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml, source_kind), platforms,
+                   LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url},
+                   progress));
   if (previous && *previous == lock) {
     std::printf("%s is up to date (CUDA %s)\n", path.string().c_str(), lock.label.c_str());
     return 0;
@@ -108,6 +113,10 @@ CommandHandler configure_lock(CLI::App& command) {
   command.add_option("--platform", options->platforms,
                      "Lock for this platform (repeatable; default: the lock's platforms, else this machine's)");
   command.add_option("--mirror", options->mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
+  command.add_option("--source", options->source,
+                     "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
+  command.add_option("--index-url", options->index_url,
+                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
   command.add_flag("--skip-manifest-pin", options->skip_manifest_pin,
                    "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
   command.add_flag("--check", options->check, "Exit 1 when cuda.lock no longer matches cuda.toml (no network)");

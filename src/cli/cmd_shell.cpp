@@ -54,12 +54,7 @@ Result<int> run_shell(const Session& session, const ShellOptions& options) {
     std::printf(fish ? "set -e -g CUDAENV_VERSION;\n" : "unset CUDAENV_VERSION;\n");
     return 0;
   }
-  if (!is_valid_version_request(options.version)) {
-    return make_error("'" + options.version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
-  }
-  auto toolkit = resolve_request(session.fs, session.env, session.layout,
-                                 Request{options.version, OriginKind::argument, {}, "shell"}, session.toolkit_index());
-  if (!toolkit) return toolkit.take_error();
+  CUDAENV_TRY(session.resolve_argument(options.version, "shell"));
   std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(),
              stdout);
   return 0;

@@ -1,8 +1,10 @@
 #include "cli/library_source.h"
 
 #include "install/checked_manifest.h"
+#include "install/package_index.h"
 #include "mirror/release_discovery.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -26,18 +28,47 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
   CUDAENV_TRY_ASSIGN(auto archive, choose_library_archive(manifest, spec.name, release, context.platform, context.cuda_major));
   std::string archive_url = base + archive.artifact.relative_path;
-  return PlannedLibrary{spec.name, release, std::move(archive), archive_url, url, sha256_hex(text)};
+  return PlannedLibrary{spec.name, release, std::move(archive), archive_url, url, sha256_hex(text), ""};
+}
+
+// The CUDA majors NCCL has wheels of on the index for the platform ("CUDA 12, CUDA 13").
+std::vector<std::string> nccl_majors_offered(PackageIndex& index, const std::string& platform) {
+  std::vector<std::string> out;
+  for (int major = 11; major <= 14; ++major) {
+    auto files = index.files(nccl_distribution(major));
+    if (files && !wheel_versions(*files, nccl_distribution(major), platform).empty())
+      out.push_back("CUDA " + std::to_string(major));
+  }
+  return out;
+}
+
+// NCCL has no redist manifest (NVIDIA's compute/redist/nccl/ holds .txz files without checksums,
+// nvidia-redist.md §6.2), so it comes from its PyPI wheels, whose index pages carry sha256s.
+Result<PlannedLibrary> resolve_nccl(const LibrarySpec& spec, const LibraryContext& context) {
+  PackageIndex index(context.index_url);
+  std::string distribution = nccl_distribution(context.cuda_major);
+  std::string page = index.url() + "/" + distribution + "/";
+  auto files = index.files(distribution);
+  if (!files) {
+    std::vector<std::string> majors = nccl_majors_offered(index, context.platform);
+    if (majors.empty()) return files.take_error();
+    return make_error("NCCL has no wheel for CUDA " + std::to_string(context.cuda_major) + " on " + index.url() + " (" +
+                          distribution + ": " + files.error().message + ")",
+                      "it has wheels for " + join(majors, ", ") +
+                          ": use a toolkit of one of those majors, or leave nccl out "
+                          "of libraries");
+  }
+  CUDAENV_TRY_ASSIGN(auto wheel, choose_nccl_wheel(*files, spec, context.cuda_major, context.platform, page));
+  CUDAENV_TRY_ASSIGN(auto file, planned_wheel(index, wheel, spec.name, distribution));
+  PlannedArchive archive{spec.name, file.version, RedistArtifact{file.url, file.sha256, file.size}};
+  return PlannedLibrary{spec.name, file.version, std::move(archive), file.url, page, "", distribution};
 }
 
 }  // namespace
 
 Result<PlannedLibrary> resolve_library(const LibrarySpec& spec, const LibraryContext& context, ProgressReporter& progress) {
-  if (spec.name == "cudnn") return resolve_cudnn(spec, context, progress);
-  return make_error(
-      "NCCL comes from NVIDIA's PyPI wheels (nvidia-nccl-cu12, nvidia-nccl-cu13), which this cudaenv "
-      "does not install as a library yet",
-      "install NCCL with pip (pip install nvidia-nccl-cu" + std::to_string(context.cuda_major) +
-          "), or leave it out of libraries");
+  if (spec.name == "nccl") return resolve_nccl(spec, context);
+  return resolve_cudnn(spec, context, progress);
 }
 
 }  // namespace cudaenv

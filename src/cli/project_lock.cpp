@@ -6,6 +6,7 @@
 #include "cli/library_source.h"
 #include "cli/redist_source.h"
 #include "install/checked_manifest.h"
+#include "install/package_index.h"
 #include "install/plan.h"
 #include "install/redist_files.h"
 #include "util/atomic_file.h"
@@ -17,7 +18,7 @@ namespace cudaenv {
 namespace {
 
 LockedArchive locked_file(const PlannedFile& file, const std::string& platform) {
-  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", ""};
+  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", "", file.distribution};
 }
 
 LockedArchive locked_library(const PlannedLibrary& library, const std::string& platform) {
@@ -29,16 +30,18 @@ LockedArchive locked_library(const PlannedLibrary& library, const std::string& p
                        library.archive.artifact.size,
                        library.release,
                        library.source,
-                       library.source_sha256};
+                       library.source_sha256,
+                       library.distribution};
 }
 
 PlannedFile planned_file(const LockedArchive& locked) {
-  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, {}};
+  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, locked.distribution};
 }
 
 PlannedFile library_file(const PlannedLibrary& library) {
   return PlannedFile{
-      library.name, library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size, {}};
+      library.name,        library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size,
+      library.distribution};
 }
 
 int major_of(const std::string& label) {
@@ -50,11 +53,15 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
                                                       const std::string& label, const std::string& platform,
                                                       const LockSources& sources, ProgressReporter& progress) {
   std::vector<PlannedLibrary> out;
-  LibraryContext context{session.layout,           session.env, session.data, sources.base_url, platform, major_of(label),
+  LibraryContext context{session.layout,           session.env, session.data, sources.base_url, "", platform, major_of(label),
                          sources.skip_manifest_pin};
   for (const std::string& text : specs) {
     CUDAENV_TRY_ASSIGN(auto spec, parse_library_spec(text, "library"));
     if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec.name; })) continue;
+    if (spec.name == "nccl" && context.index_url.empty()) {
+      CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(sources.index_url_option, session));
+      context.index_url = index_url;
+    }
     CUDAENV_TRY_ASSIGN(auto library, resolve_library(spec, context, progress));
     out.push_back(std::move(library));
   }
@@ -66,8 +73,9 @@ const char* const kRelockHint =
 
 }  // namespace
 
-LockRequest lock_request_of(const CudaToml& toml) {
-  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries};
+LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind) {
+  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries,
+                     source_kind == "pypi" ? source_kind : ""};
 }
 
 std::filesystem::path lock_path_of(const CudaToml& toml) { return toml.path.parent_path() / kLockFileName; }
@@ -99,24 +107,37 @@ PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const Loc
 Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
                               const LockRequest& request, const std::vector<std::string>& platforms, const LockSources& sources,
                               ProgressReporter& progress) {
-  ReleaseSource source(session, releases, sources.base_url);
-  CUDAENV_TRY_ASSIGN(auto label, source.resolve(request.version));
   std::string profile = request.profile.empty() ? profiles.default_profile : request.profile;
-  CUDAENV_TRY(check_release_label(label));
-  CUDAENV_TRY(check_profile(profiles, label, profile));
-  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin}, progress);
   CudaLock lock;
   lock.request = request;
-  lock.label = label;
   lock.profile = profile;
   lock.platforms = platforms;
-  lock.source = sources.base_url;
+  std::unique_ptr<PackageIndex> index;  // the pypi source's pages, read once for every platform
+  PlanFiles plan_files;
+  if (request.source == "pypi") {
+    CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(sources.index_url_option, session));
+    index = std::make_unique<PackageIndex>(index_url);
+    CUDAENV_TRY_ASSIGN(auto label, resolve_wheel_label(*index, profiles, request.version,
+                                                       WheelRequest{{}, profile, request.components, platforms.front()}));
+    lock.label = label;
+    lock.source = index->url();
+    plan_files = plan_wheel_files(*index, profiles);
+  } else {
+    ReleaseSource source(session, releases, sources.base_url);
+    CUDAENV_TRY_ASSIGN(auto label, source.resolve(request.version));
+    lock.label = label;
+    lock.source = sources.base_url;
+    plan_files = plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin}, progress);
+  }
+  CUDAENV_TRY(check_release_label(lock.label));
+  CUDAENV_TRY(check_profile(profiles, lock.label, profile));
   for (const std::string& platform : platforms) {
-    InstallRequest wanted{label, profile, request.components, platform, 4, false, false, {}};
-    CUDAENV_TRY_ASSIGN(auto plan, redist(wanted, [] { return false; }));
+    InstallRequest wanted{lock.label, profile, request.components, platform, 4, false, false, {}};
+    CUDAENV_TRY_ASSIGN(auto plan, plan_files(wanted, [] { return false; }));
     lock.manifest_sha256 = plan.pinned_by_sha256;
+    if (plan.source == "pypi") lock.metapackage = plan.pinned_by_url;
     for (const PlannedFile& file : plan.files) lock.components.push_back(locked_file(file, platform));
-    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, label, platform, sources, progress));
+    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, lock.label, platform, sources, progress));
     for (const PlannedLibrary& library : libraries) lock.libraries.push_back(locked_library(library, platform));
   }
   normalise_lock(lock);
@@ -124,8 +145,7 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
 }
 
 Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform, const std::filesystem::path& lock_path,
-                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, bool skip_manifest_pin,
-                                     ProgressReporter& progress) {
+                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, ProgressReporter& progress) {
   if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
     return make_error(
         lock_path.string() + " locks CUDA " + lock.label + " for " + join(lock.platforms, ", ") + ", not for " + platform,
@@ -135,10 +155,22 @@ Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& pl
   std::vector<LockedArchive> locked = lock.components_for(platform);
   for (const LockedArchive& archive : locked) request.components.push_back(archive.name);
   for (const LockedArchive& archive : lock.libraries_for(platform)) request.libraries.push_back(archive.name);
-  InstallPlan exact{lock.label, "redist", lock.source, manifest_url(lock.source, lock.label), lock.manifest_sha256, {}};
+  bool pypi = lock.request.source == "pypi";
+  InstallPlan exact{lock.label,           pypi ? "pypi" : "redist",
+                    lock.source,          pypi ? lock.metapackage : manifest_url(lock.source, lock.label),
+                    lock.manifest_sha256, {}};
   for (const LockedArchive& archive : locked) exact.files.push_back(planned_file(archive));
   for (const LockedArchive& archive : lock.libraries_for(platform)) exact.files.push_back(planned_file(archive));
-  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{lock.source, skip_manifest_pin}, progress);
+  if (pypi) {
+    // Each wheel is checked against the lock's sha256 as it downloads, and an index never replaces
+    // a file it published: the lock alone says what to install, no index page is read.
+    PlanFiles as_locked = [exact](const InstallRequest&, const std::function<bool()>&) -> Result<InstallPlan> { return exact; };
+    return LockedInstall{std::move(request), std::move(as_locked)};
+  }
+  // The lock is the manifest's pin here: every archive is checked against the lock's sha256, so a
+  // manifest that differs from the one cudaenv ships a pin for (a regenerated or private one) is
+  // fine as long as it still gives the locked archives.
+  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{lock.source, true}, progress);
   std::string path = lock_path.string();
   PlanFiles plan_files = [redist, locked, exact, platform, path](
                              const InstallRequest& wanted, const std::function<bool()>& should_stop) -> Result<InstallPlan> {

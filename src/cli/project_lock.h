@@ -17,8 +17,8 @@
 
 namespace cudaenv {
 
-// What a cuda.toml asks for, as a lock records it.
-LockRequest lock_request_of(const CudaToml& toml);
+// What a cuda.toml asks for, as a lock records it, from `source_kind` ("redist" or "pypi").
+LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind);
 
 // cuda.lock beside the cuda.toml.
 std::filesystem::path lock_path_of(const CudaToml& toml);
@@ -32,10 +32,11 @@ Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock);
 struct LockSources {
   std::string base_url;  // the CUDA redist folder, ending in '/'
   bool skip_manifest_pin = false;
+  std::string index_url_option;  // --index-url as given ("": pip's), for libraries from wheels (NCCL)
 };
 
-// Resolves a request for each platform: the label, the manifest, the profile's archives and
-// the libraries for the toolkit's major.
+// Resolves a request for each platform: the label, the manifest (pypi: the metapackage), the
+// profile's archives (wheels) and the libraries for the toolkit's major.
 Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
                               const LockRequest& request, const std::vector<std::string>& platforms, const LockSources& sources,
                               ProgressReporter& progress);
@@ -43,16 +44,15 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
 // A source's PlanFiles with the request's libraries added (resolved for the toolkit's major).
 PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources, ProgressReporter& progress);
 
-// An install of exactly what the lock holds for `platform`: its PlanFiles reads the lock's
-// manifest to refuse archives that differ from the lock (naming each difference), and plans the
-// lock's own files.
+// An install of exactly what the lock holds for `platform`: its PlanFiles plans the lock's own
+// files; for the redist source it first reads the folder's manifest (the lock, not a shipped pin,
+// vouches for it) to refuse archives that differ from the lock, naming each difference.
 struct LockedInstall {
   InstallRequest request;
   PlanFiles plan_files;
 };
 Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform, const std::filesystem::path& lock_path,
-                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, bool skip_manifest_pin,
-                                     ProgressReporter& progress);
+                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, ProgressReporter& progress);
 
 // How an installed toolkit differs from the lock (empty: it is what the lock says).
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,

@@ -135,6 +135,66 @@ std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts
 
 namespace {
 
+// The toolkit a library fix installs into: the selected cudaenv toolkit when it is the one builds
+// use, else a cudaenv toolkit of the same CUDA (which `cudaenv use` then selects).
+std::vector<std::string> library_fixes(const Probes& probes, const BuildToolkit& build, const std::string& library,
+                                       const Version& wanted) {
+  const ToolkitProbe& toolkit = probes.toolkit;
+  bool selected = toolkit.found && build.home && toolkit.home == *build.home && parse_version(toolkit.name);
+  std::string label = selected ? toolkit.name : mm(*build.version);
+  std::vector<std::string> fixes = {"cudaenv install " + label + " --library " + library + "@" + mm(wanted)};
+  if (!selected) fixes.push_back("cudaenv use " + label);
+  return fixes;
+}
+
+// A library in the toolkit's include/ against the one torch carries. Extensions (torch's
+// cpp_extension, DeepSpeed's ops) compile against the toolkit's headers, but at run time they
+// live in torch's process, where torch has already loaded its own wheel's library under the same
+// soname (libcudnn.so.9, libnccl.so.2), so they run against torch's copy. cuDNN's rule (NVIDIA's
+// cuDNN developer guide, "API Compatibility"): cuDNN x.y runs applications built against x.z for
+// z <= y, not for z > y, and nothing across majors. NCCL keeps the soname libnccl.so.2 for all of
+// NCCL 2 (nvidia-nccl-cu13 2.28.9 ships lib/libnccl.so.2), so the same holds: a newer header may
+// name functions torch's older library lacks (an undefined symbol when the extension is imported).
+std::optional<Finding> library_against_torch(const Probes& probes, const std::string& id, const std::string& name,
+                                             const std::string& library, const std::optional<Version>& in_toolkit,
+                                             const std::optional<Version>& in_torch) {
+  BuildToolkit build = build_toolkit(probes);
+  if (!in_toolkit || !in_torch || !build.version) return std::nullopt;
+  std::string pair = name + " " + in_toolkit->str() + " in " + build.label + " vs torch's " + name + " " + in_torch->str();
+  if (in_toolkit->major() != in_torch->major()) {
+    return finding(id, Severity::error, name + " major mismatch: " + pair,
+                   "An extension built against the toolkit's " + name + " " + std::to_string(in_toolkit->major()) +
+                       " headers runs against torch's " + name + " " + std::to_string(in_torch->major()) +
+                       ", whose API differs across majors: it fails to load or misbehaves. Install the " + name +
+                       " torch carries into the toolkit.",
+                   library_fixes(probes, build, library, *in_torch));
+  }
+  if (major_minor(*in_toolkit) > major_minor(*in_torch)) {
+    return finding(id, Severity::warning, "the toolkit's " + name + " is newer than torch's: " + pair,
+                   "An extension built against the newer headers may call functions torch's " + name + " " + in_torch->str() +
+                       " lacks (an undefined symbol when it is imported); one built against " + name + " " + mm(*in_torch) +
+                       " or older is safe.",
+                   library_fixes(probes, build, library, *in_torch));
+  }
+  return finding(id, Severity::ok, pair + ": torch's runs what the toolkit's headers build");
+}
+
+}  // namespace
+
+std::vector<Finding> check_toolkit_libraries(const Probes& probes) {
+  std::vector<Finding> out;
+  const ToolkitLibrariesProbe& toolkit = probes.toolkit_libraries;
+  if (auto cudnn = library_against_torch(probes, "toolkit-cudnn", "cuDNN", "cudnn", toolkit.cudnn, probes.python.cudnn)) {
+    out.push_back(std::move(*cudnn));
+  }
+  if (auto nccl = library_against_torch(probes, "toolkit-nccl", "NCCL", "nccl", toolkit.nccl, probes.python.nccl)) {
+    out.push_back(std::move(*nccl));
+  }
+  return out;
+}
+
+namespace {
+
 // "DeepSpeed 0.14.3's list is 12.0, 12.1, ..." for the list the probed DeepSpeed ships.
 std::string deepspeed_list_text(const CudaFacts& facts, const std::optional<Version>& release, int major) {
   const DeepSpeedList* list = facts.deepspeed_list(release);

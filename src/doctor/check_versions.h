@@ -14,6 +14,8 @@ std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& 
                                          const std::string& what, const std::optional<Version>& needed);
 std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts& facts);
 std::optional<Finding> check_deepspeed(const Probes& probes, const CudaFacts& facts);
+// cuDNN and NCCL in the toolkit's include/ against the ones torch carries.
+std::vector<Finding> check_toolkit_libraries(const Probes& probes);
 // The toolkit builds use has no row in cuda-facts.toml: say which checks that skips.
 std::optional<Finding> check_facts(const Probes& probes, const CudaFacts& facts);
 std::optional<Finding> check_deepspeed_skip(const Probes& probes, const CudaFacts& facts);

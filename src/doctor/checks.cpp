@@ -42,6 +42,7 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   add(check_python(probes));
   add(check_toolkit_torch(probes, facts));
   add(check_deepspeed(probes, facts));
+  add_all(check_toolkit_libraries(probes));
   add(check_deepspeed_skip(probes, facts));
   add(check_torch_build(probes, facts));
   add_all(check_gpus_toolkit(probes, facts));

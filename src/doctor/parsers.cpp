@@ -17,11 +17,39 @@ std::vector<std::string> words(std::string_view text) {
   return out;
 }
 
+// The value of `#define NAME 123` (spaces or tabs anywhere between), the first one in the text.
+std::optional<int> defined_number(std::string_view text, std::string_view name) {
+  for (const std::string& line : split(text, '\n')) {
+    std::vector<std::string> tokens;
+    for (std::string& word : split(line, ' ')) {
+      for (std::string& token : split(word, '\t')) {
+        if (!trim(token).empty()) tokens.emplace_back(trim(token));
+      }
+    }
+    if (tokens.size() >= 2 && tokens[0] == "#" && tokens[1] == "define") tokens.erase(tokens.begin());
+    else if (!tokens.empty() && tokens[0] == "#define") tokens[0] = "define";
+    if (tokens.size() < 3 || tokens[0] != "define" || tokens[1] != name) continue;
+    auto value = parse_decimal(tokens[2], 100000);
+    if (!value) return std::nullopt;
+    return static_cast<int>(*value);
+  }
+  return std::nullopt;
+}
+
+std::optional<Version> header_version(std::string_view header, const char* major, const char* minor, const char* patch) {
+  auto x = defined_number(header, major), y = defined_number(header, minor);
+  if (!x || !y) return std::nullopt;
+  return Version{{*x, *y, defined_number(header, patch).value_or(0)}};
+}
+
 }  // namespace
 
-std::optional<Version> version_from_driver_api(int number) {
-  if (number < 1000) return std::nullopt;
-  return Version{{number / 1000, (number % 1000) / 10}};
+std::optional<Version> cudnn_header_version(std::string_view header) {
+  return header_version(header, "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL");
+}
+
+std::optional<Version> nccl_header_version(std::string_view header) {
+  return header_version(header, "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH");
 }
 
 std::optional<Version> version_from_cudnn(std::uint64_t number) {

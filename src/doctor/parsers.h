@@ -12,11 +12,14 @@
 
 namespace cudaenv {
 
-// cuDriverGetVersion's 12040 -> 12.4
-std::optional<Version> version_from_driver_api(int number);
-
 // torch.backends.cudnn.version()'s 92600 -> 9.26.0, 8907 -> 8.9.7
 std::optional<Version> version_from_cudnn(std::uint64_t number);
+
+// The version a library's header #defines: cudnn_version.h's CUDNN_MAJOR, CUDNN_MINOR and
+// CUDNN_PATCHLEVEL, nccl.h's NCCL_MAJOR, NCCL_MINOR and NCCL_PATCH. nullopt unless the major and
+// minor are plain small numbers; a missing patch is 0.
+std::optional<Version> cudnn_header_version(std::string_view header);
+std::optional<Version> nccl_header_version(std::string_view header);
 
 struct CompilerBanner {
   std::string kind;  // gcc, clang or unknown

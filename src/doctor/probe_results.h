@@ -55,6 +55,11 @@ struct CudaHomeProbe {
   std::optional<Version> version;
 };
 
+struct ToolkitLibrariesProbe {   // cuDNN and NCCL in the toolkit builds use, as its headers say
+  std::optional<Version> cudnn;  // include/cudnn_version.h
+  std::optional<Version> nccl;   // include/nccl.h
+};
+
 struct LibraryPathEntry {  // one LD_LIBRARY_PATH entry
   std::string entry;
   std::optional<fs::path> toolkit_home;  // set when the entry is a toolkit's library folder
@@ -104,6 +109,7 @@ struct Probes {
   ToolkitProbe toolkit;
   NvccProbe nvcc;
   CudaHomeProbe cuda_home;
+  ToolkitLibrariesProbe toolkit_libraries;
   std::vector<LibraryPathEntry> library_path;
   PythonProbe python;
   CompilerProbe compiler;

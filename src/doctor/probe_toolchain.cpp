@@ -7,6 +7,7 @@
 #include "core/program.h"
 #include "core/toolkits.h"
 #include "core/version_detect.h"
+#include "doctor/checks.h"
 #include "doctor/machine_probes.h"
 #include "doctor/parsers.h"
 #include "util/process.h"
@@ -160,6 +161,14 @@ CompilerProbe probe_compiler(const ProbeContext& context) {
   return probe;
 }
 
+ToolkitLibrariesProbe probe_toolkit_libraries(const ProbeContext& context, const std::optional<fs::path>& home) {
+  ToolkitLibrariesProbe probe;
+  if (!home) return probe;
+  if (auto text = context.fs.read_file(*home / "include" / "cudnn_version.h")) probe.cudnn = cudnn_header_version(*text);
+  if (auto text = context.fs.read_file(*home / "include" / "nccl.h")) probe.nccl = nccl_header_version(*text);
+  return probe;
+}
+
 ArchListProbe probe_arch_list(const ProbeContext& context) {
   ArchListProbe probe;
   if (auto value = env_get(context.env, "TORCH_CUDA_ARCH_LIST")) {
@@ -188,6 +197,7 @@ Probes run_probes(const ProbeContext& context) {
   probes.toolkit = probe_toolkit(context);
   probes.nvcc = probe_nvcc(context);
   probes.cuda_home = probe_cuda_home(context, probes.nvcc);
+  probes.toolkit_libraries = probe_toolkit_libraries(context, build_toolkit(probes).home);
   probes.library_path = probe_library_path(context);
   probes.compiler = probe_compiler(context);
   probes.arch_list = probe_arch_list(context);

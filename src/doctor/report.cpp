@@ -77,6 +77,10 @@ void write_toolkit(Writer& w, const Probes& probes) {
   w.line("CUDA_HOME/CUDA_PATH",
          home.home ? home.variable + "=" + home.home->string() + ", nvcc " + (home.has_nvcc ? or_none(home.version) : "missing")
                    : "unset");
+  const ToolkitLibrariesProbe& libraries = probes.toolkit_libraries;
+  if (libraries.cudnn || libraries.nccl) {
+    w.line("toolkit carries", "cuDNN " + or_none(libraries.cudnn) + ", NCCL " + or_none(libraries.nccl));
+  }
   std::vector<std::string> entries;
   for (const LibraryPathEntry& entry : probes.library_path) {
     entries.push_back(entry.entry + (entry.toolkit_home ? " [CUDA " + or_none(entry.toolkit_version) + "]" : ""));
@@ -162,6 +166,8 @@ json probes_json(const Probes& p) {
         {"home", optional_path(p.cuda_home.home)},
         {"has_nvcc", p.cuda_home.has_nvcc},
         {"version", optional_version(p.cuda_home.version)}}},
+      {"toolkit_libraries",
+       {{"cudnn", optional_version(p.toolkit_libraries.cudnn)}, {"nccl", optional_version(p.toolkit_libraries.nccl)}}},
       {"ld_library_path", library_path},
       {"python",
        {{"interpreter", optional_path(p.python.interpreter)},

@@ -58,8 +58,10 @@ Error refused(const std::string& component, const std::filesystem::path& archive
 }
 
 // Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set
-// for the top folder itself and for a wheel's files that are no toolkit files.
-std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout layout, bool& skip) {
+// for the top folder itself and for a wheel's files that are no toolkit files. Plain files at an
+// archive's root (each has a LICENSE) go to licenses/<component>/, so archives extracted in any
+// order never replace each other's (the installer then copies one to the root, in a fixed order).
+std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout layout, const std::string& component, bool& skip) {
   skip = false;
   std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
   if (!original.empty() && original.front() == '/') return "has an absolute path";
@@ -80,6 +82,12 @@ std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout lay
     skip = archive_entry_filetype(entry) == AE_IFDIR;
     if (skip) return std::nullopt;
     return "lies outside the archive's top folder";
+  }
+  if (path.find('/') == std::string::npos && archive_entry_filetype(entry) == AE_IFREG && !archive_entry_hardlink(entry)) {
+    if (component.empty() || component == "." || component == ".." || component.find('/') != std::string::npos) {
+      return "lies at the root of an archive whose component name is no folder name";
+    }
+    path = std::string(kComponentFilesFolder) + "/" + component + "/" + path;
   }
   if (const char* hardlink = archive_entry_hardlink(entry)) {
     std::string target = hardlink;
@@ -117,7 +125,7 @@ Error write_failure(const std::string& component, const std::string& member, con
                     "check free space under CUDAENV_ROOT (df), then run the install again; nothing was installed");
 }
 
-std::mutex& root_files_mutex() {
+std::mutex& root_entries_mutex() {
   static std::mutex mutex;
   return mutex;
 }
@@ -273,15 +281,15 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
     if (should_stop && should_stop()) return interrupted_error();
     std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     bool skip = false;
-    if (auto why = prepare_member(entry, layout_of(archive_path), skip)) {
+    if (auto why = prepare_member(entry, layout_of(archive_path), component, skip)) {
       return refused(component, archive_path, member, *why);
     }
     if (skip) continue;
-    // Every archive has a LICENSE at its root: files there are written one at a time, so two
-    // archives extracting at once never race to replace the same file (the last one wins).
-    std::unique_lock<std::mutex> root_file;
+    // Root files went to licenses/<component>/; what is left at the root (links no real archive
+    // has there) is written one at a time, so two archives never race to replace one entry.
+    std::unique_lock<std::mutex> root_entry;
     if (archive_entry_filetype(entry) != AE_IFDIR && !std::strchr(archive_entry_pathname(entry), '/')) {
-      root_file = std::unique_lock(root_files_mutex());
+      root_entry = std::unique_lock(root_entries_mutex());
     }
     int header = archive_write_header(out.get(), entry);
     if (header < ARCHIVE_WARN) {

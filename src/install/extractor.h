@@ -12,6 +12,9 @@
 
 namespace cudaenv {
 
+// Where each archive's root files (its LICENSE) are kept: licenses/<component>/LICENSE.
+inline constexpr const char* kComponentFilesFolder = "licenses";
+
 // Why an archive member is refused, or nullopt when it is acceptable. `path` is the member's
 // path below the archive's top folder; `link_target` a symlink's target.
 std::optional<std::string> unsafe_member_path(std::string_view path);
@@ -36,7 +39,7 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 // Extracts `archive` into the current working directory, which the caller has made the
 // staging folder (so libarchive's relative-path safety checks apply to it alone). Each
 // archive's top folder is stripped; a wheel (.whl) gives its nvidia/cu13/ files only
-// (wheel_toolkit_path). Refuses absolute paths, "..", links that resolve outside,
+// (wheel_toolkit_path); files at the root go to licenses/<component>/. Refuses absolute paths, "..", links that resolve outside,
 // device files, FIFOs and setuid/setgid bits, before anything of that member is written.
 // `component` names the archive in errors; `should_stop` aborts between blocks. The archive
 // has matched its manifest's sha256 (an .xz file's own check is not computed again).

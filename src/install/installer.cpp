@@ -158,6 +158,17 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
   std::set<std::string> have(state.components.begin(), state.components.end());
   std::vector<std::string> wanted = request.components;
   for (const std::string& library : request.libraries) wanted.push_back(library.substr(0, library.find('@')));
+  // A library asked for at a version ("cudnn@9.19", doctor's fix) is covered only by a matching one.
+  for (const std::string& text : request.libraries) {
+    auto spec = parse_library_spec(text, "library");
+    auto prefix = spec && !spec->version.empty() ? parse_version(spec->version) : std::nullopt;
+    if (!prefix) continue;
+    bool matching = std::any_of(state.files.begin(), state.files.end(), [&](const ReceiptFile& file) {
+      auto version = parse_version(file.version);
+      return file.name == spec->name && version && version_matches(*prefix, *version);
+    });
+    if (!matching) return false;
+  }
   if (request.profile == "full") {
     if (state.profile != "full") return false;
   } else if (state.profile != "full") {
@@ -196,8 +207,9 @@ Status add_lib64_link(const fs::path& root) {
 
 std::string strip_url_query(const std::string& url) { return url.substr(0, url.find_first_of("?#")); }
 
-// Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 without the libcudart.so that
-// `-lcudart` links against (the redist archives ship both): each such library gets its link.
+// Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 (libnccl.so.2) without the
+// libcudart.so that `-lcudart` links against (the redist archives ship both): each such library
+// gets its link.
 Status add_soname_links(const fs::path& lib) {
   std::error_code ec;
   if (!fs::is_directory(lib, ec)) return ok_status();
@@ -211,6 +223,33 @@ Status add_soname_links(const fs::path& lib) {
     if (ec) return make_error("cannot create " + link.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
   }
   if (ec) return make_error("cannot list " + lib.string() + ": " + ec.message());
+  return ok_status();
+}
+
+// Each archive's root files (its LICENSE) were kept in licenses/<component>/; the toolkit's root
+// gets one copy of each name, from the first component in name order, so the tree is the same
+// whatever order the archives were extracted in.
+Status copy_root_files(const fs::path& root) {
+  std::error_code ec;
+  fs::path kept = root / kComponentFilesFolder;
+  if (!fs::is_directory(fs::symlink_status(kept, ec))) return ok_status();
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(kept, ec)) folders.push_back(entry.path());
+  std::sort(folders.begin(), folders.end());
+  for (const fs::path& folder : folders) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+      if (entry.is_regular_file(ec) && !is_link(entry.path())) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      fs::path target = root / file.filename();
+      if (exists_no_follow(target)) continue;
+      fs::copy_file(file, target, ec);
+      if (ec) return make_error("cannot copy " + file.string() + " to " + target.string() + ": " + ec.message());
+    }
+  }
+  if (ec) return make_error("cannot list " + kept.string() + ": " + ec.message());
   return ok_status();
 }
 
@@ -341,6 +380,7 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
       return prepared;
     }
     const auto& libraries = known_libraries();
+    // The request's libraries come first, so a version asked for wins over the installed one.
     for (const std::string& component : state->components) {
       bool library = std::find(libraries.begin(), libraries.end(), component) != libraries.end();
       (library ? prepared.effective.libraries : prepared.effective.components).push_back(component);
@@ -371,7 +411,10 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
   Status built = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
   progress.end();
   if (built) built = add_lib64_link(staging);
-  if (built && plan.source == "pypi") built = add_soname_links(staging / "lib");
+  bool has_wheels =
+      std::any_of(plan.files.begin(), plan.files.end(), [](const PlannedFile& f) { return !f.distribution.empty(); });
+  if (built && has_wheels) built = add_soname_links(staging / "lib");
+  if (built) built = copy_root_files(staging);
   if (built) built = check_links_inside(staging);
   if (built) built = write_metadata(staging, prepared.effective, plan);
   if (built && g_interrupted) built = interrupted_error();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/version.h"
+#include "install/pypi_index.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -86,6 +87,27 @@ Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, co
                           "@<version>\"]), or use a toolkit of one of those majors");
   }
   return PlannedArchive{component->key, component->version, *artifact};
+}
+
+std::string nccl_distribution(int cuda_major) { return "nvidia-nccl-cu" + std::to_string(cuda_major); }
+
+Result<IndexFile> choose_nccl_wheel(const std::vector<IndexFile>& files, const LibrarySpec& spec, int cuda_major,
+                                    const std::string& platform, const std::string& page_url) {
+  std::string distribution = nccl_distribution(cuda_major);
+  if (!spec.version.empty() && !release_numbers(spec.version)) {
+    return make_error("'" + spec.version + "' is not an NCCL version", "e.g. nccl@2.28", 2);
+  }
+  auto wheel = choose_wheel(files, distribution, spec.version.empty() ? "" : "==" + spec.version + ".*", platform);
+  if (wheel) return *wheel;
+  std::vector<std::string> versions = wheel_versions(files, distribution, platform);
+  std::reverse(versions.begin(), versions.end());
+  if (versions.size() > 12) versions.resize(12);
+  if (versions.empty()) {
+    return make_error(page_url + " has no " + platform + " wheel of " + distribution,
+                      "NCCL publishes wheels for linux-x86_64 and linux-sbsa; check --index-url");
+  }
+  return make_error("no NCCL release matches " + spec.version + " on " + page_url,
+                    "releases offered for CUDA " + std::to_string(cuda_major) + " (newest first): " + join(versions, ", "), 2);
 }
 
 }  // namespace cudaenv

@@ -9,6 +9,7 @@
 #include "core/library_spec.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
+#include "torch/index_parser.h"
 #include "util/environment.h"
 #include "util/result.h"
 
@@ -22,6 +23,7 @@ struct PlannedLibrary {
   std::string url;            // where the archive is downloaded from
   std::string source;         // the manifest (or index page) it was chosen from
   std::string source_sha256;  // of that manifest; "" for an index page
+  std::string distribution;   // the wheel's project ("nvidia-nccl-cu13"); "" for a redist archive
 
   bool operator==(const PlannedLibrary& other) const {
     return name == other.name && archive.version == other.archive.version && url == other.url &&
@@ -40,5 +42,13 @@ Result<std::string> choose_library_release(const LibrarySpec& spec, const std::v
 // for the toolkit's major. No build for that major is an error naming the majors that have one.
 Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
                                               const std::string& platform, int cuda_major);
+
+// NCCL's wheel project for a CUDA major: 13 -> "nvidia-nccl-cu13".
+std::string nccl_distribution(int cuda_major);
+
+// The NCCL wheel of a project page for `platform`: the newest, or the newest of the spec's
+// version prefix ("nccl@2.28"). None is an error naming the versions the page has (`page_url`).
+Result<IndexFile> choose_nccl_wheel(const std::vector<IndexFile>& files, const LibrarySpec& spec, int cuda_major,
+                                    const std::string& platform, const std::string& page_url);
 
 }  // namespace cudaenv

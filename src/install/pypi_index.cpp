@@ -130,11 +130,7 @@ std::string project_url(const WheelIndex& index, std::string_view project) {
 std::string offered_versions(WheelIndex& index, std::string_view distribution, std::string_view platform) {
   auto files = index.files(std::string(distribution));
   if (!files) return "its page cannot be read: " + files.error().message;
-  std::vector<std::string> versions;
-  for (const Candidate& candidate : candidates(*files, distribution, platform)) {
-    std::string text = release_text(candidate.release);
-    if (std::find(versions.begin(), versions.end(), text) == versions.end()) versions.push_back(text);
-  }
+  std::vector<std::string> versions = wheel_versions(*files, distribution, platform);
   if (versions.empty()) return "it has no " + std::string(platform) + " wheel of " + std::string(distribution);
   return "it has " + std::string(distribution) + " " + join(versions, ", ") + " for " + std::string(platform);
 }
@@ -279,13 +275,23 @@ bool wheel_fits_platform(const WheelName& wheel, std::string_view platform) {
   return false;
 }
 
+std::vector<std::string> wheel_versions(const std::vector<IndexFile>& files, std::string_view distribution,
+                                        std::string_view platform) {
+  std::vector<std::string> versions;
+  for (const Candidate& candidate : candidates(files, distribution, platform)) {
+    std::string text = release_text(candidate.release);
+    if (std::find(versions.begin(), versions.end(), text) == versions.end()) versions.push_back(text);
+  }
+  return versions;
+}
+
 std::optional<IndexFile> choose_wheel(const std::vector<IndexFile>& files, std::string_view distribution,
                                       std::string_view specifier, std::string_view platform) {
   std::vector<Candidate> found = candidates(files, distribution, platform);
-  bool pinned = specifier.find("==") != std::string_view::npos;
+  bool pinned = specifier.empty() || specifier.find("==") != std::string_view::npos;
   std::optional<IndexFile> chosen;
   for (const Candidate& candidate : found) {
-    if (!satisfies(candidate.release, specifier)) continue;
+    if (!specifier.empty() && !satisfies(candidate.release, specifier)) continue;
     chosen = candidate.file;
     if (!pinned) break;
   }
@@ -297,7 +303,10 @@ std::optional<std::string> wheel_toolkit_path(std::string_view member) {
   for (std::string& part : split(member, '/')) {
     if (!part.empty() && part != ".") parts.push_back(std::move(part));
   }
-  if (parts.size() < 3 || parts[0] != "nvidia" || parts[1] != "cu13") return std::nullopt;
+  if (parts.size() < 3 || parts[0] != "nvidia") return std::nullopt;
+  // NCCL's wheels (nvidia-nccl-cu12, -cu13) keep their own folder: only its headers and libraries.
+  bool nccl = parts[1] == "nccl" && parts.size() >= 4 && (parts[2] == "include" || parts[2] == "lib");
+  if (parts[1] != "cu13" && !nccl) return std::nullopt;
   parts.erase(parts.begin(), parts.begin() + 2);
   for (const std::string& part : parts) {
     if (part.front() == '.' || part == "__pycache__") return std::nullopt;
@@ -316,6 +325,24 @@ Status check_wheel_major(const Version& version, const std::string& index_url) {
                     "install it from NVIDIA's redist archives: `cudaenv install " + version.str() +
                         " --source redist`, or from a mirror of them: `cudaenv install " + version.str() +
                         " --source redist --mirror URL`");
+}
+
+Result<PlannedFile> planned_wheel(WheelIndex& index, const IndexFile& wheel, const std::string& component,
+                                  const std::string& distribution) {
+  if (wheel.sha256.empty()) {
+    return make_error(project_url(index, distribution) + " lists " + wheel.filename + " without a sha256",
+                      "cudaenv installs only wheels it can check: use an index that publishes hashes (PEP 503 "
+                      "#sha256= fragments or PEP 691 `hashes`)");
+  }
+  auto name = parse_wheel_name(wheel.filename);
+  if (!name)
+    return make_error(project_url(index, distribution) + " lists '" + terminal_safe(wheel.filename) + "', no wheel name");
+  std::uint64_t size = wheel.size;
+  if (size == 0) {
+    CUDAENV_TRY_ASSIGN(auto probed, index.size_of(wheel));
+    size = probed;
+  }
+  return PlannedFile{component, name->version, wheel.url, wheel.sha256, size, distribution};
 }
 
 Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profiles, const WheelRequest& request) {
@@ -353,18 +380,8 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
                             pin->second + ", which CUDA " + request.label + "'s component " + component + " needs",
                         offered_versions(index, distribution, request.platform));
     }
-    if (wheel->sha256.empty()) {
-      return make_error(project_url(index, distribution) + " lists " + wheel->filename + " without a sha256",
-                        "cudaenv installs only wheels it can check: use an index that publishes hashes (PEP 503 "
-                        "#sha256= fragments or PEP 691 `hashes`)");
-    }
-    std::uint64_t size = wheel->size;
-    if (size == 0) {
-      CUDAENV_TRY_ASSIGN(auto probed, index.size_of(*wheel));
-      size = probed;
-    }
-    auto name = parse_wheel_name(wheel->filename);
-    plan.files.push_back(PlannedFile{component, name->version, wheel->url, wheel->sha256, size, distribution});
+    CUDAENV_TRY_ASSIGN(auto file, planned_wheel(index, *wheel, component, distribution));
+    plan.files.push_back(std::move(file));
   }
   return plan;
 }

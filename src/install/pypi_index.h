@@ -55,12 +55,17 @@ bool wheel_fits_platform(const WheelName& wheel, std::string_view platform);
 
 // The wheel of `distribution` that `specifier` picks for `platform`, yanked files skipped: the
 // newest match of an == pin, the oldest match of a range (the lower bound is what NVIDIA
-// released with the toolkit; a later minor belongs to a later toolkit).
+// released with the toolkit; a later minor belongs to a later toolkit). An empty specifier picks
+// the newest.
 std::optional<IndexFile> choose_wheel(const std::vector<IndexFile>& files, std::string_view distribution,
                                       std::string_view specifier, std::string_view platform);
 
+// The final releases of `distribution` a page has for `platform` ("13.2.75", ...), oldest first.
+std::vector<std::string> wheel_versions(const std::vector<IndexFile>& files, std::string_view distribution,
+                                        std::string_view platform);
+
 // Where a wheel member goes below the toolkit root: CUDA 13 wheels keep their files under
-// nvidia/cu13/ (nvidia/cu13/bin/nvcc -> bin/nvcc). nullopt for what is no toolkit file:
+// nvidia/cu13/ (nvidia/cu13/bin/nvcc -> bin/nvcc), NCCL's under nvidia/nccl/{include,lib}. nullopt for what is no toolkit file:
 // .dist-info, Python modules, other packages' folders, hidden metadata. A folder that only
 // nests a toolkit folder (the 13.2 cccl wheel's nvidia/cu13/cuda_cccl/lib/cmake) is dropped.
 std::optional<std::string> wheel_toolkit_path(std::string_view member);
@@ -76,6 +81,11 @@ class WheelIndex {
   // The size of a file whose page does not give one (PEP 503 pages never do).
   virtual Result<std::uint64_t> size_of(const IndexFile& wheel) = 0;
 };
+
+// One wheel as an install plans it: refused when the index lists it without a sha256; its size
+// asked of the index when the page does not say.
+Result<PlannedFile> planned_wheel(WheelIndex& index, const IndexFile& wheel, const std::string& component,
+                                  const std::string& distribution);
 
 struct WheelRequest {
   std::string label;                    // resolved, "13.2.2"

@@ -131,6 +131,8 @@ int lean_find_roots(const struct lean_request* request, struct lean_plan* plan, 
   roots->user_root = user;
   roots->versions[0] = lean_join(plan, user, "versions");
   roots->count = 1;
+  roots->shims = lean_join(plan, user, "shims");
+  if (!roots->shims) return 0;
   /* shared_root_variable(): the new name first, then the deprecated one. */
   const char* shared = lean_env_value(request->environ, "CUDAENV_SHARED_ROOT");
   if (!shared) shared = lean_env_value(request->environ, "CUDAENV_SYSTEM_ROOT");
@@ -237,6 +239,11 @@ static int entry_exists(const struct lean_fs* fs, const char* path) {
 static void consider(void* context, const char* name, int not_a_link) {
   (void)not_a_link;
   struct best_match* best = context;
+  /* Most of a long listing differs in its first number: refused before parsing the rest. */
+  long first = 0;
+  int digits = 0;
+  for (const char* p = name; *p >= '0' && *p <= '9' && digits <= 9; ++p, ++digits) first = first * 10 + (*p - '0');
+  if (digits == 0 || digits > 9 || first != best->wanted[0]) return;
   long parts[4];
   int count = name[0] == '.' ? 0 : lean_parse_version(name, parts);
   if (count < best->wanted_count || lean_compare_versions(best->wanted, best->wanted_count, parts, best->wanted_count) != 0)
@@ -310,6 +317,32 @@ static char* prepend_entry(struct lean_plan* plan, const char* list, const char*
 
 enum { CHANGED = 8 };
 
+/* The project's arch list, as toolkit_env_change() sets it for every toolkit. */
+static int arch_variables(struct lean_plan* plan, const struct lean_cuda_toml* project, char* out[], size_t* n) {
+  if (!project || !project->arch_count) return 1;
+  /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
+  size_t size = 0;
+  for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
+  char* torch = lean_allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
+  char* cmake = lean_allocate(plan, size + sizeof "CUDAARCHS=");
+  if (!torch || !cmake) return 0;
+  char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
+  char* c = stpcpy(cmake, "CUDAARCHS=");
+  for (size_t i = 0; i < project->arch_count; ++i) {
+    if (i) *t++ = ';', *c++ = ';';
+    const struct lean_span arch = project->arch[i];
+    memcpy(t, arch.text, arch.size);
+    t += arch.size;
+    for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
+      if (arch.text[j] != '.') *c++ = arch.text[j];
+    }
+  }
+  *t = *c = '\0';
+  out[(*n)++] = torch;
+  out[(*n)++] = cmake;
+  return 1;
+}
+
 /* toolkit_env_change(): the variables the toolkit sets, as NAME=value. */
 static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home, const struct lean_cuda_toml* project,
                              char* out[CHANGED], size_t* count) {
@@ -328,28 +361,7 @@ static int toolkit_variables(struct lean_plan* plan, char** environ, const char*
   out[n++] = concat(plan, "CUDA_PATH=", home, (char*)NULL);
   out[n++] = concat(plan, "CUDAToolkit_ROOT=", home, (char*)NULL);
   out[n++] = concat(plan, "CUDACXX=", home, "/bin/nvcc", (char*)NULL);
-  if (project && project->arch_count) {
-    /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
-    size_t size = 0;
-    for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
-    char* torch = lean_allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
-    char* cmake = lean_allocate(plan, size + sizeof "CUDAARCHS=");
-    if (!torch || !cmake) return 0;
-    char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
-    char* c = stpcpy(cmake, "CUDAARCHS=");
-    for (size_t i = 0; i < project->arch_count; ++i) {
-      if (i) *t++ = ';', *c++ = ';';
-      const struct lean_span arch = project->arch[i];
-      memcpy(t, arch.text, arch.size);
-      t += arch.size;
-      for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
-        if (arch.text[j] != '.') *c++ = arch.text[j];
-      }
-    }
-    *t = *c = '\0';
-    out[n++] = torch;
-    out[n++] = cmake;
-  }
+  if (!arch_variables(plan, project, out, &n)) return 0;
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) return 0;
   }
@@ -384,11 +396,67 @@ static char** environment_with(struct lean_plan* plan, char** environ, char* cha
   return envp;
 }
 
-/* The selection as select_toolkit() makes it, from the project file's text (NULL: none). */
-static int select_with_project(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
-                               const char* project_text, size_t project_size, struct lean_cuda_toml* project,
-                               struct lean_selection* out) {
+/* lean_find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
+ * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
+int lean_find_on_path(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
+                      char** found) {
+  *found = NULL;
+  for (const char* entry = path; entry;) {
+    const char* colon = strchr(entry, ':');
+    size_t n = colon ? (size_t)(colon - entry) : strlen(entry);
+    if (n) {
+      char* dir = lean_allocate(plan, n + 1);
+      if (!dir) return 0;
+      memcpy(dir, entry, n);
+      dir[n] = '\0';
+      if (!lean_is_plain_absolute(dir)) return 0;
+      if (strcmp(dir, skip) != 0) {
+        char* candidate = lean_join(plan, dir, program);
+        if (!candidate) return 0;
+        if (fs->is_executable(fs->self, candidate)) {
+          *found = candidate;
+          return 1;
+        }
+      }
+    }
+    entry = colon ? colon + 1 : NULL;
+  }
+  return 1;
+}
+
+static int has_variable(char** environ, const char* name) {
+  size_t n = strlen(name);
+  for (char** entry = environ; *entry; ++entry) {
+    if (strncmp(*entry, name, n) == 0 && (*entry)[n] == '=') return 1;
+  }
+  return 0;
+}
+
+/* The system toolkit (resolve_request() for "system", find_system_toolkit()): there is one
+ * where PATH outside the shims holds an nvcc or /usr/local/cuda does; the program is the first
+ * on PATH outside the shims, and only the project's arch list is set. */
+static int plan_system(struct lean_plan* plan, const struct lean_request* request, const struct lean_roots* roots,
+                       const struct lean_cuda_toml* project) {
   const struct lean_fs* fs = request->fs;
+  /* find_system_toolkit() looks past the hook's own PATH entries, which its state names. */
+  if (has_variable(request->environ, "__CUDAENV_STATE")) return 0;
+  const char* path = lean_env_value(request->environ, "PATH");
+  char* nvcc = NULL;
+  if (!path || !lean_find_on_path(plan, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
+  if (!nvcc && !fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc")) return 0;
+  if (!lean_find_on_path(plan, fs, path, request->program, roots->shims, &plan->program) || !plan->program) return 0;
+  char* changed[CHANGED];
+  size_t count = 0;
+  if (!arch_variables(plan, project, changed, &count)) return 0;
+  plan->envp = environment_with(plan, request->environ, changed, count);
+  return plan->envp != NULL;
+}
+
+/* select_request(): the request CUDAENV_VERSION, the project file (its text NULL: none) or the
+ * global file makes, `out->request` NULL where none is set; 1, or 0 unsure. */
+static int select_request(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
+                          const char* project_text, size_t project_size, struct lean_cuda_toml* project,
+                          struct lean_selection* out) {
   memset(out, 0, sizeof *out);
   if (!lean_find_roots(request, plan, &out->roots)) return 0;
   out->has_project = project_text != NULL;
@@ -411,12 +479,16 @@ static int select_with_project(const struct lean_request* request, struct lean_p
     out->origin_file = lean_join(plan, out->roots.user_root, "version");
     if (!out->origin_file || !read_global(plan, request, out->origin_file, &wanted)) return 0;
   }
-  /* "system", an invalid request or none at all: the full resolver's. */
-  if (!wanted || !lean_is_version_request(wanted, strlen(wanted)) || !strcmp(wanted, "system")) return 0;
   out->request = wanted;
+  return 1;
+}
 
+/* resolve_request() for a version request under versions/ (an invalid one is an error). */
+static int resolve_in_versions(const struct lean_request* request, struct lean_plan* plan, struct lean_selection* out) {
+  const struct lean_fs* fs = request->fs;
+  if (!lean_is_version_request(out->request, strlen(out->request))) return 0;
   const char* dir = NULL;
-  if (!find_toolkit(plan, request, &out->roots, wanted, &dir, &out->name) || !out->name) return 0;
+  if (!find_toolkit(plan, request, &out->roots, out->request, &dir, &out->name) || !out->name) return 0;
   out->root = dir == out->roots.versions[0] ? 0 : 1;
   const char* entry = lean_join(plan, dir, out->name);
   if (!entry) return 0;
@@ -433,21 +505,25 @@ static int select_with_project(const struct lean_request* request, struct lean_p
 static int plan_program(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
                         const char* project_text, size_t project_size) {
   const char* program = request->program;
-  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim")) {
+  /* shim_full.cpp refuses to run as either of cudaenv's own shim programs */
+  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim") ||
+      !strcmp(program, "cudaenv-shim-full")) {
     return 0;
   }
   struct lean_cuda_toml project;
   struct lean_selection selection;
-  if (!select_with_project(request, plan, project_path, project_text, project_size, &project, &selection)) return 0;
+  if (!select_request(request, plan, project_path, project_text, project_size, &project, &selection)) return 0;
+  const struct lean_cuda_toml* arch = selection.has_project ? &project : NULL;
+  /* None at all falls back to the system toolkit (select_request()); an invalid one is an error. */
+  if (!selection.request || !strcmp(selection.request, "system")) return plan_system(plan, request, &selection.roots, arch);
+  if (!resolve_in_versions(request, plan, &selection)) return 0;
   const char* bin = lean_join(plan, selection.home, "bin");
   plan->program = bin ? lean_join(plan, bin, program) : NULL;
   if (!plan->program || !request->fs->is_executable(request->fs->self, plan->program)) return 0;
 
   char* changed[CHANGED];
   size_t count = 0;
-  if (!toolkit_variables(plan, request->environ, selection.home, selection.has_project ? &project : NULL, changed, &count)) {
-    return 0;
-  }
+  if (!toolkit_variables(plan, request->environ, selection.home, arch, changed, &count)) return 0;
   plan->envp = environment_with(plan, request->environ, changed, count);
   return plan->envp != NULL;
 }
@@ -473,7 +549,8 @@ int lean_select_toolkit(const struct lean_request* request, struct lean_plan* me
   const char* project_path = NULL;
   struct lean_cuda_toml project;
   int ok = read_project(memory, request, &project_text, &project_size, &project_path) &&
-           select_with_project(request, memory, project_path, project_text, project_size, &project, selection) &&
+           select_request(request, memory, project_path, project_text, project_size, &project, selection) && selection->request &&
+           strcmp(selection->request, "system") != 0 && resolve_in_versions(request, memory, selection) &&
            !selection->project_warns;
   free(project_text);
   return ok;

@@ -1,10 +1,11 @@
 #ifndef CUDAENV_LEAN_SELECT_H
 #define CUDAENV_LEAN_SELECT_H
-/* The shim's common case in C (and the selection the lean `cudaenv` front answers with): the version CUDAENV_VERSION, the nearest
- * cuda.toml or the global file asks for, found under versions/ (an exact name opened directly, a prefix by one listing), its
- * program and environment. Whatever it is not sure of (an error, "system", an unusual path or file) it leaves to the full
- * resolver, core/selection.h, by answering 0: the same test vectors (tests/unit/lean_select_test.cpp) hold the two to one answer.
- */
+/* The shim's common case in C (and the selection the lean `cudaenv` front answers with): the
+ * version CUDAENV_VERSION, the nearest cuda.toml or the global file asks for, found under
+ * versions/ (an exact name opened directly, a prefix by one listing), or the system toolkit where
+ * none is set; its program and environment. Whatever it is not sure of (an error, an unusual
+ * path, file or PATH, the hook's state) it leaves to the full resolver, core/selection.h, by
+ * answering 0: the same test vectors (tests/unit/lean_select_test.cpp) hold the two to one answer. */
 
 #include <stddef.h>
 
@@ -62,12 +63,19 @@ struct lean_roots {
   const char* user_root;   /* CUDAENV_ROOT, or ~/.cudaenv */
   const char* versions[2]; /* its versions/, then the shared root's when that is another */
   size_t count;
+  const char* shims; /* the user root's shims/ */
 };
 int lean_find_roots(const struct lean_request* request, struct lean_plan* memory, struct lean_roots* roots);
 
+/* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
+ * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
+int lean_find_on_path(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
+                      char** found);
+
 enum lean_origin { LEAN_ORIGIN_ENVIRONMENT, LEAN_ORIGIN_PROJECT, LEAN_ORIGIN_GLOBAL };
 
-/* What select_toolkit() gives where it selects a toolkit under versions/ (never "system"). */
+/* What select_toolkit() gives where it selects a toolkit under versions/ (lean_select_toolkit()
+ * answers 0 for "system"). */
 struct lean_selection {
   struct lean_roots roots;
   const char* request;     /* the version asked for */

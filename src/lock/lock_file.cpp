@@ -41,6 +41,7 @@ void render_archive(std::string& out, const char* table, const LockedArchive& ar
   if (!archive.release.empty()) line(out, "release", archive.release);
   if (!archive.source.empty()) line(out, "source", archive.source);
   if (!archive.source_sha256.empty()) line(out, "source_sha256", archive.source_sha256);
+  if (!archive.distribution.empty()) line(out, "distribution", archive.distribution);
   line(out, "url", archive.url);
   line(out, "sha256", archive.sha256);
   out += "size = " + std::to_string(archive.size) + "\n";
@@ -134,6 +135,7 @@ bool is_folder_url(std::string_view text) {
 bool is_source_url(std::string_view text) {
   return has_scheme(text) && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
 }
+bool is_pypi(std::string_view text) { return text == "pypi"; }
 
 Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml::table& table, const std::string& where) {
   TableReader reader(path, table, where);
@@ -148,7 +150,8 @@ Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml
   CUDAENV_TRY_ASSIGN(auto release, reader.checked("release", is_version_text, "must be a version", false));
   CUDAENV_TRY_ASSIGN(auto source, reader.checked("source", is_source_url, "must be an http(s) or file URL", false));
   CUDAENV_TRY_ASSIGN(auto source_sha256, reader.checked("source_sha256", is_sha256, "must be 64 lowercase hex digits", false));
-  return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256};
+  CUDAENV_TRY_ASSIGN(auto distribution, reader.checked("distribution", is_name, "must be a wheel's project name", false));
+  return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256, distribution};
 }
 
 Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root, const char* key) {
@@ -216,12 +219,15 @@ std::string render_lock(CudaLock lock) {
   line(out, "version", lock.request.version);
   if (!lock.request.profile.empty()) line(out, "profile", lock.request.profile);
   out += "components = " + toml_list(lock.request.components) + "\n";
-  out += "libraries = " + toml_list(lock.request.libraries) + "\n\n[toolkit]\n";
+  out += "libraries = " + toml_list(lock.request.libraries) + "\n";
+  if (!lock.request.source.empty()) line(out, "source", lock.request.source);
+  out += "\n[toolkit]\n";
   line(out, "label", lock.label);
   line(out, "profile", lock.profile);
   out += "platforms = " + toml_list(lock.platforms) + "\n";
   line(out, "source", lock.source);
   line(out, "manifest_sha256", lock.manifest_sha256);
+  if (!lock.metapackage.empty()) line(out, "metapackage", lock.metapackage);
   for (const LockedArchive& archive : lock.components) render_archive(out, "component", archive);
   for (const LockedArchive& archive : lock.libraries) render_archive(out, "library", archive);
   return out;
@@ -245,21 +251,29 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   auto profile = asked.text("profile", false);
   auto components = asked.list("components");
   auto libraries = asked.list("libraries");
+  auto source_kind = asked.checked("source", is_pypi, "must be \"pypi\", or absent for the redist archives", false);
+  bool pypi = source_kind && !source_kind->empty();
   auto label = got.checked("label", is_label, "must be a CUDA release label such as 12.4.1");
   auto installed_profile = got.checked("profile", is_name, "must be a profile name");
   auto platforms = got.list("platforms");
-  auto source = got.checked("source", is_folder_url, "must be an http(s) or file URL ending in '/'");
+  auto source = pypi ? got.checked("source", is_source_url, "must be an http(s) or file URL")
+                     : got.checked("source", is_folder_url, "must be an http(s) or file URL ending in '/'");
   auto manifest_sha256 = got.checked("manifest_sha256", is_sha256, "must be 64 lowercase hex digits");
+  auto metapackage =
+      got.checked("metapackage", is_archive_url, "must be an http(s) or file URL ending in a wheel's file name", pypi);
   if (!version) return version.take_error();
   if (!profile) return profile.take_error();
   if (!components) return components.take_error();
   if (!libraries) return libraries.take_error();
+  if (!source_kind) return source_kind.take_error();
   if (!label) return label.take_error();
   if (!installed_profile) return installed_profile.take_error();
   if (!platforms) return platforms.take_error();
   if (!source) return source.take_error();
   if (!manifest_sha256) return manifest_sha256.take_error();
-  lock.request = LockRequest{*version, *profile, *components, *libraries};
+  if (!metapackage) return metapackage.take_error();
+  lock.request = LockRequest{*version, *profile, *components, *libraries, *source_kind};
+  lock.metapackage = *metapackage;
   lock.label = *label;
   lock.profile = *installed_profile;
   lock.platforms = *platforms;
@@ -300,6 +314,8 @@ std::vector<std::string> request_differences(const LockRequest& locked, const Lo
   differ("profile", shown(locked.profile), shown(wanted.profile));
   differ("components", toml_list(sorted(locked.components)), toml_list(sorted(wanted.components)));
   differ("libraries", toml_list(sorted(locked.libraries)), toml_list(sorted(wanted.libraries)));
+  auto source = [](const std::string& value) { return value.empty() ? std::string("redist") : value; };
+  differ("source", source(locked.source), source(wanted.source));
   return out;
 }
 

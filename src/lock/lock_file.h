@@ -24,6 +24,7 @@ struct LockRequest {
   std::string profile;                  // "" when cuda.toml names none (the default was used)
   std::vector<std::string> components;  // as written
   std::vector<std::string> libraries;   // "cudnn", "nccl@2.28"
+  std::string source;                   // "pypi" for NVIDIA's CUDA wheels; "" for the redist archives
 
   bool operator==(const LockRequest&) const = default;
 };
@@ -41,6 +42,7 @@ struct LockedArchive {
   std::string release;
   std::string source;
   std::string source_sha256;
+  std::string distribution;  // a wheel's project ("nvidia-nccl-cu13"); "" for a redist archive
 
   bool operator==(const LockedArchive&) const = default;
 };
@@ -50,8 +52,9 @@ struct CudaLock {
   std::string label;                   // "12.4.1"
   std::string profile;                 // the profile installed ("minimal" when none was asked for)
   std::vector<std::string> platforms;  // sorted
-  std::string source;                  // the redist folder, ending in '/'
-  std::string manifest_sha256;         // of redistrib_<label>.json as it was read
+  std::string source;                  // the redist folder, ending in '/'; pypi: the index root
+  std::string manifest_sha256;         // of redistrib_<label>.json as it was read; pypi: of the metapackage
+  std::string metapackage;             // pypi: the cuda-toolkit wheel that pinned the versions
   std::vector<LockedArchive> components;
   std::vector<LockedArchive> libraries;
 

@@ -15,7 +15,8 @@ check "headers from cccl merged" test -f "$HOME121/include/nv/target"
 assert_eq "lib" "$(readlink "$HOME121/lib64")" "lib64 -> lib"
 check "library symlink kept" test -L "$HOME121/lib/libcudart.so"
 check "top folder stripped" test ! -e "$HOME121/cuda_nvcc-linux-x86_64-12.1.105-archive"
-check "each archive's root LICENSE merged (one wins)" grep -q " license" "$HOME121/LICENSE"
+check "each archive's root LICENSE kept under its name" grep -qx "cuda_nvcc license" "$HOME121/licenses/cuda_nvcc/LICENSE"
+assert_eq "cuda_cccl license" "$(cat "$HOME121/LICENSE")" "the root LICENSE is the first component's in name order"
 check "extra component not installed by default" test ! -e "$HOME121/include/curand.h"
 assert_contains "$(cat "$HOME121/version.json")" '"version": "12.1.1"' "version.json names the label"
 RECEIPT=$(cat "$HOME121/cudaenv-install.json")
@@ -30,6 +31,17 @@ check "nvcc shim created" test -e "$CUDAENV_ROOT/shims/nvcc"
 assert_contains "$(CUDAENV_VERSION=12.1.1 "$CUDAENV_ROOT/shims/nvcc" --version)" "release 12.1, V12.1.105" "shim runs the installed nvcc"
 check "downloads deleted after success" test -z "$(find "$CUDAENV_ROOT/cache" -type f ! -path '*/releases/*')"
 check "no staging left" no_staging_left
+
+# The tree does not depend on which archive finishes last: the first and the last component in
+# name order are slowed in turn, and two roots get the same bytes.
+for slow in cuda_cccl cuda_nvcc; do
+  echo "/$(cd "$MIRROR_ROOT" && ls "$slow"/linux-x86_64/*12.1*) trickle" >"$FAULTS"
+  CUDAENV_ROOT="$WORK/order-$slow" install_from_mirror 12.1.1
+  assert_eq 0 "$STATUS" "install with $slow downloaded last: $ERR"
+done
+: >"$FAULTS"
+check "identical trees whatever the extraction order" diff -r "$WORK/order-cuda_cccl/versions/12.1.1" "$WORK/order-cuda_nvcc/versions/12.1.1"
+check "and the same as the first install" diff -r "$HOME121" "$WORK/order-cuda_nvcc/versions/12.1.1"
 
 install_from_mirror 12.1.1
 assert_eq 0 "$STATUS" "second install exits 0"

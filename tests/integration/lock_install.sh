@@ -69,9 +69,17 @@ CUDAENV_ROOT="$ROOT_B" run_capture "$CUDAENV" install --locked
 assert_eq 0 "$STATUS" "install --locked on a second root: $ERR"
 check "the two receipts are identical" cmp "$HOME_A/cudaenv-install.json" "$ROOT_B/versions/12.4.1/cudaenv-install.json"
 check "and so are version.json files" cmp "$HOME_A/version.json" "$ROOT_B/versions/12.4.1/version.json"
-# Every archive has a root LICENSE and the one extracted last wins, which follows download order:
-# the only file of the merged tree that may differ between two installs.
-check "and the trees, but for the root LICENSE" diff -r -x LICENSE "$HOME_A" "$ROOT_B/versions/12.4.1"
+check "and the trees, root LICENSE included" diff -r "$HOME_A" "$ROOT_B/versions/12.4.1"
+check "cuDNN's own license is kept beside CUDA's" grep -qx "cuDNN license" "$HOME_A/licenses/cudnn/LICENSE"
+
+# --- the lock, not the shipped manifest pin, vouches for a locked install ---
+# This mirror's 12.4.1 manifest is not NVIDIA's, so it differs from the pin cudaenv ships.
+CUDAENV_ROOT="$WORK/machine-pin" run_capture env -u CUDAENV_SKIP_MANIFEST_PIN "$CUDAENV" install 12.4.1
+assert_eq 1 "$STATUS" "an unlocked install refuses a manifest that differs from the shipped pin"
+assert_contains "$ERR" "but cudaenv pins" "naming the pin"
+CUDAENV_ROOT="$WORK/machine-pin" run_capture env -u CUDAENV_SKIP_MANIFEST_PIN "$CUDAENV" install --locked
+assert_eq 0 "$STATUS" "install --locked needs no shipped pin, the lock's sha256s check every archive: $ERR"
+check "and installs what the lock names" cmp "$HOME_A/cudaenv-install.json" "$WORK/machine-pin/versions/12.4.1/cudaenv-install.json"
 
 # --- lock --hash ---
 run_capture "$CUDAENV" lock --hash

@@ -5,6 +5,10 @@
         adds the cuda-toolkit LABEL metapackage (pinning every distribution ==COMPONENT_VERSION.*,
         nvjitlink as a range, as NVIDIA's do) and each distribution's x86_64 and aarch64 wheels,
         holding fake files under nvidia/cu13/ as the real ones; --skip leaves one out.
+    cuda_wheel_index.py ROOT nccl VERSION CUDA_MAJOR [LIBRARY]
+        adds nvidia-nccl-cuCUDA_MAJOR VERSION's x86_64 and aarch64 wheels as NVIDIA's are laid out
+        (nvidia/nccl/{include/nccl.h,lib/libnccl.so.2} and an __init__.py); LIBRARY, a file, is
+        the libnccl.so.2 it carries (default: a few bytes of text).
     cuda_wheel_index.py ROOT hostile DIST VERSION MEMBER
         replaces DIST's x86_64 wheel of VERSION with one that also holds MEMBER (a hostile path).
     cuda_wheel_index.py ROOT pages [--html DIST]... [--no-hash DIST]... [--wrong-hash DIST]...
@@ -106,6 +110,21 @@ def add_release(root, label, component, skip):
         wheel.writestr(f"{dist_info}/WHEEL", "Wheel-Version: 1.0\nTag: py2-none-any\nTag: py3-none-any\n")
 
 
+def add_nccl(root, version, major, library=None):
+    os.makedirs(f"{root}/files", exist_ok=True)
+    nccl_major, nccl_minor, nccl_patch = version.split(".")[:3]
+    header = (f"#define NCCL_MAJOR {nccl_major}\n#define NCCL_MINOR {nccl_minor}\n#define NCCL_PATCH {nccl_patch}\n"
+              "int ncclGetVersion(int *version);\n")
+    contents = {"nvidia/__init__.py": (b"", False), "nvidia/nccl/__init__.py": (b"", False),
+                "nvidia/nccl/include/__init__.py": (b"", False), "nvidia/nccl/include/nccl.h": (header.encode(), False),
+                "nvidia/nccl/lib/__init__.py": (b"", False),
+                "nvidia/nccl/lib/libnccl.so.2": (open(library, "rb").read() if library else b"ELF-ish nccl\n", True)}
+    project = f"nvidia-nccl-cu{major}"
+    for tag in PLATFORMS:
+        write_wheel(f"{root}/files/{project.replace('-', '_')}-{version}-py3-none-{tag}.whl", project, version, contents,
+                    f"py3-none-{tag}")
+
+
 def add_hostile(root, project, version, member):
     path = f"{root}/files/{project.replace('-', '_')}-{version}-py3-none-{PLATFORMS[0]}.whl"
     with zipfile.ZipFile(path, "a") as wheel:
@@ -152,6 +171,8 @@ def main(argv):
     root, command, args = argv[1], argv[2], argv[3:]
     if command == "release":
         add_release(root, args[0], args[1], flags(args, "--skip"))
+    elif command == "nccl":
+        add_nccl(root, *args[:3])
     elif command == "hostile":
         add_hostile(root, *args[:3])
     elif command == "pages":

@@ -332,3 +332,40 @@ TEST_CASE("doctor: a CPU torch on a GPU machine, and a requested toolkit that is
   CHECK(f.severity == Severity::error);
   CHECK(f.fixes == std::vector<std::string>{"cudaenv install 12.6", "cudaenv use 12.4"});
 }
+
+TEST_CASE("doctor: the toolkit's cuDNN and NCCL against the ones torch carries") {
+  Probes p = consistent();
+  CHECK(with_id(run_checks(p, facts()), "toolkit-cudnn").empty());  // neither side says: nothing to compare
+  p.python.cudnn = v("9.19.0");
+  p.python.nccl = v("2.28.9");
+  CHECK(with_id(run_checks(p, facts()), "toolkit-cudnn").empty());  // the toolkit has no cuDNN
+  // Same minor, or an older one: torch's library runs what the older headers build.
+  p.toolkit_libraries.cudnn = v("9.19.0");
+  p.toolkit_libraries.nccl = v("2.27.7");
+  CHECK(only(p, "toolkit-cudnn").severity == Severity::ok);
+  CHECK(only(p, "toolkit-nccl").severity == Severity::ok);
+  CHECK_FALSE(has_error(run_checks(p, facts())));
+  // Newer headers than torch's library: a warning, and the fix installs torch's minor.
+  p.toolkit_libraries.cudnn = v("9.26.0");
+  Finding newer = only(p, "toolkit-cudnn");
+  CHECK(newer.severity == Severity::warning);
+  CHECK(newer.title ==
+        "the toolkit's cuDNN is newer than torch's: cuDNN 9.26.0 in nvcc 12.4 (/r/versions/12.4/bin/nvcc) vs "
+        "torch's cuDNN 9.19.0");
+  CHECK(newer.fixes == std::vector<std::string>{"cudaenv install 12.4 --library cudnn@9.19"});
+  // Another major: an error.
+  p.toolkit_libraries.cudnn = v("8.9.7");
+  Finding major = only(p, "toolkit-cudnn");
+  CHECK(major.severity == Severity::error);
+  CHECK(major.title.rfind("cuDNN major mismatch: ", 0) == 0);
+  p.toolkit_libraries.nccl = v("2.29.1");
+  CHECK(only(p, "toolkit-nccl").severity == Severity::warning);
+  CHECK(only(p, "toolkit-nccl").fixes == std::vector<std::string>{"cudaenv install 12.4 --library nccl@2.28"});
+  // Builds use a toolkit cudaenv does not select ($CUDA_HOME): a cudaenv toolkit of its CUDA, then `use`.
+  p.cuda_home.variable = "CUDA_HOME";
+  p.cuda_home.home = "/usr/local/cuda-12.4";
+  p.cuda_home.has_nvcc = true;
+  p.cuda_home.version = v("12.4.1");
+  CHECK(only(p, "toolkit-nccl").fixes ==
+        std::vector<std::string>{"cudaenv install 12.4 --library nccl@2.28", "cudaenv use 12.4"});
+}

@@ -131,3 +131,33 @@ TEST_CASE("libraries: cuda.toml's [cuda] libraries and lock") {
   REQUIRE_FALSE(not_bool.ok());
   CHECK(not_bool.error().message == "/p/cuda.toml:2:8: [cuda] lock must be true or false, not a string");
 }
+
+TEST_CASE("libraries: the NCCL wheel for the toolkit's major, newest or the newest of a prefix") {
+  const std::string x86 = "-py3-none-manylinux_2_18_x86_64.whl", arm = "-py3-none-manylinux_2_18_aarch64.whl";
+  std::vector<IndexFile> files;
+  for (const char* version : {"2.27.7", "2.28.3", "2.28.9"}) {
+    std::string name = std::string("nvidia_nccl_cu13-") + version + x86;
+    files.push_back(IndexFile{name, "https://i.example/files/" + name, false, std::string(64, 'a'), 0, false});
+  }
+  std::string sbsa = "nvidia_nccl_cu13-2.29.1" + arm;
+  files.push_back(IndexFile{sbsa, "https://i.example/files/" + sbsa, false, std::string(64, 'a'), 0, false});
+  const std::string page = "https://i.example/simple/nvidia-nccl-cu13/";
+  CHECK(nccl_distribution(12) == "nvidia-nccl-cu12");
+  auto newest = choose_nccl_wheel(files, LibrarySpec{"nccl", ""}, 13, "linux-x86_64", page);
+  REQUIRE(newest.ok());
+  CHECK(newest->filename == "nvidia_nccl_cu13-2.28.9" + x86);
+  auto pinned = choose_nccl_wheel(files, LibrarySpec{"nccl", "2.27"}, 13, "linux-x86_64", page);
+  REQUIRE(pinned.ok());
+  CHECK(pinned->filename == "nvidia_nccl_cu13-2.27.7" + x86);
+  CHECK(choose_nccl_wheel(files, LibrarySpec{"nccl", ""}, 13, "linux-sbsa", page)->filename == sbsa);
+
+  auto none = choose_nccl_wheel(files, LibrarySpec{"nccl", "2.26"}, 13, "linux-x86_64", page);
+  REQUIRE(!none.ok());
+  CHECK(none.error().message == "no NCCL release matches 2.26 on " + page);
+  CHECK(none.error().hint == "releases offered for CUDA 13 (newest first): 2.28.9, 2.28.3, 2.27.7");
+  CHECK(none.error().exit_code == 2);
+  auto other_major = choose_nccl_wheel(files, LibrarySpec{"nccl", ""}, 12, "linux-x86_64", page);
+  REQUIRE(!other_major.ok());
+  CHECK(other_major.error().message.find("no linux-x86_64 wheel of nvidia-nccl-cu12") != std::string::npos);
+  CHECK(!choose_nccl_wheel(files, LibrarySpec{"nccl", "2.x"}, 13, "linux-x86_64", page).ok());
+}

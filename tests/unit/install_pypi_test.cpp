@@ -173,6 +173,10 @@ TEST_CASE("choose_wheel: newest match of a pin, oldest of a range, platform and 
   CHECK(!choose_wheel(files, "nvidia-nvjitlink", "==13.2.90", "linux-x86_64"));
   CHECK(!choose_wheel(files, "nvidia-nvjitlink", "==13.2.87", "linux-x86_64"));
   CHECK(!choose_wheel(files, "nvidia-cuda-nvcc", "==13.2.86.*", "linux-x86_64"));
+  CHECK(choose_wheel(files, "nvidia-nvjitlink", "", "linux-x86_64")->filename.find("-13.4.1-") != std::string::npos);
+  CHECK(wheel_versions(files, "nvidia-nvjitlink", "linux-x86_64") ==
+        std::vector<std::string>{"13.0.88", "13.2.86", "13.2.86.1", "13.4.1"});
+  CHECK(wheel_versions(files, "nvidia-nvjitlink", "linux-sbsa") == std::vector<std::string>{"13.2.90"});
 }
 
 TEST_CASE("wheel members map to the flat toolkit layout") {
@@ -190,6 +194,15 @@ TEST_CASE("wheel members map to the flat toolkit layout") {
   CHECK(!wheel_toolkit_path("nvidia_cuda_nvcc-13.2.86.dist-info/METADATA"));
   CHECK(!wheel_toolkit_path("nvidia/cu13"));
   CHECK(wheel_toolkit_path("./nvidia//cu13/bin/ptxas") == "bin/ptxas");
+  // NCCL's wheels: only nvidia/nccl/{include,lib}.
+  CHECK(wheel_toolkit_path("nvidia/nccl/include/nccl.h") == "include/nccl.h");
+  CHECK(wheel_toolkit_path("nvidia/nccl/include/nccl_device/gin/gin.h") == "include/nccl_device/gin/gin.h");
+  CHECK(wheel_toolkit_path("nvidia/nccl/lib/libnccl.so.2") == "lib/libnccl.so.2");
+  CHECK(!wheel_toolkit_path("nvidia/nccl/__init__.py"));
+  CHECK(!wheel_toolkit_path("nvidia/nccl/lib/__init__.py"));
+  CHECK(!wheel_toolkit_path("nvidia/nccl/bin/tool"));
+  CHECK(!wheel_toolkit_path("nvidia/nccl/include"));
+  CHECK(!wheel_toolkit_path("nvidia/nccl/lib/.hidden"));
 }
 
 TEST_CASE("components map to NVIDIA's wheel names and back") {

@@ -217,8 +217,8 @@ TEST_CASE("lean selection: errors, system and unusual cases are left to the full
   auto unsure = [&](const EnvMap& env, const char* cwd, const char* program = "nvcc") {
     return !lean_answer(view, strings_of(env), cwd, program);
   };
-  CHECK(unsure(kBase, "/home/u"));                                          // nothing set: system
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));         // system
+  CHECK(unsure(kBase, "/home/u"));                                          // system, no nvcc on PATH
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));         // the same
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.3"}}), "/"));           // not installed
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "../x"}}), "/"));           // not a request
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.5"}}), "/"));           // no bin/ any more
@@ -235,6 +235,50 @@ TEST_CASE("lean selection: errors, system and unusual cases are left to the full
   CHECK_FALSE(lean_answer(view, {"HOME=/home/u", "CUDAENV_VERSION=12", "junk"}, "/", "nvcc"));
 }
 
+TEST_CASE("lean selection: no version set, or \"system\", runs the system toolkit's program") {
+  MemoryFileSystem fs = machine();
+  fs.file("/usr/local/cuda/bin/nvcc", "", true);
+  fs.file("/usr/local/cuda/bin/ptxas", "", true);
+  fs.file("/opt/sys/bin/nvcc", "", true);
+  fs.file("/home/u/arch/cuda.toml", "[cuda]\narch = [\"9.0\"]\n");
+  const std::string path = "/home/u/.cudaenv/shims:/usr/local/cuda/bin:/usr/bin";
+  auto fallback = lean_checked(fs, with(kBase, {{"PATH", path}}), "/home/u");
+  REQUIRE(fallback);
+  CHECK(fallback->program == "/usr/local/cuda/bin/nvcc");  // past the shim, first on PATH
+  CHECK(fallback->env.count("CUDA_HOME") == 0);            // the system toolkit's own setup stays
+  auto arch = lean_checked(fs, with(kBase, {{"PATH", path}}), "/home/u/arch", "ptxas");
+  REQUIRE(arch);
+  CHECK(arch->program == "/usr/local/cuda/bin/ptxas");
+  CHECK(arch->env.at("CUDAARCHS") == "90");
+  auto named = lean_checked(fs, with(kBase, {{"PATH", "/opt/sys/bin:" + path}, {"CUDAENV_VERSION", "system"}}), "/");
+  REQUIRE(named);
+  CHECK(named->program == "/opt/sys/bin/nvcc");
+  fs.file("/home/u/.cudaenv/version", "system\n");
+  CHECK(lean_checked(fs, with(kBase, {{"PATH", path}}), "/"));
+  // Only /usr/local/cuda makes a system toolkit where PATH has no nvcc: gcc is still found.
+  fs.file("/usr/bin/gcc", "", true);
+  auto gcc = lean_checked(fs, kBase, "/", "gcc");
+  REQUIRE(gcc);
+  CHECK(gcc->program == "/usr/bin/gcc");
+
+  LeanView view{fs};
+  auto unsure = [&](const EnvMap& env, const char* program = "nvcc") {
+    return !lean_answer(view, strings_of(env), "/", program);
+  };
+  CHECK(unsure(with(kBase, {{"PATH", path}, {"__CUDAENV_STATE", ""}})));  // the hook's entries
+  CHECK(unsure(with(kBase, {{"PATH", "bin:" + path}})));                  // a relative folder
+  CHECK(unsure(with(kBase, {{"PATH", "/usr/local/cuda/bin/:/usr/bin"}})));
+  CHECK(unsure(with(kBase, {{"PATH", "/home/u/.cudaenv/shims/:/usr/local/cuda/bin"}})));
+  CHECK(unsure(with(kBase, {{"PATH", path}}), "cuobjdump"));  // on no PATH folder: an error
+  fs.file("/usr/local/cuda/bin/cudaenv-shim-full", "", true);
+  CHECK(unsure(with(kBase, {{"PATH", path}}), "cudaenv-shim-full"));  // the full resolver refuses the name
+  CHECK(unsure({{"HOME", "/home/u"}}));                               // no PATH
+  MemoryFileSystem bare = machine();
+  bare.file("/usr/bin/gcc", "", true);
+  LeanView bare_view{bare};
+  CHECK_FALSE(lean_answer(bare_view, strings_of(kBase), "/", "gcc"));  // no system toolkit at all
+}
+
 TEST_CASE("lean selection: with 1000 toolkits an exact name lists nothing, a prefix lists once") {
   MemoryFileSystem fs = machine();
   for (int i = 1; i < 1000; ++i) fs.file("/home/u/.cudaenv/versions/11." + std::to_string(i) + ".0/bin/nvcc", "", true);
@@ -248,6 +292,11 @@ TEST_CASE("lean selection: with 1000 toolkits an exact name lists nothing, a pre
   CHECK(prefix->program == "/home/u/.cudaenv/versions/11.999.0/bin/nvcc");
   CHECK(lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "11"}}), "/"));
   CHECK(lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "11.42"}}), "/"));
+  fs.file("/home/u/.cudaenv/versions/012.99.0/bin/nvcc", "", true);  // 12 in number
+  fs.file("/home/u/.cudaenv/versions/1200000000.0/bin/nvcc", "", true);
+  auto other_major = lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "12"}}), "/");
+  REQUIRE(other_major);
+  CHECK(other_major->program == "/home/u/.cudaenv/versions/012.99.0/bin/nvcc");
 }
 
 TEST_CASE("lean selection: a 1 MB cuda.toml gives the same answer as a small one") {

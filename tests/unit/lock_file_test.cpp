@@ -16,12 +16,12 @@ LockedArchive component(const std::string& name, const std::string& platform, co
       version, "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version + "-archive.tar.xz",
       kSha,    1234,
       "",      "",
-      ""};
+      "",      ""};
 }
 
 CudaLock sample_lock() {
   CudaLock lock;
-  lock.request = LockRequest{"12.4", "torch", {"libcurand"}, {"cudnn@9.10"}};
+  lock.request = LockRequest{"12.4", "torch", {"libcurand"}, {"cudnn@9.10"}, ""};
   lock.label = "12.4.1";
   lock.profile = "torch";
   lock.platforms = {"linux-x86_64", "linux-sbsa"};
@@ -34,8 +34,13 @@ CudaLock sample_lock() {
       "9.10.0.56", "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
       kSha,        1003184568,
       "9.10.0",    "https://m.example/cudnn/redist/redistrib_9.10.0.json",
-      kOtherSha};
-  lock.libraries = {cudnn};
+      kOtherSha,   ""};
+  LockedArchive nccl{"nccl",   "linux-x86_64",
+                     "2.28.9", "https://pypi.example/files/nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_64.whl",
+                     kSha,     200000000,
+                     "2.28.9", "https://pypi.example/simple/nvidia-nccl-cu12/",
+                     "",       "nvidia-nccl-cu12"};
+  lock.libraries = {cudnn, nccl};
   return lock;
 }
 
@@ -54,6 +59,8 @@ TEST_CASE("cuda.lock: what is written is read back the same") {
   normalise_lock(lock);
   CHECK(*parsed == lock);
   CHECK(parsed->libraries.front().release == "9.10.0");
+  CHECK(parsed->libraries.back().distribution == "nvidia-nccl-cu12");
+  CHECK(parsed->libraries.front().distribution.empty());
   CHECK(parsed->components_for("linux-sbsa").size() == 1);
 }
 
@@ -107,13 +114,39 @@ TEST_CASE("cuda.lock: a damaged value is named by position and key") {
 }
 
 TEST_CASE("cuda.lock: --check names each setting cuda.toml changed") {
-  LockRequest locked{"12.4", "", {"libcurand", "libcufft"}, {"cudnn"}};
-  CHECK(request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}}).empty());
-  auto differences = request_differences(locked, LockRequest{"12.6", "torch", {"libcurand"}, {}});
-  REQUIRE(differences.size() == 4);
+  LockRequest locked{"12.4", "", {"libcurand", "libcufft"}, {"cudnn"}, ""};
+  CHECK(request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}, ""}).empty());
+  auto differences = request_differences(locked, LockRequest{"12.6", "torch", {"libcurand"}, {}, "pypi"});
+  REQUIRE(differences.size() == 5);
   CHECK(differences[0] == "version: cuda.lock has \"12.4\", cuda.toml has \"12.6\"");
   CHECK(differences[1] == "profile: cuda.lock has none, cuda.toml has \"torch\"");
   CHECK(differences[3] == "libraries: cuda.lock has [\"cudnn\"], cuda.toml has []");
+  CHECK(differences[4] == "source: cuda.lock has redist, cuda.toml has pypi");
+}
+
+TEST_CASE("cuda.lock: a toolkit from a package index keeps its index, metapackage and wheels") {
+  CudaLock lock = sample_lock();
+  lock.request.source = "pypi";
+  lock.source = "https://pypi.example/simple";
+  lock.metapackage = "https://pypi.example/files/cuda_toolkit-13.2.1-py2.py3-none-any.whl";
+  lock.components = {component("cuda_nvcc", "linux-x86_64", "13.2.75")};
+  lock.components[0].url = "https://pypi.example/files/nvidia_cuda_nvcc-13.2.75-py3-none-manylinux_2_17_x86_64.whl";
+  lock.components[0].distribution = "nvidia-cuda-nvcc";
+  lock.platforms = {"linux-x86_64"};
+  lock.libraries.clear();
+  std::string text = render_lock(lock);
+  CHECK(text.find("source = \"pypi\"\n\n[toolkit]") != std::string::npos);
+  auto parsed = parse_lock(kLock, text);
+  REQUIRE(parsed.ok());
+  CHECK(*parsed == lock);
+  // A redist lock writes neither line: locks written before stay byte for byte the same.
+  CHECK(render_lock(sample_lock()).find("metapackage") == std::string::npos);
+  auto no_metapackage = parse_lock(kLock, replaced(text, "metapackage = ", "other = "));
+  REQUIRE_FALSE(no_metapackage.ok());
+  CHECK(no_metapackage.error().message.find("has no metapackage") != std::string::npos);
+  auto other_source = parse_lock(kLock, replaced(text, "source = \"pypi\"", "source = \"conda\""));
+  REQUIRE_FALSE(other_source.ok());
+  CHECK(other_source.error().message.find("request.source must be \"pypi\"") != std::string::npos);
 }
 
 TEST_CASE("cuda.lock: --locked names the archives that changed upstream") {

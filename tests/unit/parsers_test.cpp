@@ -5,11 +5,7 @@
 
 using namespace cudaenv;
 
-TEST_CASE("doctor: driver versions from the driver API and NVML") {
-  CHECK(version_from_driver_api(12040)->str() == "12.4");
-  CHECK(version_from_driver_api(11080)->str() == "11.8");
-  CHECK(version_from_driver_api(13000)->str() == "13.0");
-  CHECK_FALSE(version_from_driver_api(0));
+TEST_CASE("doctor: driver versions from NVML") {
   CHECK(parse_driver_version("580.65.06")->text == "580.65.06");  // printed as NVIDIA prints it
   CHECK(parse_driver_version("580.65.06")->number > parse_driver_version("580.9")->number);
 }
@@ -131,4 +127,27 @@ TEST_CASE("doctor: cuda-facts.toml errors name the file and the key") {
   auto syntax = parse_cuda_facts("/m/cuda-facts.toml", "[cuda\n");
   REQUIRE_FALSE(syntax.ok());
   CHECK(syntax.error().message.find("/m/cuda-facts.toml:1:") == 0);
+}
+
+TEST_CASE("doctor: cuDNN's and NCCL's versions from the toolkit's headers") {
+  // As cudnn_version.h and nccl.h write them (cuDNN 9.19.0 and NCCL 2.28.9 in /usr/local/cuda-13.0).
+  CHECK(cudnn_header_version("#ifndef CUDNN_VERSION_H_\n#define CUDNN_VERSION_H_\n\n#define CUDNN_MAJOR 9\n"
+                             "#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n\n"
+                             "#define CUDNN_VERSION (CUDNN_MAJOR * 10000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n")
+            ->str() == "9.19.0");
+  CHECK(nccl_header_version("#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n#define NCCL_SUFFIX \"\"\n")
+            ->str() == "2.28.9");
+  // Spacing and tabs as preprocessors allow; the first definition wins; no patch is 0.
+  CHECK(nccl_header_version("#  define\tNCCL_MAJOR\t2\r\n# define NCCL_MINOR  30 // x\n#define NCCL_MINOR 1\n")->str() ==
+        "2.30.0");
+  CHECK(cudnn_header_version("#define CUDNN_MAJOR_X 7\n#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n")->str() == "8.9.0");
+  // Hostile or foreign text: nothing, never a throw.
+  CHECK_FALSE(cudnn_header_version(""));
+  CHECK_FALSE(cudnn_header_version("#define CUDNN_MAJOR 9\n"));  // no minor
+  CHECK_FALSE(cudnn_header_version("#define CUDNN_MAJOR (9)\n#define CUDNN_MINOR 1\n"));
+  CHECK_FALSE(cudnn_header_version("#define CUDNN_MAJOR 99999999999999999999999\n#define CUDNN_MINOR 1\n"));
+  CHECK_FALSE(cudnn_header_version("#define CUDNN_MAJOR -1\n#define CUDNN_MINOR 1\n"));
+  CHECK_FALSE(nccl_header_version("#define NCCL_MAJOR\n#define NCCL_MINOR\n"));
+  CHECK_FALSE(nccl_header_version(std::string(200000, '#')));
+  CHECK_FALSE(nccl_header_version(std::string("#define NCCL_MAJOR 2\0\n#define NCCL_MINOR 1", 40).substr(0, 22)));
 }
