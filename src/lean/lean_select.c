@@ -396,7 +396,7 @@ static char** environment_with(struct lean_plan* plan, char** environ, char* cha
   return envp;
 }
 
-/* lean_find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
+/* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
  * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
 int lean_find_on_path(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
                       char** found) {
@@ -452,11 +452,15 @@ static int plan_system(struct lean_plan* plan, const struct lean_request* reques
   return plan->envp != NULL;
 }
 
-/* select_request(): the request CUDAENV_VERSION, the project file (its text NULL: none) or the
- * global file makes, `out->request` NULL where none is set; 1, or 0 unsure. */
-static int select_request(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
-                          const char* project_text, size_t project_size, struct lean_cuda_toml* project,
-                          struct lean_selection* out) {
+enum { SELECTED = 1, SYSTEM = 2 };
+
+/* The selection as select_toolkit() makes it, from the project file's text (NULL: none):
+ * SELECTED, SYSTEM where nothing or "system" is asked for (`out` then holds the roots and the
+ * project), or 0 unsure. */
+static int select_with_project(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
+                               const char* project_text, size_t project_size, struct lean_cuda_toml* project,
+                               struct lean_selection* out) {
+  const struct lean_fs* fs = request->fs;
   memset(out, 0, sizeof *out);
   if (!lean_find_roots(request, plan, &out->roots)) return 0;
   out->has_project = project_text != NULL;
@@ -479,16 +483,13 @@ static int select_request(const struct lean_request* request, struct lean_plan* 
     out->origin_file = lean_join(plan, out->roots.user_root, "version");
     if (!out->origin_file || !read_global(plan, request, out->origin_file, &wanted)) return 0;
   }
+  /* None at all falls back to the system toolkit (select_request()); an invalid one is an error. */
+  if (!wanted || !strcmp(wanted, "system")) return SYSTEM;
+  if (!lean_is_version_request(wanted, strlen(wanted))) return 0;
   out->request = wanted;
-  return 1;
-}
 
-/* resolve_request() for a version request under versions/ (an invalid one is an error). */
-static int resolve_in_versions(const struct lean_request* request, struct lean_plan* plan, struct lean_selection* out) {
-  const struct lean_fs* fs = request->fs;
-  if (!lean_is_version_request(out->request, strlen(out->request))) return 0;
   const char* dir = NULL;
-  if (!find_toolkit(plan, request, &out->roots, out->request, &dir, &out->name) || !out->name) return 0;
+  if (!find_toolkit(plan, request, &out->roots, wanted, &dir, &out->name) || !out->name) return 0;
   out->root = dir == out->roots.versions[0] ? 0 : 1;
   const char* entry = lean_join(plan, dir, out->name);
   if (!entry) return 0;
@@ -499,7 +500,7 @@ static int resolve_in_versions(const struct lean_request* request, struct lean_p
     out->home = concat(plan, target, (char*)NULL);
   }
   const char* bin = out->home ? lean_join(plan, out->home, "bin") : NULL;
-  return bin && fs->kind(fs->self, bin) == LEAN_DIRECTORY;
+  return bin && fs->kind(fs->self, bin) == LEAN_DIRECTORY ? SELECTED : 0;
 }
 
 static int plan_program(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
@@ -512,18 +513,18 @@ static int plan_program(const struct lean_request* request, struct lean_plan* pl
   }
   struct lean_cuda_toml project;
   struct lean_selection selection;
-  if (!select_request(request, plan, project_path, project_text, project_size, &project, &selection)) return 0;
-  const struct lean_cuda_toml* arch = selection.has_project ? &project : NULL;
-  /* None at all falls back to the system toolkit (select_request()); an invalid one is an error. */
-  if (!selection.request || !strcmp(selection.request, "system")) return plan_system(plan, request, &selection.roots, arch);
-  if (!resolve_in_versions(request, plan, &selection)) return 0;
+  int selected = select_with_project(request, plan, project_path, project_text, project_size, &project, &selection);
+  if (selected == SYSTEM) return plan_system(plan, request, &selection.roots, selection.has_project ? &project : NULL);
+  if (selected != SELECTED) return 0;
   const char* bin = lean_join(plan, selection.home, "bin");
   plan->program = bin ? lean_join(plan, bin, program) : NULL;
   if (!plan->program || !request->fs->is_executable(request->fs->self, plan->program)) return 0;
 
   char* changed[CHANGED];
   size_t count = 0;
-  if (!toolkit_variables(plan, request->environ, selection.home, arch, changed, &count)) return 0;
+  if (!toolkit_variables(plan, request->environ, selection.home, selection.has_project ? &project : NULL, changed, &count)) {
+    return 0;
+  }
   plan->envp = environment_with(plan, request->environ, changed, count);
   return plan->envp != NULL;
 }
@@ -549,8 +550,7 @@ int lean_select_toolkit(const struct lean_request* request, struct lean_plan* me
   const char* project_path = NULL;
   struct lean_cuda_toml project;
   int ok = read_project(memory, request, &project_text, &project_size, &project_path) &&
-           select_request(request, memory, project_path, project_text, project_size, &project, selection) && selection->request &&
-           strcmp(selection->request, "system") != 0 && resolve_in_versions(request, memory, selection) &&
+           select_with_project(request, memory, project_path, project_text, project_size, &project, selection) == SELECTED &&
            !selection->project_warns;
   free(project_text);
   return ok;

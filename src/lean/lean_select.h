@@ -2,10 +2,11 @@
 #define CUDAENV_LEAN_SELECT_H
 /* The shim's common case in C (and the selection the lean `cudaenv` front answers with): the
  * version CUDAENV_VERSION, the nearest cuda.toml or the global file asks for, found under
- * versions/ (an exact name opened directly, a prefix by one listing), or the system toolkit where
- * none is set; its program and environment. Whatever it is not sure of (an error, an unusual
- * path, file or PATH, the hook's state) it leaves to the full resolver, core/selection.h, by
- * answering 0: the same test vectors (tests/unit/lean_select_test.cpp) hold the two to one answer. */
+ * versions/ (an exact name opened directly, a prefix by one listing), or, for the shim, the
+ * system toolkit where none is set; its program and environment. Whatever it is not sure of
+ * (an error, an unusual path, file or PATH, the hook's state) it leaves to the full resolver,
+ * core/selection.h, by answering 0: the same test vectors (tests/unit/lean_select_test.cpp)
+ * hold the two to one answer. */
 
 #include <stddef.h>
 
@@ -74,8 +75,7 @@ int lean_find_on_path(struct lean_plan* memory, const struct lean_fs* fs, const 
 
 enum lean_origin { LEAN_ORIGIN_ENVIRONMENT, LEAN_ORIGIN_PROJECT, LEAN_ORIGIN_GLOBAL };
 
-/* What select_toolkit() gives where it selects a toolkit under versions/ (lean_select_toolkit()
- * answers 0 for "system"). */
+/* What select_toolkit() gives where it selects a toolkit under versions/ (never "system"). */
 struct lean_selection {
   struct lean_roots roots;
   const char* request;     /* the version asked for */

@@ -47,8 +47,6 @@ const char* const kCommon[] = {
     "\t[cuda]\n  version\t=\t\"12.1\"\t\n",
     "[env]\nA = \"x\"\n[cuda]\nversion = \"system\"\n",
     "[cuda]\n",
-    "[torch]\nindex = \"x\"\n[cuda]\nversion = \"12.4\"\n",
-    "[cuda]\nversion = \"12.4\"\n[other]\nkey = \"1\"\n",
     // A table header inside a multi-line string is text, not a second [cuda].
     "[tool]\nnotes = \"\"\"\n[cuda]\nversion = \"1.0\"\n\"\"\"\n[cuda]\nversion = \"12.4\"\n",
     "[tool]\nnotes = '''\n[cuda]\n\\no escape \"here\"\n'''  # c\n[cuda]\nversion = \"12.4\"\n",
@@ -56,6 +54,8 @@ const char* const kCommon[] = {
     "[env]\nNOTE = \"\"\"\nline\n\"\"\"\n[torch]\nversion = '''2.5.1'''\n",
     "[cuda]\nsource = \"pypi\"\nversion = \"13.0\"\n",
     "[cuda]\nversion = \"12.4\"\n[env]\nA_VERY_LONG_VARIABLE_NAME_OF_MANY_BYTES = \"a value longer than sixteen bytes\"\n",
+    "[torch]\nindex = \"x\"\n[cuda]\nversion = \"12.4\"\n",
+    "[cuda]\nversion = \"12.4\"\n[other]\nkey = \"1\"\n",
 };
 
 // Files it must leave to the full reader (which may take them or refuse them).
