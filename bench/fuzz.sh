@@ -16,7 +16,7 @@ shift || true
 BUILD=${FUZZ_BUILD_DIR:-$SOURCE/build-fuzz}
 
 cmake -S "$SOURCE" -B "$BUILD" -G Ninja -DCUDAENV_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER=clang++ $(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache) >/dev/null
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ $(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache) >/dev/null
 cmake --build "$BUILD" --target fuzz_targets -j "${FUZZ_JOBS:-2}"
 
 targets=("$@")

@@ -1,5 +1,5 @@
 // cudaenv-shim-full: the shim's full resolver, for what the lean one in shim.c leaves to it
-// (errors, "system", unusual files): the same selection `cudaenv exec` and the rest use,
+// (errors, unusual files or PATH folders): the same selection `cudaenv exec` and the rest use,
 // and the same error lines. Run as `cudaenv-shim-full --from-shim SHIM ARGV0 ARGS...`,
 // SHIM being the shim that handed over; run under a program's name it is a shim itself.
 #include <unistd.h>

@@ -1,5 +1,4 @@
 // `cudaenv doctor`: every probe, every check, the report; exit 1 when a check fails.
-#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
@@ -11,6 +10,7 @@
 #include "doctor/checks.h"
 #include "doctor/machine_probes.h"
 #include "doctor/report.h"
+#include "util/output.h"
 
 namespace cudaenv {
 
@@ -23,8 +23,6 @@ struct DoctorOptions {
   // Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
   double timeout_s = 60;
 };
-
-bool stdout_wants_colour(const EnvMap& env) { return ::isatty(1) && !env_get(env, "NO_COLOR"); }
 
 Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   if (options.driver_probe) {
@@ -44,8 +42,7 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
   Probes probes = run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
   std::vector<Finding> findings = run_checks(probes, facts);
-  std::string text =
-      options.json ? render_json(probes, findings) : render_report(probes, findings, stdout_wants_colour(session.env));
+  std::string text = options.json ? render_json(probes, findings) : render_report(probes, findings, wants_colour(stdout));
   std::fputs(text.c_str(), stdout);
   return has_error(findings) ? 1 : 0;
 }

@@ -148,7 +148,7 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
 
 Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
-  ProgressReporter progress(stderr, stderr_wants_colour());
+  ProgressReporter progress(stderr, wants_colour(stderr));
   CUDAENV_TRY_ASSIGN(auto lock, project_lock(options, session, releases, profiles, toml, platform, progress));
   CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles, progress));
   InstallRequest& request = install.request;
@@ -180,7 +180,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     return install_locked(session, options, releases, profiles, *project, platform);
   }
   CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session));
-  ProgressReporter progress(stderr, stderr_wants_colour());
+  ProgressReporter progress(stderr, wants_colour(stderr));
   std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles).value;
   auto request_for = [&](const std::string& label) {
     return InstallRequest{label, profile,       options.components,     platform,

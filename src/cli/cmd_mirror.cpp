@@ -68,7 +68,7 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   if (!lock) return lock.take_error();
   CUDAENV_TRY_ASSIGN(auto held, read_mirror_index(dir));
 
-  ProgressReporter progress(stderr, stderr_wants_colour());
+  ProgressReporter progress(stderr, wants_colour(stderr));
   std::vector<std::string> labels;
   ReleaseSource source(session, releases, base);
   for (const std::string& version : options.versions) {

@@ -34,9 +34,7 @@ Result<std::vector<Toolkit>> chosen_toolkits(const Session& session, const Modul
   if (options.version == "system") {
     return make_error("the system toolkit is not managed by cudaenv", "register it first: cudaenv add /usr/local/cuda-X.Y", 2);
   }
-  CUDAENV_TRY_ASSIGN(auto toolkit,
-                     resolve_request(session.fs, session.env, session.layout,
-                                     Request{options.version, OriginKind::argument, {}, "module"}, session.toolkit_index()));
+  CUDAENV_TRY_ASSIGN(auto toolkit, session.resolve_argument(options.version, "module"));
   return std::vector<Toolkit>{toolkit};
 }
 

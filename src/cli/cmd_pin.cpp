@@ -14,15 +14,6 @@ namespace cudaenv {
 
 namespace {
 
-// Only a request that resolves to a toolkit may be written down.
-Result<Toolkit> check_installed(const Session& session, const std::string& version, const char* command) {
-  Request request{version, OriginKind::argument, {}, command};
-  if (!is_valid_version_request(version)) {
-    return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
-  }
-  return resolve_request(session.fs, session.env, session.layout, request, session.toolkit_index());
-}
-
 // The file `use` writes: cuda.toml itself, or the regular file named cuda.toml that a
 // symlinked one points to (a file shared in a monorepo, kept with its mode). A link to
 // anything else is refused, so a cloned repository cannot aim `use` at another file.
@@ -41,7 +32,7 @@ Result<std::filesystem::path> pinned_file(const std::filesystem::path& file) {
 }
 
 Result<int> run_use(const Session& session, const std::string& version) {
-  CUDAENV_TRY_ASSIGN(auto toolkit, check_installed(session, version, "use"));
+  CUDAENV_TRY_ASSIGN(auto toolkit, session.resolve_argument(version, "use"));
   CUDAENV_TRY_ASSIGN(auto file, pinned_file(session.cwd / kProjectFileName));
   std::string content = new_cuda_toml(version);
   if (session.fs.kind(file) != EntryKind::missing) {
@@ -109,7 +100,7 @@ Result<int> run_global(const Session& session, const GlobalOptions& options) {
     return 0;
   }
   if (options.version.empty()) return show_global(session);
-  CUDAENV_TRY_ASSIGN(auto toolkit, check_installed(session, options.version, "global"));
+  CUDAENV_TRY_ASSIGN(auto toolkit, session.resolve_argument(options.version, "global"));
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   CUDAENV_TRY(write_file_atomically(file, options.version + "\n"));

@@ -1,4 +1,5 @@
-// Shell integration: init, the hidden hook-env the prompt runs, shell, trust, untrust.
+// Shell integration: init, the options of the hidden hook-env the prompt runs (cmd_hook_env.cpp),
+// shell, trust, untrust.
 #include <cstdio>
 #include <memory>
 
@@ -8,7 +9,6 @@
 #include "cli/session.h"
 #include "shell/hook.h"
 #include "shell/init_script.h"
-#include "shell/stamps.h"
 #include "shell/trust.h"
 #include "util/data_dir.h"
 #include "util/output.h"
@@ -19,25 +19,8 @@ namespace cudaenv {
 namespace {
 
 Result<int> run_init(const Session& session, const std::string& shell) {
-  CUDAENV_TRY_ASSIGN(auto binary, running_program());
+  CUDAENV_TRY_ASSIGN(auto binary, user_program());
   std::fputs(init_script(*parse_shell_kind(shell), binary, session.layout.shims_dir()).c_str(), stdout);
-  return 0;
-}
-
-// Runs at a prompt: whatever goes wrong is said on stderr, and stdout stays code. It builds its
-// own session (its table entry needs nothing) because a session that cannot be built, e.g. in
-// a deleted folder, must stay silent here: the next cd fixes it, and a prompt must not spam.
-Result<int> run_hook_env(const std::string& shell) {
-  auto session = Session::from_process();
-  if (!session) return 0;  // e.g. the folder was deleted; the next cd fixes it, no prompt spam
-  TrustStore trust(session->layout.trust_dir());
-  fs::path stamps = session->layout.cache_dir() / "stamps";
-  HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
-                      [&](const CudaToml& project) { return trust.is_trusted(project); }};
-  ShellDialect dialect = dialect_of(*parse_shell_kind(shell));
-  HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects, dialect);
-  for (const std::string& message : result.messages) print_note(message);
-  std::fputs((result.code + render_fast_path(result.fast_path, dialect)).c_str(), stdout);
   return 0;
 }
 
@@ -71,12 +54,7 @@ Result<int> run_shell(const Session& session, const ShellOptions& options) {
     std::printf(fish ? "set -e -g CUDAENV_VERSION;\n" : "unset CUDAENV_VERSION;\n");
     return 0;
   }
-  if (!is_valid_version_request(options.version)) {
-    return make_error("'" + options.version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
-  }
-  auto toolkit = resolve_request(session.fs, session.env, session.layout,
-                                 Request{options.version, OriginKind::argument, {}, "shell"}, session.toolkit_index());
-  if (!toolkit) return toolkit.take_error();
+  CUDAENV_TRY(session.resolve_argument(options.version, "shell"));
   std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(),
              stdout);
   return 0;

@@ -107,9 +107,7 @@ Result<int> run_prefix(const Session& session, const std::string& version) {
     std::printf("%s\n", selection.toolkit.home.c_str());
     return 0;
   }
-  CUDAENV_TRY_ASSIGN(
-      auto toolkit, resolve_request(session.fs, session.env, session.layout, Request{version, OriginKind::argument, {}, "prefix"},
-                                    session.toolkit_index()));
+  CUDAENV_TRY_ASSIGN(auto toolkit, session.resolve_argument(version, "prefix"));
   std::printf("%s\n", toolkit.home.c_str());
   return 0;
 }

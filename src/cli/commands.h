@@ -25,6 +25,8 @@ CommandHandler configure_config(CLI::App& command);  // cmd_config.cpp / fetch_d
 CommandHandler configure_lock(CLI::App& command);    // cmd_lock.cpp / fetch_delegate.cpp
 CommandHandler configure_init(CLI::App& command);
 CommandHandler configure_hook_env(CLI::App& command);
+// `cudaenv hook-env --shell SHELL` (bash, zsh or fish): its exit status. cudaenv-hook runs it too.
+int run_hook_env(const std::string& shell);
 CommandHandler configure_shell(CLI::App& command);
 CommandHandler configure_trust(CLI::App& command);
 CommandHandler configure_untrust(CLI::App& command);

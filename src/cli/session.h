@@ -25,6 +25,9 @@ struct Session {
     return select(toolkit_index(), given);
   }
   Result<Selection> select(const ToolkitIndex& toolkits, const std::optional<std::string>& given = std::nullopt) const;
+  // A version given on the command line (`cudaenv COMMAND VERSION`): one that is no request is
+  // a usage error (exit 2), checked before anything is listed; else its toolkit.
+  Result<Toolkit> resolve_argument(const std::string& version, const std::string& command) const;
   std::vector<Toolkit> toolkits() const { return list_toolkits(fs, layout); }
   ToolkitIndex toolkit_index() const { return {fs, layout}; }
 };

@@ -63,6 +63,12 @@ std::optional<size_t> nearest_version(const Version& target, const std::vector<V
   return best;
 }
 
+std::optional<Version> version_from_cuda_number(long long number) {
+  if (number < 1000 || number > 999999) return std::nullopt;
+  int value = static_cast<int>(number);
+  return Version{{value / 1000, (value % 1000) / 10}};
+}
+
 std::optional<DriverVersion> parse_driver_version(std::string_view text) {
   auto number = parse_version(text);
   if (!number) return std::nullopt;

@@ -34,6 +34,10 @@ bool version_matches(const Version& request, const Version& candidate);
 // ties go to the newer one. Returns an index into `candidates`, or nullopt if empty.
 std::optional<size_t> nearest_version(const Version& target, const std::vector<Version>& candidates);
 
+// CUDA's integer form, as the CUDA_VERSION macro and cuDriverGetVersion give it: major * 1000 +
+// minor * 10 (12040 is 12.4). None below 1000 (no major) and past major 999 (no CUDA).
+std::optional<Version> version_from_cuda_number(long long number);
+
 // An NVIDIA driver version as printed (550.54.14, 580.65.06): compared by number, shown as
 // text. Doctor's probes, the shipped facts and `cudaenv torch` read it here.
 struct DriverVersion {

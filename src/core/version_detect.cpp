@@ -43,11 +43,8 @@ std::optional<Version> version_from_cuda_h(std::string_view text) {
     auto value = name ? after_word(*name, "CUDA_VERSION") : std::nullopt;
     std::string_view digits = value ? leading_digits(*value) : std::string_view();
     if (digits.empty()) continue;
-    // CUDA_VERSION is major * 1000 + minor * 10 (12040 for 12.4); anything past major 999 is no CUDA.
     auto number = parse_decimal(digits, 999999);
-    if (!number || *number < 1000) return std::nullopt;
-    int version = static_cast<int>(*number);
-    return Version{{version / 1000, (version % 1000) / 10}};
+    return number ? version_from_cuda_number(static_cast<long long>(*number)) : std::nullopt;
   }
   return std::nullopt;
 }

@@ -52,11 +52,6 @@ std::optional<Version> nccl_header_version(std::string_view header) {
   return header_version(header, "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH");
 }
 
-std::optional<Version> version_from_driver_api(int number) {
-  if (number < 1000) return std::nullopt;
-  return Version{{number / 1000, (number % 1000) / 10}};
-}
-
 std::optional<Version> version_from_cudnn(std::uint64_t number) {
   // CUDNN_VERSION in cudnn_version.h: MAJOR * 1000 + MINOR * 100 + PATCH up to 8.x,
   // MAJOR * 10000 + MINOR * 100 + PATCH from 9.0 on (9.0.0 is 90000).

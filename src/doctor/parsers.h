@@ -12,9 +12,6 @@
 
 namespace cudaenv {
 
-// cuDriverGetVersion's 12040 -> 12.4
-std::optional<Version> version_from_driver_api(int number);
-
 // torch.backends.cudnn.version()'s 92600 -> 9.26.0, 8907 -> 8.9.7
 std::optional<Version> version_from_cudnn(std::uint64_t number);
 

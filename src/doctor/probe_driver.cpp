@@ -157,7 +157,7 @@ DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage)
   }
   int number = 0;
   stage("cuDriverGetVersion");
-  if (api.driver_get_version(&number) == 0) driver.cuda = version_from_driver_api(number);
+  if (api.driver_get_version(&number) == 0) driver.cuda = version_from_cuda_number(number);
   if (!driver.cuda) driver.problem = "cuDriverGetVersion gave no version";
   stage("cuInit");
   if (CuResult result = api.init(0); result != 0) {

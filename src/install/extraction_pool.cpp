@@ -9,10 +9,11 @@ std::optional<size_t> ExtractionQueue::take() {
   auto largest = std::max_element(waiting_.begin(), waiting_.end(), [&](size_t a, size_t b) { return sizes_[a] < sizes_[b]; });
   size_t index = *largest;
   waiting_.erase(largest);
+  ++taken_;
   return index;
 }
 
-ExtractionPool::ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, std::function<Status(size_t)> work)
+ExtractionPool::ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, Work work)
     : work_(std::move(work)), queue_(std::move(sizes)) {
   for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
 }
@@ -39,15 +40,17 @@ Status ExtractionPool::finish() {
 void ExtractionPool::loop() {
   while (true) {
     size_t index = 0;
+    bool last = false;
     {
       std::unique_lock lock(mutex_);
       ready_.wait(lock, [this] { return closed_ || !queue_.empty(); });
       std::optional<size_t> next = queue_.take();
       if (!next) return;
       index = *next;
+      last = queue_.all_taken();
     }
     if (failed_) continue;
-    Status status = work_(index);
+    Status status = work_(index, last);
     if (!status) {
       std::lock_guard lock(mutex_);
       if (!error_) error_ = status.take_error();

@@ -27,17 +27,22 @@ class ExtractionQueue {
   // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when none waits.
   std::optional<size_t> take();
   bool empty() const { return waiting_.empty(); }
+  // Every archive has been taken: the one taken last starts no other after it.
+  bool all_taken() const { return taken_ == sizes_.size(); }
 
  private:
   std::vector<std::uint64_t> sizes_;
   std::vector<size_t> waiting_;  // in the order they were verified
+  size_t taken_ = 0;
 };
 
-// `threads` workers run `work(index)` for each submitted archive, in ExtractionQueue's order.
+// `threads` workers run `work(index, last)` for each submitted archive, in ExtractionQueue's
+// order; `last`: no archive is left to start after it, so it may use the cores the others free.
 // After the first error the rest are skipped.
 class ExtractionPool {
  public:
-  ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, std::function<Status(size_t)> work);
+  using Work = std::function<Status(size_t index, bool last)>;
+  ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, Work work);
   ~ExtractionPool() { (void)finish(); }
   ExtractionPool(const ExtractionPool&) = delete;
   ExtractionPool& operator=(const ExtractionPool&) = delete;
@@ -50,7 +55,7 @@ class ExtractionPool {
  private:
   void loop();
 
-  std::function<Status(size_t)> work_;
+  Work work_;
   std::vector<std::thread> threads_;
   mutable std::mutex mutex_;
   std::condition_variable ready_;

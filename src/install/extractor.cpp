@@ -252,7 +252,7 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 }
 
 Status extract_archive(const std::filesystem::path& archive_path, const std::string& component,
-                       const std::function<bool()>& should_stop) {
+                       const std::function<bool()>& should_stop, unsigned threads) {
   ReadArchive in(archive_read_new(), archive_read_free);
   XzReader xz;  // outlives `in`, which reads through it
   archive_read_support_filter_all(in.get());
@@ -262,7 +262,7 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
   archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                                 ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
   Status opened = ok_status();
-  if (is_xz_file(archive_path)) opened = xz.open(in.get(), archive_path);
+  if (is_xz_file(archive_path)) opened = xz.open(in.get(), archive_path, threads);
   else if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
     opened = make_error("cannot open " + archive_path.string() + ": " + archive_error_string(in.get()));
   }

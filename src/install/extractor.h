@@ -42,8 +42,9 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 // (wheel_toolkit_path); files at the root go to licenses/<component>/. Refuses absolute paths, "..", links that resolve outside,
 // device files, FIFOs and setuid/setgid bits, before anything of that member is written.
 // `component` names the archive in errors; `should_stop` aborts between blocks. The archive
-// has matched its manifest's sha256 (an .xz file's own check is not computed again).
+// has matched its manifest's sha256 (an .xz file's own check is not computed again). An .xz
+// archive of several blocks decodes on up to `threads` threads.
 Status extract_archive(const std::filesystem::path& archive, const std::string& component,
-                       const std::function<bool()>& should_stop);
+                       const std::function<bool()>& should_stop, unsigned threads);
 
 }  // namespace cudaenv

@@ -14,7 +14,7 @@ namespace cudaenv {
 
 class ProgressReporter {
  public:
-  // `bars`: draw bars (stderr is a terminal and NO_COLOR is unset); else plain lines.
+  // `bars`: draw bars (wants_colour, util/output.h); else plain lines.
   ProgressReporter(std::FILE* out, bool bars);
   ~ProgressReporter();
 

@@ -7,8 +7,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "install/cores.h"
-
 namespace cudaenv {
 
 namespace {
@@ -34,11 +32,11 @@ XzReader::~XzReader() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Status XzReader::open(archive* reader, const std::filesystem::path& path) {
+Status XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return make_error("cannot open " + path.string() + ": " + std::strerror(errno));
   lzma_mt options{};
-  options.threads = usable_cores();
+  options.threads = std::max(1u, threads);
   options.memlimit_threading = kThreadingMemoryLimit;
   options.memlimit_stop = UINT64_MAX;
   // The archive matched its manifest's sha256 before extraction: the xz check (CRC64 of the

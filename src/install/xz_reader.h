@@ -26,8 +26,8 @@ class XzReader {
   XzReader& operator=(const XzReader&) = delete;
 
   // Opens `path`, whose sha256 has been checked, and hands the decompressed stream to `reader`
-  // (tar format expected).
-  Status open(archive* reader, const std::filesystem::path& path);
+  // (tar format expected), decoding on up to `threads` threads.
+  Status open(archive* reader, const std::filesystem::path& path, unsigned threads);
 
  private:
   static la_ssize_t read(archive* reader, void* self, const void** buffer);

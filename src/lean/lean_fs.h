@@ -18,8 +18,9 @@ struct lean_fs {
   int (*is_executable)(void* self, const char* path);
   /* A regular file of at most `limit` bytes, in a buffer the caller frees; NULL otherwise. */
   char* (*read_file)(void* self, const char* path, size_t limit, size_t* size);
-  /* Calls `each` with every entry's name but "." and ".."; -1 when `path` is no folder. */
-  int (*list_dir)(void* self, const char* path, void (*each)(void* context, const char* name), void* context);
+  /* Calls `each` with every entry's name but "." and ".." and whether the listing knows it is
+   * no symlink (d_type), so that a caller can skip reading a link; -1 when `path` is no folder. */
+  int (*list_dir)(void* self, const char* path, void (*each)(void* context, const char* name, int not_a_link), void* context);
   /* The target of the symlink `path` into `buffer`, NUL-terminated: its length, or -1. */
   long (*read_link)(void* self, const char* path, char* buffer, size_t size);
 };

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* d_type and DT_DIR */
 #include "lean/lean_os.h"
 
 #include <dirent.h>
@@ -46,13 +47,14 @@ static char* disk_read_file(void* self, const char* path, size_t limit, size_t* 
   return data;
 }
 
-static int disk_list_dir(void* self, const char* path, void (*each)(void*, const char*), void* context) {
+static int disk_list_dir(void* self, const char* path, void (*each)(void*, const char*, int), void* context) {
   (void)self;
   DIR* dir = opendir(path);
   if (!dir) return -1;
   for (struct dirent* entry; (entry = readdir(dir));) {
     const char* name = entry->d_name;
-    if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) each(context, name);
+    int not_a_link = entry->d_type == DT_DIR || entry->d_type == DT_REG;
+    if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) each(context, name, not_a_link);
   }
   closedir(dir);
   return 0;

@@ -14,7 +14,7 @@ struct lean_block {
   struct lean_block* next;
 };
 
-static void* allocate(struct lean_plan* plan, size_t size) {
+void* lean_allocate(struct lean_plan* plan, size_t size) {
   struct lean_block* block = malloc(sizeof(struct lean_block) + size);
   if (!block) return NULL;
   block->next = plan->blocks;
@@ -39,7 +39,7 @@ static char* concat(struct lean_plan* plan, ...) {
   va_start(args, plan);
   for (const char* part; (part = va_arg(args, const char*));) size += strlen(part);
   va_end(args);
-  char* out = allocate(plan, size);
+  char* out = lean_allocate(plan, size);
   if (!out) return NULL;
   char* end = out;
   va_start(args, plan);
@@ -48,15 +48,17 @@ static char* concat(struct lean_plan* plan, ...) {
   return out;
 }
 
+char* lean_copy(struct lean_plan* plan, const char* text) { return concat(plan, text, (char*)NULL); }
+
 /* `dir` / `name` as std::filesystem joins them (no second slash after a trailing one). */
-static char* join(struct lean_plan* plan, const char* dir, const char* name) {
+char* lean_join(struct lean_plan* plan, const char* dir, const char* name) {
   size_t n = strlen(dir);
   return concat(plan, dir, n && dir[n - 1] == '/' ? "" : "/", name, (char*)NULL);
 }
 
 /* An absolute path that lexically_normal() leaves as it is: no empty, "." or ".." segment
  * and no trailing slash. Others the full resolver spells. */
-static int is_plain_absolute(const char* path) {
+int lean_is_plain_absolute(const char* path) {
   if (path[0] != '/') return 0;
   if (path[1] == '\0') return 1;
   for (const char* segment = path + 1;;) {
@@ -69,7 +71,7 @@ static int is_plain_absolute(const char* path) {
 }
 
 /* The value of a variable set and not empty (env_get), or NULL. */
-static const char* env_value(char** environ, const char* name) {
+const char* lean_env_value(char** environ, const char* name) {
   size_t n = strlen(name);
   for (char** entry = environ; *entry; ++entry) {
     if (strncmp(*entry, name, n) == 0 && (*entry)[n] == '=') return (*entry)[n + 1] ? *entry + n + 1 : NULL;
@@ -98,15 +100,11 @@ static int environment_is_plain(char** environ) {
 }
 
 /* A root setting as layout_from_env() takes it unchanged: absolute, plain, no ':' or newline. */
-static int is_root_setting(const char* path) { return is_plain_absolute(path) && !strpbrk(path, ":\n"); }
+static int is_root_setting(const char* path) { return lean_is_plain_absolute(path) && !strpbrk(path, ":\n"); }
 
-struct roots {
-  const char* versions[2];
-  size_t count;
-};
-
-static int find_roots(struct lean_plan* plan, const struct lean_request* request, struct roots* roots) {
-  const char* user = env_value(request->environ, "CUDAENV_ROOT");
+int lean_find_roots(const struct lean_request* request, struct lean_plan* plan, struct lean_roots* roots) {
+  if (!environment_is_plain(request->environ)) return 0;
+  const char* user = lean_env_value(request->environ, "CUDAENV_ROOT");
   char* derived = NULL;
   if (!user && request->self_exe) {
     /* A shim in <root>/shims knows its root where CUDAENV_ROOT is not exported. */
@@ -125,17 +123,22 @@ static int find_roots(struct lean_plan* plan, const struct lean_request* request
   if (user) {
     if (!is_root_setting(user)) return 0;
   } else {
-    const char* home = env_value(request->environ, "HOME");
+    const char* home = lean_env_value(request->environ, "HOME");
     if (!home) return 0;
-    user = join(plan, home, ".cudaenv");
-    if (!user || !is_plain_absolute(user)) return 0;
+    user = lean_join(plan, home, ".cudaenv");
+    if (!user || !lean_is_plain_absolute(user)) return 0;
   }
-  roots->versions[0] = join(plan, user, "versions");
+  roots->user_root = user;
+  roots->versions[0] = lean_join(plan, user, "versions");
   roots->count = 1;
-  const char* shared = env_value(request->environ, "CUDAENV_SYSTEM_ROOT");
+  roots->shims = lean_join(plan, user, "shims");
+  if (!roots->shims) return 0;
+  /* shared_root_variable(): the new name first, then the deprecated one. */
+  const char* shared = lean_env_value(request->environ, "CUDAENV_SHARED_ROOT");
+  if (!shared) shared = lean_env_value(request->environ, "CUDAENV_SYSTEM_ROOT");
   if (shared) {
     if (!is_root_setting(shared)) return 0;
-    if (strcmp(shared, user) != 0) roots->versions[roots->count++] = join(plan, shared, "versions");
+    if (strcmp(shared, user) != 0) roots->versions[roots->count++] = lean_join(plan, shared, "versions");
   }
   for (size_t i = 0; i < roots->count; ++i) {
     if (!roots->versions[i]) return 0;
@@ -143,17 +146,20 @@ static int find_roots(struct lean_plan* plan, const struct lean_request* request
   return 1;
 }
 
-/* The nearest cuda.toml at or above `cwd`, read: 1 with `text` set (NULL: none), 0 unsure. */
-static int read_project(struct lean_plan* plan, const struct lean_request* request, char** text, size_t* size) {
+/* The nearest cuda.toml at or above `cwd`, read: 1 with `text` and `path` set (NULL: none), 0 unsure. */
+static int read_project(struct lean_plan* plan, const struct lean_request* request, char** text, size_t* size,
+                        const char** path) {
   *text = NULL;
+  *path = NULL;
   char* dir = concat(plan, request->cwd, (char*)NULL);
-  if (!dir || !is_plain_absolute(dir)) return 0;
+  if (!dir || !lean_is_plain_absolute(dir)) return 0;
   while (1) {
-    char* candidate = join(plan, dir, "cuda.toml");
+    char* candidate = lean_join(plan, dir, "cuda.toml");
     if (!candidate) return 0;
     enum lean_kind kind = request->fs->kind(request->fs->self, candidate);
     if (kind == LEAN_OTHER) return 0;
     if (kind == LEAN_FILE) {
+      *path = candidate;
       *text = request->fs->read_file(request->fs->self, candidate, SMALL_FILE_LIMIT, size);
       return *text != NULL;
     }
@@ -164,12 +170,8 @@ static int read_project(struct lean_plan* plan, const struct lean_request* reque
 }
 
 /* The first line of the global version file that is not blank or a comment, or NULL. */
-static int read_global(struct lean_plan* plan, const struct lean_request* request, const char* versions_dir, const char** value) {
+static int read_global(struct lean_plan* plan, const struct lean_request* request, const char* file, const char** value) {
   *value = NULL;
-  size_t n = strlen(versions_dir) - strlen("/versions");
-  char* file = concat(plan, versions_dir, (char*)NULL);
-  if (!file) return 0;
-  strcpy(file + n, "/version");
   if (request->fs->kind(request->fs->self, file) == LEAN_MISSING) return 1;
   size_t size = 0;
   char* text = request->fs->read_file(request->fs->self, file, SMALL_FILE_LIMIT, &size);
@@ -183,7 +185,7 @@ static int read_global(struct lean_plan* plan, const struct lean_request* reques
     while (begin < last && strchr(" \t\r", *begin)) ++begin;
     while (last > begin && strchr(" \t\r", last[-1])) --last;
     if (begin < last && *begin != '#') {
-      char* copy = allocate(plan, (size_t)(last - begin) + 1);
+      char* copy = lean_allocate(plan, (size_t)(last - begin) + 1);
       if (!copy) ok = 0;
       else *value = memcpy(copy, begin, (size_t)(last - begin)), copy[last - begin] = '\0';
     }
@@ -193,8 +195,8 @@ static int read_global(struct lean_plan* plan, const struct lean_request* reques
   return ok;
 }
 
-/* parse_version(): 1 to 4 dot-separated numbers of at most 9 digits. */
-static int parse_version(const char* text, long parts[4]) {
+/* lean_parse_version(): 1 to 4 dot-separated numbers of at most 9 digits. */
+int lean_parse_version(const char* text, long parts[4]) {
   int count = 0;
   for (const char* p = text;; ++p) {
     if (count == 4) return 0;
@@ -220,7 +222,7 @@ struct best_match {
   int failed;
 };
 
-static int compare_versions(const long* a, int a_count, const long* b, int b_count) {
+int lean_compare_versions(const long* a, int a_count, const long* b, int b_count) {
   for (int i = 0; i < a_count && i < b_count; ++i) {
     if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
   }
@@ -234,17 +236,24 @@ static int entry_exists(const struct lean_fs* fs, const char* path) {
 }
 
 /* match_toolkit() for a prefix: the newest version it is a prefix of, by name on a tie. */
-static void consider(void* context, const char* name) {
+static void consider(void* context, const char* name, int not_a_link) {
+  (void)not_a_link;
   struct best_match* best = context;
+  /* Most of a long listing differs in its first number: refused before parsing the rest. */
+  long first = 0;
+  int digits = 0;
+  for (const char* p = name; *p >= '0' && *p <= '9' && digits <= 9; ++p, ++digits) first = first * 10 + (*p - '0');
+  if (digits == 0 || digits > 9 || first != best->wanted[0]) return;
   long parts[4];
-  int count = name[0] == '.' ? 0 : parse_version(name, parts);
-  if (count < best->wanted_count || compare_versions(best->wanted, best->wanted_count, parts, best->wanted_count) != 0) return;
+  int count = name[0] == '.' ? 0 : lean_parse_version(name, parts);
+  if (count < best->wanted_count || lean_compare_versions(best->wanted, best->wanted_count, parts, best->wanted_count) != 0)
+    return;
   if (best->name) {
-    int order = compare_versions(parts, count, best->parts, best->count);
+    int order = lean_compare_versions(parts, count, best->parts, best->count);
     if (order < 0 || (order == 0 && strcmp(name, best->name) >= 0)) return;
   }
   if (best->shadowing_dir) {
-    char* shadow = join(best->plan, best->shadowing_dir, name);
+    char* shadow = lean_join(best->plan, best->shadowing_dir, name);
     if (!shadow || entry_exists(best->request->fs, shadow)) {
       best->failed |= !shadow;
       return;
@@ -257,12 +266,12 @@ static void consider(void* context, const char* name) {
 }
 
 /* The versions/ entry the request names: `dir` gets its root's versions/, NULL when none. */
-static int find_toolkit(struct lean_plan* plan, const struct lean_request* request, const struct roots* roots, const char* wanted,
-                        const char** dir, const char** name) {
+static int find_toolkit(struct lean_plan* plan, const struct lean_request* request, const struct lean_roots* roots,
+                        const char* wanted, const char** dir, const char** name) {
   const struct lean_fs* fs = request->fs;
   *name = NULL;
   for (size_t i = 0; i < roots->count; ++i) {
-    char* entry = join(plan, roots->versions[i], wanted);
+    char* entry = lean_join(plan, roots->versions[i], wanted);
     if (!entry) return 0;
     if (entry_exists(fs, entry)) {
       *dir = roots->versions[i];
@@ -274,7 +283,7 @@ static int find_toolkit(struct lean_plan* plan, const struct lean_request* reque
   memset(&best, 0, sizeof best);
   best.request = request;
   best.plan = plan;
-  best.wanted_count = parse_version(wanted, best.wanted);
+  best.wanted_count = lean_parse_version(wanted, best.wanted);
   if (best.wanted_count == 0) return 1;
   for (size_t i = 0; i < roots->count; ++i) {
     const char* found = best.name;
@@ -289,7 +298,7 @@ static int find_toolkit(struct lean_plan* plan, const struct lean_request* reque
 /* prepend_entry(): `entry` first, its other occurrences dropped. */
 static char* prepend_entry(struct lean_plan* plan, const char* list, const char* entry) {
   size_t entry_size = strlen(entry);
-  char* out = allocate(plan, entry_size + (list ? strlen(list) : 0) + 2);
+  char* out = lean_allocate(plan, entry_size + (list ? strlen(list) : 0) + 2);
   if (!out) return NULL;
   char* end = stpcpy(out, entry);
   for (const char* part = list; part;) {
@@ -308,14 +317,40 @@ static char* prepend_entry(struct lean_plan* plan, const char* list, const char*
 
 enum { CHANGED = 8 };
 
+/* The project's arch list, as toolkit_env_change() sets it for every toolkit. */
+static int arch_variables(struct lean_plan* plan, const struct lean_cuda_toml* project, char* out[], size_t* n) {
+  if (!project || !project->arch_count) return 1;
+  /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
+  size_t size = 0;
+  for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
+  char* torch = lean_allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
+  char* cmake = lean_allocate(plan, size + sizeof "CUDAARCHS=");
+  if (!torch || !cmake) return 0;
+  char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
+  char* c = stpcpy(cmake, "CUDAARCHS=");
+  for (size_t i = 0; i < project->arch_count; ++i) {
+    if (i) *t++ = ';', *c++ = ';';
+    const struct lean_span arch = project->arch[i];
+    memcpy(t, arch.text, arch.size);
+    t += arch.size;
+    for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
+      if (arch.text[j] != '.') *c++ = arch.text[j];
+    }
+  }
+  *t = *c = '\0';
+  out[(*n)++] = torch;
+  out[(*n)++] = cmake;
+  return 1;
+}
+
 /* toolkit_env_change(): the variables the toolkit sets, as NAME=value. */
 static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home, const struct lean_cuda_toml* project,
                              char* out[CHANGED], size_t* count) {
   const char* bin = concat(plan, home, "/bin", (char*)NULL);
   const char* lib = concat(plan, home, "/lib64", (char*)NULL);
   if (!bin || !lib) return 0;
-  const char* path = env_value(environ, "PATH");
-  const char* libraries = env_value(environ, "LD_LIBRARY_PATH");
+  const char* path = lean_env_value(environ, "PATH");
+  const char* libraries = lean_env_value(environ, "LD_LIBRARY_PATH");
   char* path_value = prepend_entry(plan, path, bin);
   char* library_value = prepend_entry(plan, libraries, lib);
   if (!path_value || !library_value) return 0;
@@ -326,28 +361,7 @@ static int toolkit_variables(struct lean_plan* plan, char** environ, const char*
   out[n++] = concat(plan, "CUDA_PATH=", home, (char*)NULL);
   out[n++] = concat(plan, "CUDAToolkit_ROOT=", home, (char*)NULL);
   out[n++] = concat(plan, "CUDACXX=", home, "/bin/nvcc", (char*)NULL);
-  if (project && project->arch_count) {
-    /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
-    size_t size = 0;
-    for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
-    char* torch = allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
-    char* cmake = allocate(plan, size + sizeof "CUDAARCHS=");
-    if (!torch || !cmake) return 0;
-    char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
-    char* c = stpcpy(cmake, "CUDAARCHS=");
-    for (size_t i = 0; i < project->arch_count; ++i) {
-      if (i) *t++ = ';', *c++ = ';';
-      const struct lean_span arch = project->arch[i];
-      memcpy(t, arch.text, arch.size);
-      t += arch.size;
-      for (size_t j = 0; j < arch.size && arch.text[j] != '+'; ++j) {
-        if (arch.text[j] != '.') *c++ = arch.text[j];
-      }
-    }
-    *t = *c = '\0';
-    out[n++] = torch;
-    out[n++] = cmake;
-  }
+  if (!arch_variables(plan, project, out, &n)) return 0;
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) return 0;
   }
@@ -364,7 +378,7 @@ static int same_name(const char* a, const char* b) {
 static char** environment_with(struct lean_plan* plan, char** environ, char* changed[], size_t count) {
   size_t size = 0;
   while (environ[size]) ++size;
-  char** envp = allocate(plan, (size + count + 1) * sizeof *envp);
+  char** envp = lean_allocate(plan, (size + count + 1) * sizeof *envp);
   if (!envp) return NULL;
   int used[CHANGED] = {0};
   size_t n = 0;
@@ -382,49 +396,135 @@ static char** environment_with(struct lean_plan* plan, char** environ, char* cha
   return envp;
 }
 
-static int plan_program(const struct lean_request* request, struct lean_plan* plan, char* project_text, size_t project_size) {
-  const struct lean_fs* fs = request->fs;
-  const char* program = request->program;
-  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim")) {
-    return 0;
+/* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
+ * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
+static int find_on_path(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
+                        char** found) {
+  *found = NULL;
+  for (const char* entry = path; entry;) {
+    const char* colon = strchr(entry, ':');
+    size_t n = colon ? (size_t)(colon - entry) : strlen(entry);
+    if (n) {
+      char* dir = lean_allocate(plan, n + 1);
+      if (!dir) return 0;
+      memcpy(dir, entry, n);
+      dir[n] = '\0';
+      if (!lean_is_plain_absolute(dir)) return 0;
+      if (strcmp(dir, skip) != 0) {
+        char* candidate = lean_join(plan, dir, program);
+        if (!candidate) return 0;
+        if (fs->is_executable(fs->self, candidate)) {
+          *found = candidate;
+          return 1;
+        }
+      }
+    }
+    entry = colon ? colon + 1 : NULL;
   }
-  struct roots roots;
-  if (!environment_is_plain(request->environ) || !find_roots(plan, request, &roots)) return 0;
-  struct lean_cuda_toml project;
-  int has_project = project_text != NULL;
-  if (has_project && !lean_read_cuda_toml(project_text, project_size, &project)) return 0;
+  return 1;
+}
 
-  const char* wanted = env_value(request->environ, "CUDAENV_VERSION");
-  if (!wanted && has_project && project.version.size) {
-    char* copy = allocate(plan, project.version.size + 1);
-    if (!copy) return 0;
-    memcpy(copy, project.version.text, project.version.size);
-    copy[project.version.size] = '\0';
-    wanted = copy;
+static int has_variable(char** environ, const char* name) {
+  size_t n = strlen(name);
+  for (char** entry = environ; *entry; ++entry) {
+    if (strncmp(*entry, name, n) == 0 && (*entry)[n] == '=') return 1;
   }
-  if (!wanted && !read_global(plan, request, roots.versions[0], &wanted)) return 0;
-  /* "system", an invalid request or none at all: the full resolver's. */
-  if (!wanted || !lean_is_version_request(wanted, strlen(wanted)) || !strcmp(wanted, "system")) return 0;
+  return 0;
+}
+
+/* The system toolkit (resolve_request() for "system", find_system_toolkit()): there is one
+ * where PATH outside the shims holds an nvcc or /usr/local/cuda does; the program is the first
+ * on PATH outside the shims, and only the project's arch list is set. */
+static int plan_system(struct lean_plan* plan, const struct lean_request* request, const struct lean_roots* roots,
+                       const struct lean_cuda_toml* project) {
+  const struct lean_fs* fs = request->fs;
+  /* find_system_toolkit() looks past the hook's own PATH entries, which its state names. */
+  if (has_variable(request->environ, "__CUDAENV_STATE")) return 0;
+  const char* path = lean_env_value(request->environ, "PATH");
+  char* nvcc = NULL;
+  if (!path || !find_on_path(plan, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
+  if (!nvcc && !fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc")) return 0;
+  if (!find_on_path(plan, fs, path, request->program, roots->shims, &plan->program) || !plan->program) return 0;
+  char* changed[CHANGED];
+  size_t count = 0;
+  if (!arch_variables(plan, project, changed, &count)) return 0;
+  plan->envp = environment_with(plan, request->environ, changed, count);
+  return plan->envp != NULL;
+}
+
+enum { SELECTED = 1, SYSTEM = 2 };
+
+/* The selection as select_toolkit() makes it, from the project file's text (NULL: none):
+ * SELECTED, SYSTEM where nothing or "system" is asked for (`out` then holds the roots and the
+ * project), or 0 unsure. */
+static int select_with_project(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
+                               const char* project_text, size_t project_size, struct lean_cuda_toml* project,
+                               struct lean_selection* out) {
+  const struct lean_fs* fs = request->fs;
+  memset(out, 0, sizeof *out);
+  if (!lean_find_roots(request, plan, &out->roots)) return 0;
+  out->has_project = project_text != NULL;
+  if (out->has_project && !lean_read_cuda_toml(project_text, project_size, project)) return 0;
+  out->project_warns = out->has_project && project->unknown_keys > 0;
+
+  const char* wanted = lean_env_value(request->environ, "CUDAENV_VERSION");
+  out->origin = LEAN_ORIGIN_ENVIRONMENT;
+  if (!wanted && out->has_project && project->version.size) {
+    char* copy = lean_allocate(plan, project->version.size + 1);
+    if (!copy) return 0;
+    memcpy(copy, project->version.text, project->version.size);
+    copy[project->version.size] = '\0';
+    wanted = copy;
+    out->origin = LEAN_ORIGIN_PROJECT;
+    out->origin_file = project_path;
+  }
+  if (!wanted) {
+    out->origin = LEAN_ORIGIN_GLOBAL;
+    out->origin_file = lean_join(plan, out->roots.user_root, "version");
+    if (!out->origin_file || !read_global(plan, request, out->origin_file, &wanted)) return 0;
+  }
+  /* None at all falls back to the system toolkit (select_request()); an invalid one is an error. */
+  if (!wanted || !strcmp(wanted, "system")) return SYSTEM;
+  if (!lean_is_version_request(wanted, strlen(wanted))) return 0;
+  out->request = wanted;
 
   const char* dir = NULL;
-  const char* name = NULL;
-  if (!find_toolkit(plan, request, &roots, wanted, &dir, &name) || !name) return 0;
-  const char* entry = join(plan, dir, name);
+  if (!find_toolkit(plan, request, &out->roots, wanted, &dir, &out->name) || !out->name) return 0;
+  out->root = dir == out->roots.versions[0] ? 0 : 1;
+  const char* entry = lean_join(plan, dir, out->name);
   if (!entry) return 0;
   char target[4096];
-  const char* home = entry;
+  out->home = entry;
   if (fs->read_link(fs->self, entry, target, sizeof target) >= 0) {
     if (target[0] != '/') return 0; /* relative: the full resolver normalises it */
-    home = concat(plan, target, (char*)NULL);
+    out->home = concat(plan, target, (char*)NULL);
   }
-  const char* bin = home ? join(plan, home, "bin") : NULL;
-  if (!bin || fs->kind(fs->self, bin) != LEAN_DIRECTORY) return 0;
-  plan->program = join(plan, bin, program);
-  if (!plan->program || !fs->is_executable(fs->self, plan->program)) return 0;
+  const char* bin = out->home ? lean_join(plan, out->home, "bin") : NULL;
+  return bin && fs->kind(fs->self, bin) == LEAN_DIRECTORY ? SELECTED : 0;
+}
+
+static int plan_program(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
+                        const char* project_text, size_t project_size) {
+  const char* program = request->program;
+  /* shim_full.cpp refuses to run as either of cudaenv's own shim programs */
+  if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim") ||
+      !strcmp(program, "cudaenv-shim-full")) {
+    return 0;
+  }
+  struct lean_cuda_toml project;
+  struct lean_selection selection;
+  int selected = select_with_project(request, plan, project_path, project_text, project_size, &project, &selection);
+  if (selected == SYSTEM) return plan_system(plan, request, &selection.roots, selection.has_project ? &project : NULL);
+  if (selected != SELECTED) return 0;
+  const char* bin = lean_join(plan, selection.home, "bin");
+  plan->program = bin ? lean_join(plan, bin, program) : NULL;
+  if (!plan->program || !request->fs->is_executable(request->fs->self, plan->program)) return 0;
 
   char* changed[CHANGED];
   size_t count = 0;
-  if (!toolkit_variables(plan, request->environ, home, has_project ? &project : NULL, changed, &count)) return 0;
+  if (!toolkit_variables(plan, request->environ, selection.home, selection.has_project ? &project : NULL, changed, &count)) {
+    return 0;
+  }
   plan->envp = environment_with(plan, request->environ, changed, count);
   return plan->envp != NULL;
 }
@@ -435,9 +535,23 @@ int lean_plan_program(const struct lean_request* request, struct lean_plan* plan
   plan->blocks = NULL;
   char* project_text = NULL;
   size_t project_size = 0;
+  const char* project_path = NULL;
   /* A cuda.toml is read even where CUDAENV_VERSION decides: its arch list still counts, and
    * where it is broken the full resolver warns. */
-  int ok = read_project(plan, request, &project_text, &project_size) && plan_program(request, plan, project_text, project_size);
+  int ok = read_project(plan, request, &project_text, &project_size, &project_path) &&
+           plan_program(request, plan, project_path, project_text, project_size);
+  free(project_text);
+  return ok;
+}
+
+int lean_select_toolkit(const struct lean_request* request, struct lean_plan* memory, struct lean_selection* selection) {
+  char* project_text = NULL;
+  size_t project_size = 0;
+  const char* project_path = NULL;
+  struct lean_cuda_toml project;
+  int ok = read_project(memory, request, &project_text, &project_size, &project_path) &&
+           select_with_project(request, memory, project_path, project_text, project_size, &project, selection) == SELECTED &&
+           !selection->project_warns;
   free(project_text);
   return ok;
 }

@@ -22,6 +22,7 @@ struct lean_cuda_toml {
   struct lean_span version; /* size 0: the file pins no version */
   struct lean_span arch[LEAN_MAX_ARCH];
   size_t arch_count;
+  size_t unknown_keys; /* keys the full reader ignores with a warning */
 };
 
 /* 1: read, and `out` holds what the full reader would give; 0: unsure. */

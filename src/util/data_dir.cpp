@@ -58,6 +58,14 @@ Result<DataFile> DataFiles::read(const std::string& name) const {
   return DataFile{path, std::move(*text)};
 }
 
+Result<fs::path> user_program() {
+  CUDAENV_TRY_ASSIGN(auto self, running_program());
+  for (const fs::path& candidate : {self.parent_path() / "cudaenv", install_prefix(self) / "bin/cudaenv"}) {
+    if (candidate != self && RealFileSystem().is_executable(candidate)) return candidate;
+  }
+  return self;
+}
+
 Result<fs::path> locate_program(const std::string& name) {
   CUDAENV_TRY_ASSIGN(auto self, running_program());
   fs::path libexec = install_prefix(self) / "libexec/cudaenv";

@@ -9,16 +9,16 @@
 
 namespace cudaenv {
 
-bool stderr_wants_colour() {
+bool wants_colour(std::FILE* stream) {
   const char* no_colour = std::getenv("NO_COLOR");
-  return ::isatty(2) && !(no_colour && *no_colour);
+  return ::isatty(::fileno(stream)) && !(no_colour && *no_colour);
 }
 
 // Messages quote names, paths and server text: each line is escaped (terminal_safe), and a
 // message is one line whatever it quotes.
 static void print_tagged(const char* tag, const char* colour, const std::string& message) {
   std::string safe = terminal_safe(message);
-  if (stderr_wants_colour()) std::fprintf(stderr, "cudaenv: %s%s:\033[0m %s\n", colour, tag, safe.c_str());
+  if (wants_colour(stderr)) std::fprintf(stderr, "cudaenv: %s%s:\033[0m %s\n", colour, tag, safe.c_str());
   else std::fprintf(stderr, "cudaenv: %s: %s\n", tag, safe.c_str());
 }
 

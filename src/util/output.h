@@ -2,6 +2,7 @@
 // How cudaenv talks to people: one "cudaenv: error: ..." line plus indented hints, the same
 // from every command, the shim and the shell hook.
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ void print_error(const Error& error);
 void print_warning(const std::string& message);
 // A note for people on stderr, so stdout stays parseable.
 void print_note(const std::string& message);
-bool stderr_wants_colour();
+// The one colour policy, for colour and redrawn progress bars alike: only when `stream` is a
+// terminal, and never when NO_COLOR is set to a non-empty value (no-color.org).
+bool wants_colour(std::FILE* stream);
 
 }  // namespace cudaenv

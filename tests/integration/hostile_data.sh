@@ -53,6 +53,13 @@ for command in prefix uninstall module "shell --shell-code=bash"; do
   assert_contains "$ERR" "is not a version" "\`cudaenv $command ../../etc\` is refused as no version"
   assert_not_contains "$ERR" "add PATH --as ../../etc" "\`cudaenv $command ../../etc\` suggests no path as a name"
 done
+# Every command that takes a VERSION argument checks it the same way: a usage error, exit 2.
+for command in use global prefix module "shell --shell-code=bash"; do
+  run_capture "$CUDAENV" $command 'not a/version'
+  assert_eq 2 "$STATUS" "\`cudaenv $command 'not a/version'\` is a usage error"
+  assert_contains "$ERR" "cudaenv: error: 'not a/version' is not a version" "\`cudaenv $command 'not a/version'\` says why"
+  assert_contains "$ERR" "  use a version such as 12.1 or 12.1.1, or 'system'" "\`cudaenv $command 'not a/version'\` gives the fix"
+done
 run_capture env CUDAENV_VERSION=../../etc "$CUDAENV" prefix
 assert_contains "$ERR" "(set by CUDAENV_VERSION) is not a version" "CUDAENV_VERSION=../../etc is refused"
 

@@ -58,8 +58,10 @@ TEST_CASE("extraction queue: the largest verified archive goes first, whatever o
   queue.verified(1);
   CHECK(queue.take() == 1u);
   CHECK(queue.take() == 3u);
+  CHECK_FALSE(queue.all_taken());  // archive 0 waits still
   CHECK(queue.take() == 0u);
   CHECK(queue.empty());
+  CHECK(queue.all_taken());
   CHECK(!queue.take());
 }
 
@@ -99,8 +101,10 @@ TEST_CASE("extraction pool: workers run every submitted archive, largest waiting
   std::vector<size_t> ran;
   std::promise<void> all_submitted;
   std::shared_future<void> submitted = all_submitted.get_future().share();
-  ExtractionPool pool(1, sizes, [&](size_t index) -> Status {
-    submitted.wait();  // the one worker holds its first archive until every archive waits
+  std::vector<bool> lasts;
+  ExtractionPool pool(1, sizes, [&](size_t index, bool last) -> Status {
+    submitted.wait();
+    lasts.push_back(last);  // the one worker holds its first archive until every archive waits
     ran.push_back(index);
     return ok_status();
   });
@@ -113,11 +117,13 @@ TEST_CASE("extraction pool: workers run every submitted archive, largest waiting
   CHECK(sorted == std::vector<size_t>{0, 1, 2, 3});
   // The first was taken from whatever had been submitted by then; the rest all waited together.
   CHECK(std::is_sorted(ran.begin() + 1, ran.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; }));
+  // Only the fourth started with no archive left after it: it may have every core.
+  CHECK(lasts == std::vector<bool>{false, false, false, true});
 }
 
 TEST_CASE("extraction pool: the first error is returned and the rest are skipped") {
   std::atomic<int> ran{0};
-  ExtractionPool pool(1, {10, 5}, [&](size_t index) -> Status {
+  ExtractionPool pool(1, {10, 5}, [&](size_t index, bool) -> Status {
     ++ran;
     if (index == 1) return make_error("archive 1 is broken");
     return ok_status();

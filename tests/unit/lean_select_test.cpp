@@ -9,6 +9,7 @@
 #include "core/program.h"
 #include "core/toolkit_env.h"
 #include "lean/lean_select.h"
+#include "lean/lean_toolkits.h"
 #include "support/memory_file_system.h"
 #include "util/strings.h"
 
@@ -42,10 +43,14 @@ struct LeanView {
     *size = text->size();
     return copy;
   }
-  static int list_dir(void* self, const char* path, void (*each)(void*, const char*), void* context) {
+  static int list_dir(void* self, const char* path, void (*each)(void*, const char*, int), void* context) {
     ++of(self).listings;
     if (of(self).fs.kind(path) != EntryKind::directory) return -1;
-    for (const std::string& name : of(self).fs.list_dir(path)) each(context, name.c_str());
+    for (const std::string& name : of(self).fs.list_dir(path)) {
+      // As d_type tells: every other entry is known to be no link, the rest are asked.
+      bool not_a_link = name.size() % 2 == 0 && !of(self).fs.read_link(fs::path(path) / name);
+      each(context, name.c_str(), not_a_link);
+    }
     return 0;
   }
   static long read_link(void* self, const char* path, char* buffer, size_t size) {
@@ -212,8 +217,8 @@ TEST_CASE("lean selection: errors, system and unusual cases are left to the full
   auto unsure = [&](const EnvMap& env, const char* cwd, const char* program = "nvcc") {
     return !lean_answer(view, strings_of(env), cwd, program);
   };
-  CHECK(unsure(kBase, "/home/u"));                                          // nothing set: system
-  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));         // system
+  CHECK(unsure(kBase, "/home/u"));                                          // system, no nvcc on PATH
+  CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));         // the same
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.3"}}), "/"));           // not installed
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "../x"}}), "/"));           // not a request
   CHECK(unsure(with(kBase, {{"CUDAENV_VERSION", "12.5"}}), "/"));           // no bin/ any more
@@ -230,6 +235,50 @@ TEST_CASE("lean selection: errors, system and unusual cases are left to the full
   CHECK_FALSE(lean_answer(view, {"HOME=/home/u", "CUDAENV_VERSION=12", "junk"}, "/", "nvcc"));
 }
 
+TEST_CASE("lean selection: no version set, or \"system\", runs the system toolkit's program") {
+  MemoryFileSystem fs = machine();
+  fs.file("/usr/local/cuda/bin/nvcc", "", true);
+  fs.file("/usr/local/cuda/bin/ptxas", "", true);
+  fs.file("/opt/sys/bin/nvcc", "", true);
+  fs.file("/home/u/arch/cuda.toml", "[cuda]\narch = [\"9.0\"]\n");
+  const std::string path = "/home/u/.cudaenv/shims:/usr/local/cuda/bin:/usr/bin";
+  auto fallback = lean_checked(fs, with(kBase, {{"PATH", path}}), "/home/u");
+  REQUIRE(fallback);
+  CHECK(fallback->program == "/usr/local/cuda/bin/nvcc");  // past the shim, first on PATH
+  CHECK(fallback->env.count("CUDA_HOME") == 0);            // the system toolkit's own setup stays
+  auto arch = lean_checked(fs, with(kBase, {{"PATH", path}}), "/home/u/arch", "ptxas");
+  REQUIRE(arch);
+  CHECK(arch->program == "/usr/local/cuda/bin/ptxas");
+  CHECK(arch->env.at("CUDAARCHS") == "90");
+  auto named = lean_checked(fs, with(kBase, {{"PATH", "/opt/sys/bin:" + path}, {"CUDAENV_VERSION", "system"}}), "/");
+  REQUIRE(named);
+  CHECK(named->program == "/opt/sys/bin/nvcc");
+  fs.file("/home/u/.cudaenv/version", "system\n");
+  CHECK(lean_checked(fs, with(kBase, {{"PATH", path}}), "/"));
+  // Only /usr/local/cuda makes a system toolkit where PATH has no nvcc: gcc is still found.
+  fs.file("/usr/bin/gcc", "", true);
+  auto gcc = lean_checked(fs, kBase, "/", "gcc");
+  REQUIRE(gcc);
+  CHECK(gcc->program == "/usr/bin/gcc");
+
+  LeanView view{fs};
+  auto unsure = [&](const EnvMap& env, const char* program = "nvcc") {
+    return !lean_answer(view, strings_of(env), "/", program);
+  };
+  CHECK(unsure(with(kBase, {{"PATH", path}, {"__CUDAENV_STATE", ""}})));  // the hook's entries
+  CHECK(unsure(with(kBase, {{"PATH", "bin:" + path}})));                  // a relative folder
+  CHECK(unsure(with(kBase, {{"PATH", "/usr/local/cuda/bin/:/usr/bin"}})));
+  CHECK(unsure(with(kBase, {{"PATH", "/home/u/.cudaenv/shims/:/usr/local/cuda/bin"}})));
+  CHECK(unsure(with(kBase, {{"PATH", path}}), "cuobjdump"));  // on no PATH folder: an error
+  fs.file("/usr/local/cuda/bin/cudaenv-shim-full", "", true);
+  CHECK(unsure(with(kBase, {{"PATH", path}}), "cudaenv-shim-full"));  // the full resolver refuses the name
+  CHECK(unsure({{"HOME", "/home/u"}}));                               // no PATH
+  MemoryFileSystem bare = machine();
+  bare.file("/usr/bin/gcc", "", true);
+  LeanView bare_view{bare};
+  CHECK_FALSE(lean_answer(bare_view, strings_of(kBase), "/", "gcc"));  // no system toolkit at all
+}
+
 TEST_CASE("lean selection: with 1000 toolkits an exact name lists nothing, a prefix lists once") {
   MemoryFileSystem fs = machine();
   for (int i = 1; i < 1000; ++i) fs.file("/home/u/.cudaenv/versions/11." + std::to_string(i) + ".0/bin/nvcc", "", true);
@@ -243,6 +292,11 @@ TEST_CASE("lean selection: with 1000 toolkits an exact name lists nothing, a pre
   CHECK(prefix->program == "/home/u/.cudaenv/versions/11.999.0/bin/nvcc");
   CHECK(lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "11"}}), "/"));
   CHECK(lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "11.42"}}), "/"));
+  fs.file("/home/u/.cudaenv/versions/012.99.0/bin/nvcc", "", true);  // 12 in number
+  fs.file("/home/u/.cudaenv/versions/1200000000.0/bin/nvcc", "", true);
+  auto other_major = lean_checked(fs, with(kBase, {{"CUDAENV_VERSION", "12"}}), "/");
+  REQUIRE(other_major);
+  CHECK(other_major->program == "/home/u/.cudaenv/versions/012.99.0/bin/nvcc");
 }
 
 TEST_CASE("lean selection: a 1 MB cuda.toml gives the same answer as a small one") {
@@ -253,4 +307,103 @@ TEST_CASE("lean selection: a 1 MB cuda.toml gives the same answer as a small one
   auto answer = lean_checked(fs, kBase, "/home/u/proj/src");
   REQUIRE(answer);
   CHECK(answer->program == "/home/u/.cudaenv/versions/12.1.1/bin/nvcc");
+}
+
+namespace {
+
+// lean_list_toolkits() against list_toolkits() on the same machine: the same entries, in
+// the same order; nullopt where the lean listing is unsure.
+std::optional<size_t> lean_listing_checked(const FileSystemView& fs, const EnvMap& env) {
+  LeanView view{fs};
+  std::vector<std::string> strings = strings_of(env);
+  std::vector<char*> environ = c_string_array(strings);
+  lean_request request{&view.calls, environ.data(), "/", nullptr, ""};
+  lean_plan memory{};
+  lean_roots roots;
+  lean_toolkits lean;
+  std::optional<size_t> count;
+  if (lean_find_roots(&request, &memory, &roots) && lean_list_toolkits(&view.calls, &roots, &memory, &lean)) {
+    auto layout = layout_from_env(env);
+    REQUIRE(layout);
+    std::vector<Toolkit> full = list_toolkits(fs, *layout);
+    REQUIRE(full.size() == lean.count);
+    for (size_t i = 0; i < lean.count; ++i) {
+      const lean_toolkit& toolkit = lean.items[i];
+      INFO("entry " << i << ": " << full[i].name);
+      CHECK(toolkit.name == full[i].name);
+      CHECK(toolkit.home == full[i].home.string());
+      CHECK((toolkit.root == 0 ? ToolkitSource::user_root : ToolkitSource::shared_root) == full[i].source);
+      CHECK(bool(toolkit.registered) == full[i].registered);
+      CHECK(bool(toolkit.present) == full[i].present);
+    }
+    count = lean.count;
+  }
+  lean_plan_free(&memory);
+  return count;
+}
+
+// lean_select_toolkit() against select_toolkit(): the same toolkit and origin, or unsure.
+bool lean_selection_agrees(const FileSystemView& fs, const EnvMap& env, const char* cwd) {
+  LeanView view{fs};
+  std::vector<std::string> strings = strings_of(env);
+  std::vector<char*> environ = c_string_array(strings);
+  lean_request request{&view.calls, environ.data(), cwd, nullptr, ""};
+  lean_plan memory{};
+  lean_selection lean;
+  bool answered = lean_select_toolkit(&request, &memory, &lean);
+  if (answered) {
+    auto layout = layout_from_env(env);
+    REQUIRE(layout);
+    auto full = select_toolkit(fs, env, cwd, *layout);
+    REQUIRE(full);
+    CHECK(full->warnings.empty());
+    CHECK(lean.name == full->toolkit.name);
+    CHECK(lean.home == full->toolkit.home.string());
+    CHECK((lean.root == 0 ? ToolkitSource::user_root : ToolkitSource::shared_root) == full->toolkit.source);
+    std::string origin =
+        lean.origin == LEAN_ORIGIN_ENVIRONMENT ? "set by CUDAENV_VERSION" : std::string("set by ") + lean.origin_file;
+    CHECK(origin == full->request.origin());
+  }
+  lean_plan_free(&memory);
+  return answered;
+}
+
+}  // namespace
+
+TEST_CASE("lean listing: the toolkits list_toolkits() lists, in its order") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/.cudaenv/versions/12.09.0/bin/nvcc", "", true);  // equal in number to 12.9.0
+  fs.file("/home/u/.cudaenv/versions/my-cuda/bin/nvcc", "", true);
+  fs.file("/home/u/.cudaenv/versions/alpha/bin/nvcc", "", true);
+  fs.dir("/home/u/.cudaenv/versions/12.5.0");                    // no bin/
+  fs.dir("/home/u/.cudaenv/versions/.staging-12.8/bin");         // hidden
+  fs.symlink("/home/u/.cudaenv/versions/gone", "/opt/removed");  // dangling
+  fs.file("/opt/shared/versions/12.4.1/bin/nvcc", "", true);     // shadowed by the user's
+  fs.file("/opt/shared/versions/10.2/bin/nvcc", "", true);
+  fs.file("/opt/site/bin/nvcc", "", true);
+  fs.symlink("/opt/shared/versions/site", "/opt/site");
+  CHECK(lean_listing_checked(fs, kBase) == 12);
+  CHECK(lean_listing_checked(fs, with(kBase, {{"CUDAENV_SHARED_ROOT", "/opt/shared"}})) == 14);
+  CHECK(lean_listing_checked(fs, with(kBase, {{"CUDAENV_SYSTEM_ROOT", "/opt/shared"}})) == 14);
+  CHECK(lean_listing_checked(fs, with(kBase, {{"CUDAENV_SHARED_ROOT", "/home/u/.cudaenv"}})) == 12);
+  CHECK(lean_listing_checked(fs, with(kBase, {{"CUDAENV_ROOT", "/nowhere"}})) == 0);
+  for (int i = 1; i < 1000; ++i) fs.dir("/home/u/.cudaenv/versions/11." + std::to_string(i) + ".0/bin");
+  CHECK(lean_listing_checked(fs, kBase) == 1010);  // 11.8.0 was there
+  fs.symlink("/home/u/.cudaenv/versions/rel", "../../elsewhere");
+  CHECK_FALSE(lean_listing_checked(fs, kBase));  // list_toolkits() normalises a relative link
+}
+
+TEST_CASE("lean selection: the toolkit and origin `current` and `versions` show") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"12.1\"\n");
+  fs.file("/home/u/warned/cuda.toml", "[cuda]\nversion = \"12.1\"\ncolour = \"red\"\n");
+  fs.file("/home/u/.cudaenv/version", "12.4\n");
+  fs.file("/opt/shared/versions/12.6.0/bin/nvcc", "", true);
+  CHECK(lean_selection_agrees(fs, kBase, "/home/u/proj/src/deep"));
+  CHECK(lean_selection_agrees(fs, kBase, "/home/u"));
+  CHECK(lean_selection_agrees(fs, with(kBase, {{"CUDAENV_VERSION", "13.0"}}), "/home/u/proj"));
+  CHECK(lean_selection_agrees(fs, with(kBase, {{"CUDAENV_SHARED_ROOT", "/opt/shared"}, {"CUDAENV_VERSION", "12.6"}}), "/"));
+  // A cuda.toml with a warning: the full program prints it.
+  CHECK_FALSE(lean_selection_agrees(fs, kBase, "/home/u/warned"));
+  CHECK_FALSE(lean_selection_agrees(fs, with(kBase, {{"CUDAENV_VERSION", "system"}}), "/"));
 }

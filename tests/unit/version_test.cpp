@@ -69,6 +69,17 @@ TEST_CASE("compute capabilities: major.minor, cuda.toml's arch entries and nvcc'
   CHECK(sm_name(*parse_compute_capability("8.9")) == "sm_89");
 }
 
+TEST_CASE("CUDA's integer form (CUDA_VERSION, cuDriverGetVersion) is major * 1000 + minor * 10") {
+  CHECK(version_from_cuda_number(12040)->str() == "12.4");
+  CHECK(version_from_cuda_number(11080)->str() == "11.8");
+  CHECK(version_from_cuda_number(13000)->str() == "13.0");
+  CHECK(version_from_cuda_number(999990)->str() == "999.99");
+  CHECK_FALSE(version_from_cuda_number(0));
+  CHECK_FALSE(version_from_cuda_number(999));
+  CHECK_FALSE(version_from_cuda_number(-12040));
+  CHECK_FALSE(version_from_cuda_number(1000000));
+}
+
 TEST_CASE("driver versions compare by number and keep their text") {
   auto driver = parse_driver_version("580.65.06");
   REQUIRE(driver);

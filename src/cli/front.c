@@ -1,0 +1,332 @@
+/* cudaenv: the program a user runs. C on musl, so it starts in a tenth of the time a glibc
+ * program takes on a VM (glibc probes the CPU at start-up, and every probe traps to the
+ * hypervisor): it answers the read-only commands a prompt or a script runs most
+ * (`--version`, `versions`, `current`) itself where it is sure of the answer, from the lean
+ * resolver the shim uses (src/lean), and runs the prompt hook's `hook-env` in cudaenv-hook, a
+ * static build of the same C++ code. Everything else, and every case it is unsure of
+ * (an error, a warning, "system", --json, unusual text), it hands with argv and environment
+ * untouched to cudaenv-full, the C++ program that does it all; the integration test
+ * front_vs_full.sh holds the two to the same bytes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lean/lean_os.h"
+#include "lean/lean_select.h"
+#include "lean/lean_toolkits.h"
+
+#ifndef CUDAENV_VERSION_STRING
+#define CUDAENV_VERSION_STRING "0.0.0"
+#endif
+
+extern char** environ;
+
+enum { PATH_SIZE = 4096 };
+
+/* The companion program `name` beside this one (a build folder), else in PREFIX/libexec/cudaenv;
+ * returns only when neither runs. */
+static void run_companion(const char* name, char** argv, char* self, size_t self_size) {
+  if (lean_self_exe(self, self_size) < 0) strcpy(self, "/proc/self/exe");
+  char* slash = strrchr(self, '/');
+  size_t dir = slash ? (size_t)(slash - self) + 1 : 0;
+  for (int place = 0; place < 2; ++place) {
+    char path[PATH_SIZE];
+    const char* folder = place ? "../libexec/cudaenv/" : "";
+    if (dir + strlen(folder) + strlen(name) >= sizeof path) break;
+    memcpy(path, self, dir);
+    strcpy(path + dir, folder);
+    strcat(path, name);
+    execve(path, argv, environ);
+  }
+}
+
+static void run_full_program(char** argv) {
+  char self[PATH_SIZE];
+  run_companion("cudaenv-full", argv, self, sizeof self);
+  fprintf(stderr,
+          "cudaenv: error: cudaenv-full is missing beside %s and in its ../libexec/cudaenv\n"
+          "  reinstall cudaenv (./install.sh) so its programs are installed together\n",
+          self);
+  exit(127);
+}
+
+/* `cudaenv hook-env --shell SHELL`, what the prompt hook runs: cudaenv-hook, the same code as
+ * cudaenv-full's static, which starts without the dynamic loader. */
+static void run_hook_program(int argc, char** argv) {
+  if (argc != 4 || strcmp(argv[1], "hook-env") || strcmp(argv[2], "--shell")) return;
+  if (strcmp(argv[3], "bash") && strcmp(argv[3], "zsh") && strcmp(argv[3], "fish")) return;
+  char self[PATH_SIZE];
+  run_companion("cudaenv-hook", argv, self, sizeof self);
+}
+
+/* What the command prints, built whole before any of it is written: unsure halfway, the
+ * full program answers instead and nothing was printed twice. */
+struct text {
+  char* data;
+  size_t size, capacity;
+  int failed;
+};
+
+/* terminal_safe() changes nothing in printable ASCII; anything else the full program escapes. */
+static int is_terminal_safe(const char* text) {
+  for (; *text; ++text) {
+    if (*text < 0x20 || *text > 0x7e) return 0;
+  }
+  return 1;
+}
+
+static void append(struct text* out, const char* data, size_t n) {
+  if (out->failed) return;
+  if (out->size + n > out->capacity) {
+    size_t capacity = 2 * (out->size + n) + 4096;
+    char* grown = realloc(out->data, capacity);
+    if (!grown) {
+      out->failed = 1;
+      return;
+    }
+    out->data = grown;
+    out->capacity = capacity;
+  }
+  memcpy(out->data + out->size, data, n);
+  out->size += n;
+}
+
+/* The parts of a line, each as terminal_safe() prints it. */
+static void add(struct text* out, ...) {
+  va_list args;
+  va_start(args, out);
+  for (const char* part; (part = va_arg(args, const char*));) {
+    if (!is_terminal_safe(part)) out->failed = 1;
+    append(out, part, strlen(part));
+  }
+  va_end(args);
+}
+
+static void end_line(struct text* out) { append(out, "\n", 1); }
+
+/* The parent folder of a plain absolute path, as path::parent_path() gives it. */
+static char* parent_of(struct lean_plan* memory, const char* path) {
+  char* copy = lean_copy(memory, path);
+  char* slash = copy ? strrchr(copy, '/') : NULL;
+  if (slash) slash[slash == copy ? 1 : 0] = '\0';
+  return copy;
+}
+
+/* PATH as without_hook_changes() leaves it: each entry the hook's state (__CUDAENV_STATE)
+ * records as its own loses its first occurrence, the last recorded first. 1 with `path` set
+ * (NULL: unset), or 0 where the state holds what only the full reader reads. */
+static int pristine_path(struct lean_plan* memory, const char** path) {
+  *path = lean_env_value(environ, "PATH");
+  const char* state = lean_env_value(environ, "__CUDAENV_STATE");
+  if (!state) return 1;
+  if (strncmp(state, "cudaenv2\n", 9) != 0) return 0;
+  enum { MOST = 64 };
+  const char* owned[MOST];
+  size_t owned_count = 0;
+  for (const char* line = state + 9; *line;) {
+    const char* end = strchr(line, '\n');
+    size_t n = end ? (size_t)(end - line) : strlen(line);
+    /* parse_state() keeps a P record of exactly three fields. */
+    if (n >= 7 && !memcmp(line, "P\tPATH\t", 7) && !memchr(line + 7, '\t', n - 7)) {
+      if (memchr(line + 7, '\\', n - 7)) return 0; /* escaped: the full reader unescapes it */
+      char* entry = owned_count < MOST ? lean_allocate(memory, n - 6) : NULL;
+      if (!entry) return 0;
+      memcpy(entry, line + 7, n - 7);
+      entry[n - 7] = '\0';
+      owned[owned_count++] = entry;
+    } else if (n >= 7 && (line[0] == 'S' || line[0] == 'U') && !memcmp(line + 1, "\tPATH\t", 6)) {
+      return 0; /* a cuda.toml's [env] set PATH itself */
+    }
+    line += end ? n + 1 : n;
+  }
+  if (!*path || !owned_count) return 1;
+  char* list = lean_copy(memory, *path);
+  if (!list) return 0;
+  for (size_t i = owned_count; i-- > 0;) {
+    size_t n = strlen(owned[i]);
+    for (char* part = list;;) {
+      char* colon = strchr(part, ':');
+      size_t length = colon ? (size_t)(colon - part) : strlen(part);
+      if (length == n && !memcmp(part, owned[i], n)) {
+        /* Drop the entry and one separator next to it. */
+        if (colon) memmove(part, colon + 1, strlen(colon + 1) + 1);
+        else if (part > list) part[-1] = '\0';
+        else part[0] = '\0';
+        break;
+      }
+      if (!colon) break;
+      part = colon + 1;
+    }
+  }
+  *path = list;
+  return 1;
+}
+
+/* find_system_toolkit()'s home: 1 with `home` set (NULL: none), or 0 unsure. */
+static int find_system_home(struct lean_plan* memory, const struct lean_roots* roots, const char** home) {
+  const struct lean_fs* fs = &lean_disk;
+  *home = NULL;
+  const char* fallback = "/usr/local/cuda";
+  int fallback_exists = fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc");
+  const char* path = NULL;
+  char* shims = lean_join(memory, roots->user_root, "shims");
+  if (!shims || !pristine_path(memory, &path)) return 0;
+  char* list = path ? lean_copy(memory, path) : NULL;
+  if (path && !list) return 0;
+  const char* nvcc = NULL;
+  for (char* dir = list; dir && !nvcc;) {
+    char* colon = strchr(dir, ':');
+    if (colon) *colon = '\0';
+    char* next = colon ? colon + 1 : NULL;
+    size_t n = strlen(dir);
+    if (n > 1 && dir[n - 1] == '/') dir[--n] = '\0'; /* one: "/usr/bin/" / "nvcc" adds no slash */
+    if (n > 0) {
+      /* A relative folder is never the shims one; an absolute one must be spelt plainly. */
+      if (dir[0] == '/' && !lean_is_plain_absolute(dir)) return 0;
+      if (strcmp(dir, shims) != 0) {
+        char* candidate = lean_join(memory, dir, "nvcc");
+        if (!candidate) return 0;
+        if (fs->is_executable(fs->self, candidate)) nvcc = candidate;
+      }
+    }
+    dir = next;
+  }
+  if (nvcc) {
+    /* follow_links(): /usr/bin/nvcc -> ... leads to the real toolkit folder. */
+    char target[PATH_SIZE];
+    for (int hops = 0; hops < 16 && fs->read_link(fs->self, nvcc, target, sizeof target) >= 0; ++hops) {
+      if (target[0] != '/') return 0;
+      nvcc = lean_copy(memory, target);
+      if (!nvcc) return 0;
+    }
+    if (!lean_is_plain_absolute(nvcc)) return 0;
+    const char* bin = parent_of(memory, nvcc);
+    const char* found = bin ? parent_of(memory, bin) : NULL;
+    const char* header = found ? lean_join(memory, found, "include/cuda.h") : NULL;
+    const char* version = found ? lean_join(memory, found, "version.json") : NULL;
+    if (!header || !version) return 0;
+    /* A wrapper script in /usr/local/bin is not a toolkit; trust only a folder with headers. */
+    int looks_like_toolkit = fs->kind(fs->self, header) == LEAN_FILE || fs->kind(fs->self, version) == LEAN_FILE;
+    if (looks_like_toolkit || !fallback_exists) {
+      *home = found;
+      return 1;
+    }
+  }
+  if (fallback_exists) *home = fallback;
+  return 1;
+}
+
+/* Request::origin() */
+static void add_origin(struct text* out, const struct lean_selection* selection) {
+  if (selection->origin == LEAN_ORIGIN_ENVIRONMENT) add(out, "set by CUDAENV_VERSION", (char*)NULL);
+  else add(out, "set by ", selection->origin_file, (char*)NULL);
+}
+
+struct context {
+  struct lean_plan memory;
+  struct lean_request request;
+  char cwd[PATH_SIZE];
+};
+
+/* Session::from_process() as the lean resolver sees it: 0 where it is unsure. */
+static int start_session(struct context* context) {
+  memset(context, 0, sizeof *context);
+  if (lean_logical_working_dir(getenv("PWD"), context->cwd, sizeof context->cwd) != 0) return 0;
+  struct lean_request request = {&lean_disk, environ, context->cwd, NULL, ""};
+  context->request = request;
+  return 1;
+}
+
+/* `cudaenv current` (cmd_show.cpp run_current) where a toolkit under versions/ is selected. */
+static int current(struct context* context, struct text* out) {
+  struct lean_selection selection;
+  if (!lean_select_toolkit(&context->request, &context->memory, &selection)) return 0;
+  add(out, selection.name, " (", (char*)NULL);
+  add_origin(out, &selection);
+  add(out, ")", (char*)NULL);
+  end_line(out);
+  return 1;
+}
+
+/* `cudaenv versions [--bare]` (cmd_show.cpp run_versions) where a toolkit under versions/ is
+ * selected, so that no warning is printed and "system" is not the active one. */
+static int versions(struct context* context, int bare, struct text* out) {
+  struct lean_roots roots;
+  struct lean_toolkits toolkits;
+  if (!lean_find_roots(&context->request, &context->memory, &roots) ||
+      !lean_list_toolkits(&lean_disk, &roots, &context->memory, &toolkits)) {
+    return 0;
+  }
+  if (bare) {
+    /* Printed as they are: --bare is for scripts. */
+    for (size_t i = 0; i < toolkits.count; ++i) {
+      append(out, toolkits.items[i].name, strlen(toolkits.items[i].name));
+      end_line(out);
+    }
+    return 1;
+  }
+  struct lean_selection selection;
+  const char* system = NULL;
+  if (!lean_select_toolkit(&context->request, &context->memory, &selection) ||
+      !find_system_home(&context->memory, &roots, &system)) {
+    return 0;
+  }
+  if (system) {
+    add(out, "  system (", system, ")", (char*)NULL);
+    end_line(out);
+  }
+  for (size_t i = 0; i < toolkits.count; ++i) {
+    const struct lean_toolkit* toolkit = &toolkits.items[i];
+    int active = toolkit->root == selection.root && !strcmp(toolkit->name, selection.name);
+    add(out, active ? "* " : "  ", toolkit->name, (char*)NULL);
+    if (toolkit->registered) add(out, " --> ", toolkit->home, (char*)NULL);
+    if (toolkit->root == 1) {
+      char* parent = lean_is_plain_absolute(toolkit->home) ? parent_of(&context->memory, toolkit->home) : NULL;
+      if (!parent) return 0;
+      add(out, " (shared: ", parent, ")", (char*)NULL);
+    }
+    if (!toolkit->present) add(out, " (missing: no bin/ folder)", (char*)NULL);
+    if (active) {
+      add(out, " (", (char*)NULL);
+      add_origin(out, &selection);
+      add(out, ")", (char*)NULL);
+    }
+    end_line(out);
+  }
+  return 1;
+}
+
+/* 1 when the command was answered here, with `out` what it prints. */
+static int answer(int argc, char** argv, struct text* out) {
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    add(out, "cudaenv " CUDAENV_VERSION_STRING, (char*)NULL);
+    end_line(out);
+    return !out->failed;
+  }
+  int bare = argc == 3 && !strcmp(argv[2], "--bare");
+  int is_versions = argc >= 2 && !strcmp(argv[1], "versions") && (argc == 2 || bare);
+  int is_current = argc == 2 && !strcmp(argv[1], "current");
+  if (!is_versions && !is_current) return 0;
+  struct context context;
+  int ok = start_session(&context) && (is_versions ? versions(&context, bare, out) : current(&context, out));
+  lean_plan_free(&context.memory);
+  return ok && !out->failed;
+}
+
+int main(int argc, char** argv) {
+  struct text out = {NULL, 0, 0, 0};
+  if (argc > 0 && answer(argc, argv, &out)) {
+    /* Like the full program's printf: a closed stdout does not change the exit status. */
+    if (out.size) fwrite(out.data, 1, out.size, stdout);
+    return 0;
+  }
+  free(out.data);
+  run_hook_program(argc, argv);
+  if (argc > 0) run_full_program(argv);
+  char* none[] = {"cudaenv", NULL};
+  run_full_program(none);
+  return 127;
+}
