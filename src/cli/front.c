@@ -172,28 +172,9 @@ static int find_system_home(struct lean_plan* memory, const struct lean_roots* r
   const char* fallback = "/usr/local/cuda";
   int fallback_exists = fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc");
   const char* path = NULL;
-  char* shims = lean_join(memory, roots->user_root, "shims");
-  if (!shims || !pristine_path(memory, &path)) return 0;
-  char* list = path ? lean_copy(memory, path) : NULL;
-  if (path && !list) return 0;
-  const char* nvcc = NULL;
-  for (char* dir = list; dir && !nvcc;) {
-    char* colon = strchr(dir, ':');
-    if (colon) *colon = '\0';
-    char* next = colon ? colon + 1 : NULL;
-    size_t n = strlen(dir);
-    if (n > 1 && dir[n - 1] == '/') dir[--n] = '\0'; /* one: "/usr/bin/" / "nvcc" adds no slash */
-    if (n > 0) {
-      /* A relative folder is never the shims one; an absolute one must be spelt plainly. */
-      if (dir[0] == '/' && !lean_is_plain_absolute(dir)) return 0;
-      if (strcmp(dir, shims) != 0) {
-        char* candidate = lean_join(memory, dir, "nvcc");
-        if (!candidate) return 0;
-        if (fs->is_executable(fs->self, candidate)) nvcc = candidate;
-      }
-    }
-    dir = next;
-  }
+  char* nvcc = NULL;
+  if (!pristine_path(memory, &path)) return 0;
+  if (path && !lean_find_on_path(memory, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
   if (nvcc) {
     /* follow_links(): /usr/bin/nvcc -> ... leads to the real toolkit folder. */
     char target[PATH_SIZE];

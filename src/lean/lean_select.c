@@ -398,8 +398,8 @@ static char** environment_with(struct lean_plan* plan, char** environ, char* cha
 
 /* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
  * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
-static int find_on_path(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
-                        char** found) {
+int lean_find_on_path(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
+                      char** found) {
   *found = NULL;
   for (const char* entry = path; entry;) {
     const char* colon = strchr(entry, ':');
@@ -442,9 +442,9 @@ static int plan_system(struct lean_plan* plan, const struct lean_request* reques
   if (has_variable(request->environ, "__CUDAENV_STATE")) return 0;
   const char* path = lean_env_value(request->environ, "PATH");
   char* nvcc = NULL;
-  if (!path || !find_on_path(plan, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
+  if (!path || !lean_find_on_path(plan, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
   if (!nvcc && !fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc")) return 0;
-  if (!find_on_path(plan, fs, path, request->program, roots->shims, &plan->program) || !plan->program) return 0;
+  if (!lean_find_on_path(plan, fs, path, request->program, roots->shims, &plan->program) || !plan->program) return 0;
   char* changed[CHANGED];
   size_t count = 0;
   if (!arch_variables(plan, project, changed, &count)) return 0;

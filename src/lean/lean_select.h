@@ -68,6 +68,11 @@ struct lean_roots {
 };
 int lean_find_roots(const struct lean_request* request, struct lean_plan* memory, struct lean_roots* roots);
 
+/* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
+ * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
+int lean_find_on_path(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
+                      char** found);
+
 enum lean_origin { LEAN_ORIGIN_ENVIRONMENT, LEAN_ORIGIN_PROJECT, LEAN_ORIGIN_GLOBAL };
 
 /* What select_toolkit() gives where it selects a toolkit under versions/ (never "system"). */

@@ -75,7 +75,8 @@ answered "current, the global file" current
 # "system" found on PATH is listed first, with the hook's own PATH entry ignored.
 make_fake_toolkit "$WORK/sys/cuda" 12.0.1
 PATH="$WORK/sys/cuda/bin:$PATH" answered "versions, a system toolkit on PATH" versions
-PATH="$WORK/sys/cuda/bin/:$CUDAENV_ROOT/shims:$PATH" answered "versions, PATH with the shims and a trailing slash" versions
+PATH="$CUDAENV_ROOT/shims:$WORK/sys/cuda/bin:$PATH" answered "versions, PATH with the shims first" versions
+PATH="$WORK/sys/cuda/bin/:$PATH" handed_off "versions, a PATH folder lexically_normal() respells" versions
 PATH="$CUDAENV_ROOT/shims:$WORK/tk/cuda-12.4/bin:$PATH" answered "versions, a toolkit's nvcc on PATH" versions
 # shellcheck disable=SC2016  # expanded by the inner shell
 hook_state=$(PATH="$WORK/tk/cuda-12.4/bin:$PATH" bash -c 'eval "$("$0" hook-env --shell bash 2>/dev/null)"; printf %s "$__CUDAENV_STATE"' "$FULL")
