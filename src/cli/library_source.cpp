@@ -50,6 +50,9 @@ Result<PlannedLibrary> resolve_nccl(const LibrarySpec& spec, const LibraryContex
   std::string page = index.url() + "/" + distribution + "/";
   auto files = index.files(distribution);
   if (!files) {
+    // Only a missing page means no wheel for this major; an index that cannot be reached is said
+    // as it is, without asking it for the other majors' pages.
+    if (files.error().message.find("HTTP 404") == std::string::npos) return files.take_error();
     std::vector<std::string> majors = nccl_majors_offered(index, context.platform);
     if (majors.empty()) return files.take_error();
     return make_error("NCCL has no wheel for CUDA " + std::to_string(context.cuda_major) + " on " + index.url() + " (" +

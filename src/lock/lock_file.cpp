@@ -125,7 +125,8 @@ class TableReader {
   std::string where_;
 };
 
-bool is_name(std::string_view text) { return all_of_chars(text, "._-"); }
+// A component's name also names its licenses/<name>/ folder: never "." or "..".
+bool is_name(std::string_view text) { return all_of_chars(text, "._-") && text != "." && text != ".."; }
 bool is_platform(std::string_view text) { return all_of_chars(text, "_-"); }
 bool is_version_text(std::string_view text) { return all_of_chars(text, "._+-"); }
 bool is_label(std::string_view text) { return parse_version(text).has_value(); }

@@ -70,6 +70,13 @@ assert_contains "$ERR" "NCCL has no wheel for CUDA 13 on $INDEX" "the toolkit's 
 assert_contains "$ERR" "it has wheels for CUDA 12" "and the majors that have one"
 check "nothing of 13.0.0 installed" test ! -e "$CUDAENV_ROOT/versions/13.0.0"
 
+# An index that cannot be reached is said as it is (no page of another major asked for).
+run_capture "$CUDAENV" install 13.0.0 --platform linux-x86_64 --library nccl --index-url http://127.0.0.1:9/simple
+assert_eq 1 "$STATUS" "an unreachable index fails the install"
+assert_contains "$ERR" "http://127.0.0.1:9/simple/nvidia-nccl-cu13/" "naming the page"
+assert_not_contains "$ERR" "it has wheels for" "without guessing at majors"
+assert_not_contains "$ERR" "internal error" "cleanly"
+
 # --- hashes: a wrong one and a missing one are refused, the old install kept ---
 wheels pages --wrong-hash nvidia-nccl-cu12
 nccl_install 12.4.1 --force --library nccl

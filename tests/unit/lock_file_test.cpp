@@ -96,6 +96,10 @@ TEST_CASE("cuda.lock: a damaged value is named by position and key") {
   REQUIRE_FALSE(traversal.ok());
   CHECK(traversal.error().message.find(".url must be") != std::string::npos);
 
+  auto dot_name = parse_lock(kLock, replaced(text, "name = \"cuda_cccl\"", "name = \"..\""));
+  REQUIRE_FALSE(dot_name.ok());
+  CHECK(dot_name.error().message.find(".name must be a component or library name") != std::string::npos);
+
   auto bad_label = parse_lock(kLock, replaced(text, "label = \"12.4.1\"", "label = \"../12\""));
   REQUIRE_FALSE(bad_label.ok());
   CHECK(bad_label.error().message.find("toolkit.label") != std::string::npos);
