@@ -2,13 +2,19 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <tuple>
+#include <utility>
 
 #include "install/downloader.h"
 #include "install/pypi_index.h"
@@ -57,6 +63,12 @@ Error refused(const std::string& component, const std::filesystem::path& archive
                         ", and do not use it");
 }
 
+std::optional<std::string> unsafe_link(std::string_view path, std::string_view target) {
+  if (auto why = unsafe_symlink_target(path, target)) return why;
+  if (is_merged_folder_name(path)) return "is a symlink where the toolkit has a folder that archives merge into";
+  return std::nullopt;
+}
+
 // Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set
 // for the top folder itself and for a wheel's files that are no toolkit files. Plain files at an
 // archive's root (each has a LICENSE) go to licenses/<component>/, so archives extracted in any
@@ -98,8 +110,7 @@ std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout lay
     archive_entry_copy_hardlink(entry, stripped.c_str());
   } else if (archive_entry_filetype(entry) == AE_IFLNK) {
     const char* target = archive_entry_symlink(entry);
-    if (auto why = unsafe_symlink_target(path, target ? target : "")) return why;
-    if (is_merged_folder_name(path)) return "is a symlink where the toolkit has a folder that archives merge into";
+    if (auto why = unsafe_link(path, target ? target : "")) return why;
   }
   archive_entry_copy_pathname(entry, path.c_str());
   archive_entry_set_perm(entry, archive_entry_perm(entry) & 0777);
@@ -125,9 +136,124 @@ Error write_failure(const std::string& component, const std::string& member, con
                     "check free space under CUDAENV_ROOT (df), then run the install again; nothing was installed");
 }
 
-std::mutex& root_entries_mutex() {
-  static std::mutex mutex;
-  return mutex;
+// A symlink member, or a hard link to one made before it in the same archive (link(2) would make
+// it one more symlink with the same target), is kept for make_symlinks instead of being written:
+// true then.
+Result<bool> defer_symlink(archive_entry* entry, const std::string& component, const std::filesystem::path& archive,
+                           const std::string& member, std::vector<ArchiveSymlink>& links) {
+  std::string path = archive_entry_pathname(entry);
+  if (const char* hardlink = archive_entry_hardlink(entry)) {
+    auto linked = std::find_if(links.begin(), links.end(), [&](const ArchiveSymlink& link) { return link.path == hardlink; });
+    if (linked == links.end()) return false;
+    std::string target = linked->target;
+    if (auto why = unsafe_link(path, target))
+      return refused(component, archive, member, "is a hard link to a symlink, so it " + *why);
+    links.push_back(ArchiveSymlink{path, target, component, archive, member});
+    return true;
+  }
+  if (archive_entry_filetype(entry) != AE_IFLNK) return false;
+  links.push_back(ArchiveSymlink{path, archive_entry_symlink(entry), component, archive, member});
+  return true;
+}
+
+// An open folder, closed with it.
+class FolderFd {
+ public:
+  explicit FolderFd(int fd) : fd_(fd) {}
+  FolderFd(FolderFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  FolderFd& operator=(FolderFd&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  ~FolderFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+std::string read_link_at(int folder, const char* name) {
+  std::string target(4096, '\0');
+  ssize_t length = ::readlinkat(folder, name, target.data(), target.size());
+  target.resize(length < 0 ? 0 : static_cast<size_t>(length));
+  return target;
+}
+
+// Walks from `folder` (the staging folder) to the link's own folder one component at a time,
+// making missing folders and never following a link (O_NOFOLLOW), then makes the link there
+// without replacing anything (symlinkat fails on any existing entry).
+Status make_symlink(FolderFd folder, const ArchiveSymlink& link) {
+  auto refuse = [&](const std::string& why) { return refused(link.component, link.archive, link.member, why); };
+  std::vector<std::string> parts = components_of(link.path);
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    const char* name = parts[i].c_str();
+    if (::mkdirat(folder.get(), name, 0755) != 0 && errno != EEXIST) {
+      return write_failure(link.component, link.member, std::strerror(errno));
+    }
+    FolderFd next(::openat(folder.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (next.get() < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+      std::string above = join(std::vector<std::string>(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(i) + 1), "/");
+      return refuse("is a symlink below '" + above + "', which is a symlink or a file");
+    }
+    if (next.get() < 0) return write_failure(link.component, link.member, std::strerror(errno));
+    folder = std::move(next);
+  }
+  const char* name = parts.back().c_str();
+  if (::symlinkat(link.target.c_str(), folder.get(), name) == 0) return ok_status();
+  if (errno != EEXIST) return write_failure(link.component, link.member, std::strerror(errno));
+  struct stat existing {};
+  if (::fstatat(folder.get(), name, &existing, AT_SYMLINK_NOFOLLOW) != 0) {
+    return write_failure(link.component, link.member, std::strerror(errno));
+  }
+  if (S_ISDIR(existing.st_mode)) return refuse("is a symlink where an archive of the install has a folder");
+  if (!S_ISLNK(existing.st_mode)) return refuse("is a symlink where an archive of the install has a file");
+  std::string target = read_link_at(folder.get(), name);
+  if (target == link.target) return ok_status();  // the same link, shipped by two archives
+  return refuse("is a symlink to '" + link.target + "' where an archive of the install has a symlink to '" + target + "'");
+}
+
+// Two archives of one install may ship one file, and libarchive replaces a file by unlinking it
+// and creating it anew: each path is written by one archive at a time, so no archive finds
+// another's half-made file where it just wrote its own (size_mismatch would refuse it).
+class PathClaims {
+ public:
+  class Claim {
+   public:
+    Claim(PathClaims& claims, std::string path) : claims_(claims), path_(std::move(path)) {}
+    Claim(const Claim&) = delete;
+    Claim& operator=(const Claim&) = delete;
+    ~Claim() { claims_.release(path_); }
+
+   private:
+    PathClaims& claims_;
+    std::string path_;
+  };
+
+  // Waits while another archive writes `path`.
+  std::unique_ptr<Claim> claim(const std::string& path) {
+    std::unique_lock lock(mutex_);
+    released_.wait(lock, [&] { return !held_.count(path); });
+    held_.insert(path);
+    return std::make_unique<Claim>(*this, path);
+  }
+
+ private:
+  void release(const std::string& path) {
+    std::lock_guard lock(mutex_);
+    held_.erase(path);
+    released_.notify_all();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable released_;
+  std::set<std::string> held_;
+};
+
+PathClaims& written_paths() {
+  static PathClaims claims;
+  return claims;
 }
 
 Status copy_data(archive* in, archive* out, const std::string& component, const std::filesystem::path& path,
@@ -251,8 +377,9 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
   return make_error(source + " has no .dist-info/METADATA", "the index serves something else than a wheel");
 }
 
-Status extract_archive(const std::filesystem::path& archive_path, const std::string& component,
-                       const std::function<bool()>& should_stop, unsigned threads) {
+Result<std::vector<ArchiveSymlink>> extract_archive(const std::filesystem::path& archive_path, const std::string& component,
+                                                    const std::function<bool()>& should_stop, unsigned threads) {
+  std::vector<ArchiveSymlink> links;
   ReadArchive in(archive_read_new(), archive_read_free);
   XzReader xz;  // outlives `in`, which reads through it
   archive_read_support_filter_all(in.get());
@@ -285,12 +412,11 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
       return refused(component, archive_path, member, *why);
     }
     if (skip) continue;
-    // Root files went to licenses/<component>/; what is left at the root (links no real archive
-    // has there) is written one at a time, so two archives never race to replace one entry.
-    std::unique_lock<std::mutex> root_entry;
-    if (archive_entry_filetype(entry) != AE_IFDIR && !std::strchr(archive_entry_pathname(entry), '/')) {
-      root_entry = std::unique_lock(root_entries_mutex());
-    }
+    Result<bool> deferred = defer_symlink(entry, component, archive_path, member, links);
+    if (!deferred) return deferred.take_error();
+    if (*deferred) continue;
+    std::unique_ptr<PathClaims::Claim> claim;  // folders are never replaced, only made or kept
+    if (archive_entry_filetype(entry) != AE_IFDIR) claim = written_paths().claim(archive_entry_pathname(entry));
     int header = archive_write_header(out.get(), entry);
     if (header < ARCHIVE_WARN) {
       return refused(component, archive_path, member, std::string("cannot be written: ") + archive_error_string(out.get()));
@@ -303,6 +429,18 @@ Status extract_archive(const std::filesystem::path& archive_path, const std::str
       return write_failure(component, member, archive_error_string(out.get()));
     }
     if (auto why = size_mismatch(entry)) return write_failure(component, member, *why);
+  }
+  return links;
+}
+
+Status make_symlinks(const std::filesystem::path& root, std::vector<ArchiveSymlink> links) {
+  std::sort(links.begin(), links.end(), [](const ArchiveSymlink& a, const ArchiveSymlink& b) {
+    return std::tie(a.path, a.component, a.target, a.member) < std::tie(b.path, b.component, b.target, b.member);
+  });
+  for (const ArchiveSymlink& link : links) {
+    FolderFd folder(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (folder.get() < 0) return make_error("cannot open " + root.string() + ": " + std::strerror(errno));
+    CUDAENV_TRY(make_symlink(std::move(folder), link));
   }
   return ok_status();
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "util/result.h"
 
@@ -36,15 +37,34 @@ std::string strip_top_folder(std::string_view path);
 // what a metapackage says it requires. `source` names the wheel in errors.
 Result<std::string> read_wheel_metadata(std::string_view wheel, const std::string& source);
 
+// A symlink member, made only after every archive of the install is written (make_symlinks):
+// while archives are extracted side by side no link exists yet, so none can redirect a file of
+// another archive, whatever the timing.
+struct ArchiveSymlink {
+  std::string path;    // below the staging folder
+  std::string target;  // as the archive has it, checked by unsafe_symlink_target
+  std::string component;
+  std::filesystem::path archive;
+  std::string member;  // as the archive names it
+};
+
 // Extracts `archive` into the current working directory, which the caller has made the
 // staging folder (so libarchive's relative-path safety checks apply to it alone). Each
 // archive's top folder is stripped; a wheel (.whl) gives its nvidia/cu13/ files only
 // (wheel_toolkit_path); files at the root go to licenses/<component>/. Refuses absolute paths, "..", links that resolve outside,
 // device files, FIFOs and setuid/setgid bits, before anything of that member is written.
-// `component` names the archive in errors; `should_stop` aborts between blocks. The archive
-// has matched its manifest's sha256 (an .xz file's own check is not computed again). An .xz
-// archive of several blocks decodes on up to `threads` threads.
-Status extract_archive(const std::filesystem::path& archive, const std::string& component,
-                       const std::function<bool()>& should_stop, unsigned threads);
+// Symlinks are not written but returned, for make_symlinks; a hard link to one of them is one
+// more symlink (as link(2) makes it). `component` names the archive in errors; `should_stop`
+// aborts between blocks. The archive has matched its manifest's sha256 (an .xz file's own check
+// is not computed again). An .xz archive of several blocks decodes on up to `threads` threads.
+Result<std::vector<ArchiveSymlink>> extract_archive(const std::filesystem::path& archive, const std::string& component,
+                                                    const std::function<bool()>& should_stop, unsigned threads);
+
+// Makes the symlinks of all the archives of an install below `root`, in path order, so the
+// outcome never depends on which archive was written first. Nothing is followed or replaced: a
+// path that exists already refuses the install (a file or folder an archive wrote, a different
+// link), unless it is the same link with the same target (two archives ship it); so does a
+// link below another link. Missing parent folders are made.
+Status make_symlinks(const std::filesystem::path& root, std::vector<ArchiveSymlink> links);
 
 }  // namespace cudaenv

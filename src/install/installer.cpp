@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -318,18 +319,20 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   size_t threads = std::clamp<size_t>(usable_cores(), 1, std::max(1, jobs_wanted));
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
+  std::vector<std::vector<ArchiveSymlink>> links(jobs.size());  // one list per archive: no lock
   ExtractionPool pool(threads, sizes, [&](size_t i, bool last) -> Status {
     progress.extracting(i);
     // Archives side by side decode fastest on a core each (a threaded decoder each would share
     // every core between two threads); the last one gets the cores the others free.
     unsigned cores = usable_cores();
     unsigned decoder_threads = last ? cores : std::max<unsigned>(1, cores / static_cast<unsigned>(threads));
-    Status extracted = extract_archive(jobs[i].destination, jobs[i].component, stop, decoder_threads);
+    auto extracted = extract_archive(jobs[i].destination, jobs[i].component, stop, decoder_threads);
     if (!extracted) {
       Error error = extracted.take_error();
       if (error.exit_code != 130) error.message += " (downloaded from " + jobs[i].url + ")";
       return error;
     }
+    links[i] = std::move(*extracted);
     progress.extracted(i);
     return ok_status();
   });
@@ -344,7 +347,12 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   Status extracted = pool.finish();
   if (g_interrupted) return interrupted_error();
   if (!extracted) return extracted;  // the cause when a failed extraction stopped the downloads
-  return downloaded;
+  if (!downloaded) return downloaded;
+  // Only now that no archive is being written (see make_symlinks).
+  std::vector<ArchiveSymlink> all;
+  for (std::vector<ArchiveSymlink>& archive_links : links)
+    std::move(archive_links.begin(), archive_links.end(), std::back_inserter(all));
+  return make_symlinks(staging, std::move(all));
 }
 
 // What install_release holds between its steps.
