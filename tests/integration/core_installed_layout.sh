@@ -13,9 +13,6 @@ check "cudaenv-hook in libexec/cudaenv/" test -x "$WORK/prefix/libexec/cudaenv/c
 check "bin/ holds only cudaenv" test "$(ls "$WORK/prefix/bin")" = cudaenv
 check "cudaenv-full does not load libcurl or libarchive" \
   sh -c "ldd '$WORK/prefix/libexec/cudaenv/cudaenv-full' && ! ldd '$WORK/prefix/libexec/cudaenv/cudaenv-full' | grep -qE 'libcurl|libarchive'"
-run_capture "$WORK/prefix/bin/cudaenv" versions --json
-assert_eq 0 "$STATUS" "the installed front hands --json to cudaenv-full: $ERR"
-assert_contains "$OUT" '"registered"' "the installed cudaenv-full prints JSON"
 run_capture "$WORK/prefix/bin/cudaenv" list-remote 12.1
 assert_eq 0 "$STATUS" "list-remote runs in the installed cudaenv-fetch: $ERR"
 assert_contains "$OUT" "12.1.1" "cudaenv-fetch finds the shipped release list from libexec/"
@@ -25,6 +22,9 @@ assert_contains "$OUT" "--mirror" "install --help is the real one"
 make_fake_toolkit "$WORK/tk/cuda-12.4" 12.4.1
 run_capture "$WORK/prefix/bin/cudaenv" add "$WORK/tk/cuda-12.4"
 assert_eq 0 "$STATUS" "the installed cudaenv registers a toolkit: $ERR"
+run_capture "$WORK/prefix/bin/cudaenv" versions --json
+assert_eq 0 "$STATUS" "the installed front hands --json to cudaenv-full: $ERR"
+assert_contains "$OUT" '"registered"' "the installed cudaenv-full prints JSON (the toolkit just registered)"
 check "its shims link the installed shim" test "$CUDAENV_ROOT/shims/nvcc" -ef "$WORK/prefix/libexec/cudaenv/cudaenv-shim"
 assert_contains "$(CUDAENV_VERSION=12.4 "$CUDAENV_ROOT/shims/nvcc" --version)" "release 12.4" "the installed shim runs"
 assert_eq "12.4.1 (set by CUDAENV_VERSION)" "$(CUDAENV_VERSION=12.4 "$WORK/prefix/bin/cudaenv" current)" "the installed front answers"
