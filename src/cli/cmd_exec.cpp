@@ -35,7 +35,10 @@ EnvChange active_env_change(const Session& session, const Selection& selection) 
 Result<int> run_exec(const Session& session, const std::string& cuda, const std::vector<std::string>& command) {
   if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
   std::optional<std::string> given;
-  if (!cuda.empty()) given = cuda;
+  if (!cuda.empty()) {
+    CUDAENV_TRY(check_version_argument(cuda));
+    given = cuda;
+  }
   CUDAENV_TRY_ASSIGN(auto selection, session.select(given));
   // Built on the environment before the shell hook, so the project's toolkit the hook put
   // first does not shadow the one selected here (or the system's).

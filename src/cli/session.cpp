@@ -26,10 +26,13 @@ Result<Selection> Session::select(const ToolkitIndex& toolkits, const std::optio
   return selection;
 }
 
+Status check_version_argument(const std::string& version) {
+  if (is_valid_version_request(version)) return ok_status();
+  return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
+}
+
 Result<Toolkit> Session::resolve_argument(const std::string& version, const std::string& command) const {
-  if (!is_valid_version_request(version)) {
-    return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
-  }
+  CUDAENV_TRY(check_version_argument(version));
   return resolve_request(fs, env, layout, Request{version, OriginKind::argument, {}, command}, toolkit_index());
 }
 

@@ -32,4 +32,8 @@ struct Session {
   ToolkitIndex toolkit_index() const { return {fs, layout}; }
 };
 
+// A version given on the command line (an argument or an option such as `exec --cuda`): one
+// that is no request is a usage error (exit 2).
+Status check_version_argument(const std::string& version);
+
 }  // namespace cudaenv

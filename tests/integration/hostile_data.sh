@@ -60,6 +60,9 @@ for command in use global prefix module "shell --shell-code=bash"; do
   assert_contains "$ERR" "cudaenv: error: 'not a/version' is not a version" "\`cudaenv $command 'not a/version'\` says why"
   assert_contains "$ERR" "  use a version such as 12.1 or 12.1.1, or 'system'" "\`cudaenv $command 'not a/version'\` gives the fix"
 done
+run_capture "$CUDAENV" exec --cuda 'not a/version' -- true
+assert_eq 2 "$STATUS" "\`cudaenv exec --cuda 'not a/version'\` is a usage error, like a VERSION argument"
+assert_contains "$ERR" "cudaenv: error: 'not a/version' is not a version" "\`cudaenv exec --cuda 'not a/version'\` says why"
 run_capture env CUDAENV_VERSION=../../etc "$CUDAENV" prefix
 assert_contains "$ERR" "(set by CUDAENV_VERSION) is not a version" "CUDAENV_VERSION=../../etc is refused"
 
