@@ -432,17 +432,11 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_option("version", options->versions, "CUDA versions (12.1 = newest 12.1.z); default: cuda.toml's");
   command.add_option("--profile", options->profile, "minimal (default), torch or full");
   command.add_option("--component", options->components, "Add a redist component, e.g. libcurand (repeatable)");
-  command.add_option("--mirror", options->mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
+  add_fetch_options(command, options->mirror, options->source, options->index_url, options->skip_manifest_pin);
   command.add_option("--jobs,-j", options->jobs, "Parallel downloads (default 4)");
   command.add_flag("--force", options->force, "Reinstall even when installed");
   command.add_option("--platform", options->platform, "linux-x86_64 or linux-sbsa (default: this machine)");
   command.add_flag("--keep-downloads", options->keep_downloads, "Keep the archives in CUDAENV_ROOT/cache");
-  command.add_flag("--skip-manifest-pin", options->skip_manifest_pin,
-                   "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
-  command.add_option("--source", options->source,
-                     "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
-  command.add_option("--index-url", options->index_url,
-                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
   command.add_option("--library", options->libraries,
                      "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
   command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");

@@ -112,13 +112,7 @@ CommandHandler configure_lock(CLI::App& command) {
   auto options = std::make_shared<LockOptions>();
   command.add_option("--platform", options->platforms,
                      "Lock for this platform (repeatable; default: the lock's platforms, else this machine's)");
-  command.add_option("--mirror", options->mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
-  command.add_option("--source", options->source,
-                     "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
-  command.add_option("--index-url", options->index_url,
-                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
-  command.add_flag("--skip-manifest-pin", options->skip_manifest_pin,
-                   "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
+  add_fetch_options(command, options->mirror, options->source, options->index_url, options->skip_manifest_pin);
   command.add_flag("--check", options->check, "Exit 1 when cuda.lock no longer matches cuda.toml (no network)");
   command.add_flag("--hash", options->hash, "Print a cache key for CI: label, platform, components and libraries")
       ->excludes("--check");

@@ -1,5 +1,7 @@
 #include "cli/redist_source.h"
 
+#include <CLI/CLI.hpp>
+
 #include <sys/utsname.h>
 
 #include "install/pip_config.h"
@@ -9,6 +11,17 @@
 #include "util/strings.h"
 
 namespace cudaenv {
+
+void add_fetch_options(CLI::App& command, std::string& mirror, std::string& source, std::string& index_url,
+                       bool& skip_manifest_pin) {
+  command.add_option("--mirror", mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
+  command.add_option("--source", source,
+                     "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
+  command.add_option("--index-url", index_url,
+                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
+  command.add_flag("--skip-manifest-pin", skip_manifest_pin,
+                   "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
+}
 
 namespace {
 

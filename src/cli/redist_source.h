@@ -11,7 +11,16 @@
 #include "mirror/release_discovery.h"
 #include "util/result.h"
 
+namespace CLI {
+class App;
+}
+
 namespace cudaenv {
+
+// --mirror, --source, --index-url and --skip-manifest-pin, which `install` and `lock` both take:
+// declared once, so their help cannot drift apart.
+void add_fetch_options(CLI::App& command, std::string& mirror, std::string& source, std::string& index_url,
+                       bool& skip_manifest_pin);
 
 // The settings of fetching, each with where it came from (`cudaenv config` lists them).
 // --mirror, else CUDAENV_MIRROR, else NVIDIA's folder.
