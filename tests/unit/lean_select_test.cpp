@@ -22,7 +22,7 @@ namespace {
 struct LeanView {
   const FileSystemView& fs;
   int listings = 0;
-  lean_fs calls{this, kind, is_executable, read_file, list_dir, read_link};
+  lean_fs calls{this, kind, is_executable, read_file, list_dir, read_link, nullptr, nullptr};
 
   static LeanView& of(void* self) { return *static_cast<LeanView*>(self); }
   static lean_kind kind(void* self, const char* path) {
