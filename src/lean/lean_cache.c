@@ -34,13 +34,19 @@ int lean_cache_is_fresh(const struct lean_stamp* recorded, struct lean_time star
          earlier(recorded->ctime, started);
 }
 
+/* Of the header's numbers and the body: a changed byte anywhere shows. */
+static uint64_t checksum(const char* numbers, size_t numbers_size, const char* body, size_t body_size) {
+  return lean_hash(lean_hash(CHECKSUM_SEED, numbers, numbers_size), body, body_size);
+}
+
 size_t lean_cache_header(char* out, const char* magic, const struct lean_stamp* stamp, struct lean_time started, const char* body,
                          size_t body_size) {
   if (stamp->mtime.s < 0 || stamp->ctime.s < 0 || started.s < 0) return 0;
-  int n = snprintf(out, LEAN_CACHE_HEADER_MAX, "%s %llu %llu %llu %lld %ld %lld %ld %lld %ld %zu %llu\n", magic, stamp->dev,
-                   stamp->ino, stamp->size, stamp->mtime.s, stamp->mtime.ns, stamp->ctime.s, stamp->ctime.ns, started.s, started.ns,
-                   body_size, (unsigned long long)lean_hash(CHECKSUM_SEED, body, body_size));
-  return n > 0 && n < LEAN_CACHE_HEADER_MAX ? (size_t)n : 0;
+  int n = snprintf(out, LEAN_CACHE_HEADER_MAX, "%s %llu %llu %llu %lld %ld %lld %ld %lld %ld %zu ", magic, stamp->dev, stamp->ino,
+                   stamp->size, stamp->mtime.s, stamp->mtime.ns, stamp->ctime.s, stamp->ctime.ns, started.s, started.ns, body_size);
+  if (n <= 0 || n >= LEAN_CACHE_HEADER_MAX) return 0;
+  int m = snprintf(out + n, (size_t)(LEAN_CACHE_HEADER_MAX - n), "%llu\n", (unsigned long long)checksum(out, (size_t)n, body, body_size));
+  return m > 0 && m < LEAN_CACHE_HEADER_MAX - n ? (size_t)(n + m) : 0;
 }
 
 /* A decimal number below 2^64 and the byte `after`: 1, with `p` past both. */
@@ -70,15 +76,20 @@ int lean_cache_parse(const char* text, size_t size, const char* magic, struct le
   const char* p = text;
   const char* end = text + size;
   size_t n = strlen(magic);
-  unsigned long long length, checksum;
+  unsigned long long length;
   if (size <= n || memcmp(p, magic, n) != 0 || p[n] != ' ') return 0;
   p += n + 1;
   if (!read_number(&p, end, ' ', &stamp->dev) || !read_number(&p, end, ' ', &stamp->ino) ||
       !read_number(&p, end, ' ', &stamp->size) || !read_time(&p, end, &stamp->mtime) || !read_time(&p, end, &stamp->ctime) ||
-      !read_time(&p, end, started) || !read_number(&p, end, ' ', &length) || !read_number(&p, end, '\n', &checksum)) {
+      !read_time(&p, end, started) || !read_number(&p, end, ' ', &length)) {
     return 0;
   }
-  if (length != (unsigned long long)(end - p) || checksum != lean_hash(CHECKSUM_SEED, p, (size_t)length)) return 0;
+  const char* numbers_end = p;
+  unsigned long long sum;
+  if (!read_number(&p, end, '\n', &sum) || length != (unsigned long long)(end - p) ||
+      sum != checksum(text, (size_t)(numbers_end - text), p, (size_t)length)) {
+    return 0;
+  }
   *body = p;
   *body_size = (size_t)length;
   return 1;
@@ -232,22 +243,24 @@ struct cache_writer {
   unsigned long long dev;
 };
 
-/* 1 with the temporary file made beside `path` (its folder too, where missing); 0 where the
- * folder takes none (read-only, someone else's): the cache is then left alone. */
+/* 1 with the temporary file made beside `path` (its folder too, where missing), named as
+ * util/atomic_file.h names them (.NAME.tmp-SUFFIX); 0 where the folder takes none (read-only,
+ * someone else's): the cache is then left alone. */
 static int writer_begin(struct cache_writer* w, const char* path) {
+  const char* slash = strrchr(path, '/');
+  if (!slash || slash == path) return 0;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  int n = snprintf(w->temp, sizeof w->temp, "%s.%ld-%ld.tmp", path, (long)getpid(), (long)now.tv_nsec);
+  int dir = (int)(slash - path);
+  int n = snprintf(w->temp, sizeof w->temp, "%.*s/.%s.tmp-%lx%lx", dir, path, slash + 1, (long)getpid(), (long)now.tv_nsec);
   if (n <= 0 || (size_t)n >= sizeof w->temp) return 0;
   const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
   w->fd = open(w->temp, flags, 0644);
   if (w->fd < 0 && errno == ENOENT) {
-    char dir[PATH_SIZE];
-    memcpy(dir, path, strlen(path) + 1);
-    char* slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return 0;
-    *slash = '\0';
-    if (mkdir(dir, 0755) == 0 || errno == EEXIST) w->fd = open(w->temp, flags, 0644);
+    w->temp[dir] = '\0';
+    int made = mkdir(w->temp, 0755) == 0 || errno == EEXIST;
+    w->temp[dir] = '/';
+    if (made) w->fd = open(w->temp, flags, 0644);
   }
   if (w->fd < 0) return 0;
   struct stat st;
