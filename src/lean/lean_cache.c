@@ -245,8 +245,9 @@ struct cache_writer {
 
 /* 1 with the temporary file made beside `path` (its folder too, where missing), named as
  * util/atomic_file.h names them (.NAME.tmp-SUFFIX); 0 where the folder takes none (read-only,
- * someone else's): the cache is then left alone. */
-static int writer_begin(struct cache_writer* w, const char* path) {
+ * someone else's) or is on another file system than `source` (whose clock may differ, so no
+ * cache of it would ever hold): the cache is then left alone. */
+static int writer_begin(struct cache_writer* w, const char* path, unsigned long long source) {
   const char* slash = strrchr(path, '/');
   if (!slash || slash == path) return 0;
   struct timespec now;
@@ -254,16 +255,21 @@ static int writer_begin(struct cache_writer* w, const char* path) {
   int dir = (int)(slash - path);
   int n = snprintf(w->temp, sizeof w->temp, "%.*s/.%s.tmp-%lx%lx", dir, path, slash + 1, (long)getpid(), (long)now.tv_nsec);
   if (n <= 0 || (size_t)n >= sizeof w->temp) return 0;
-  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
-  w->fd = open(w->temp, flags, 0644);
-  if (w->fd < 0 && errno == ENOENT) {
-    w->temp[dir] = '\0';
-    int made = mkdir(w->temp, 0755) == 0 || errno == EEXIST;
-    w->temp[dir] = '/';
-    if (made) w->fd = open(w->temp, flags, 0644);
-  }
-  if (w->fd < 0) return 0;
   struct stat st;
+  w->temp[dir] = '\0';
+  int missing = stat(w->temp, &st) != 0;
+  if (missing) {
+    /* The folder's parent, the root, tells the file system it would be made on. */
+    char* parent = strrchr(w->temp, '/');
+    if (parent && parent > w->temp) *parent = '\0';
+    if (stat(w->temp, &st) != 0) st.st_dev = (dev_t)~source;
+    if (parent && parent > w->temp) *parent = '/';
+  }
+  int made = (unsigned long long)st.st_dev == source && (!missing || mkdir(w->temp, 0755) == 0 || errno == EEXIST);
+  w->temp[dir] = '/';
+  if (!made) return 0;
+  w->fd = open(w->temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (w->fd < 0) return 0;
   if (fstat(w->fd, &st) != 0) {
     close(w->fd);
     unlink(w->temp);
@@ -341,7 +347,7 @@ int lean_disk_list_versions(void* self, const char* path, void (*each)(void*, co
   if (hit) return 0;
 
   struct cache_writer writer;
-  if (!writer_begin(&writer, index)) return lean_disk.list_dir(self, path, each, context);
+  if (!writer_begin(&writer, index, now.dev)) return lean_disk.list_dir(self, path, each, context);
   if (stat(path, &st) != 0) {
     writer_end(&writer, index, kIndexMagic, &now, NULL, 0);
     return lean_disk.list_dir(self, path, each, context);
@@ -386,7 +392,7 @@ int lean_disk_read_cuda_toml(void* self, const char* path, const char* cache_dir
   free(cached);
 
   struct cache_writer writer;
-  if (!writer_begin(&writer, cache)) return read_and_parse(path, out, text);
+  if (!writer_begin(&writer, cache, now.dev)) return read_and_parse(path, out, text);
   /* The stamp after the start and before the read: a change between them shows in one of the two. */
   int stamped = stat(path, &st) == 0;
   int ok = read_and_parse(path, out, text);

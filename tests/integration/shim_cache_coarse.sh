@@ -68,4 +68,14 @@ check "its parse is cached" test "$(toml_caches)" = 1
 rewrite_in_place "$COARSE/big/cuda.toml" 12.4
 assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(cd "$COARSE/big/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
   "rewritten right after its parse was cached"
+
+# A cuda.toml on another file system than the cache (whose clock may differ): never cached.
+mkdir -p "$WORK/other/sub"
+big_toml 12.4 >"$WORK/other/cuda.toml"
+rm -f "$CUDAENV_ROOT"/cache/cuda-toml.*
+sleep 1.1
+assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(cd "$WORK/other/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
+  "a big cuda.toml on another file system"
+assert_eq 0 "$(toml_caches)" "is not cached"
+assert_eq 0 "$(temporaries "$CUDAENV_ROOT/cache")" "nor any temporary file left"
 finish
