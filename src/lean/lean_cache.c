@@ -381,7 +381,7 @@ int lean_disk_read_cuda_toml(void* self, const char* path, const char* cache_dir
   struct lean_stamp now = stamp_of(&st), recorded;
   size_t size = 0, body_size = 0;
   unsigned long long dev = 0;
-  char* cached = read_cache(cache, 4096, &size, &dev);
+  char* cached = read_cache(cache, LEAN_SMALL_FILE_LIMIT + LEAN_CACHE_HEADER_MAX, &size, &dev);
   struct lean_time started;
   const char* body;
   if (cached && dev == now.dev && lean_cache_parse(cached, size, kTomlMagic, &recorded, &started, &body, &body_size) &&
