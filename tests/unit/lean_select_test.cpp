@@ -312,10 +312,11 @@ TEST_CASE("lean selection: a 1 MB cuda.toml gives the same answer as a small one
 
 namespace {
 
-// lean_list_toolkits() against list_toolkits() on the same machine: the same entries, in
-// the same order; nullopt where the lean listing is unsure.
-std::optional<size_t> lean_listing_checked(const FileSystemView& fs, const EnvMap& env) {
-  LeanView view{fs};
+// lean_list_toolkits() against list_toolkits() on the same machine (through `view` where
+// given): the same entries, in the same order; nullopt where the lean listing is unsure.
+std::optional<size_t> lean_listing_checked(const FileSystemView& fs, const EnvMap& env, LeanView* through = nullptr) {
+  LeanView plain{fs};
+  LeanView& view = through ? *through : plain;
   std::vector<std::string> strings = strings_of(env);
   std::vector<char*> environ = c_string_array(strings);
   lean_request request{&view.calls, environ.data(), "/", nullptr, ""};
@@ -413,18 +414,12 @@ TEST_CASE("lean selection: a file system's versions/ listing and cuda.toml reade
   // Unsure of the cuda.toml: unsure of the answer.
   view.toml_unsure = true;
   CHECK_FALSE(lean_answer(view, strings_of(env), "/home/u/proj", "nvcc"));
-  // The lean versions list through it too.
+  // The lean versions list through it too, as list_toolkits() lists.
   view.versions_listed.clear();
-  std::vector<std::string> strings = strings_of(env);
-  std::vector<char*> envp = c_string_array(strings);
-  lean_request request{&view.calls, envp.data(), "/", kShim, "nvcc"};
-  lean_plan memory{};
-  lean_roots roots;
-  lean_toolkits toolkits;
-  REQUIRE(lean_find_roots(&request, &memory, &roots));
-  REQUIRE(lean_list_toolkits(&view.calls, &roots, &memory, &toolkits));
+  auto listed = lean_listing_checked(fs, env, &view);
+  REQUIRE(listed);
+  CHECK(*listed > 2);
   CHECK(view.versions_listed == std::vector<std::string>{"/home/u/.cudaenv/versions", "/opt/shared/versions"});
-  lean_plan_free(&memory);
 }
 
 TEST_CASE("lean listing: the toolkits list_toolkits() lists, in its order") {
