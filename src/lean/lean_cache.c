@@ -244,8 +244,9 @@ struct cache_writer {
 };
 
 /* 1 with the temporary file made beside `path` (its folder too, where missing), named as
- * util/atomic_file.h names them (.NAME.tmp-SUFFIX); 0 where the folder takes none (read-only,
- * someone else's) or is on another file system than `source` (whose clock may differ, so no
+ * util/atomic_file.h names them (.NAME.tmp-SUFFIX); 0 where the folder takes none (read-only),
+ * is someone else's (root running another user's shim must not leave files there that user
+ * cannot replace), or is on another file system than `source` (whose clock may differ, so no
  * cache of it would ever hold): the cache is then left alone. */
 static int writer_begin(struct cache_writer* w, const char* path, unsigned long long source) {
   const char* slash = strrchr(path, '/');
@@ -265,7 +266,8 @@ static int writer_begin(struct cache_writer* w, const char* path, unsigned long 
     if (stat(w->temp, &st) != 0) st.st_dev = (dev_t)~source;
     if (parent && parent > w->temp) *parent = '/';
   }
-  int made = (unsigned long long)st.st_dev == source && (!missing || mkdir(w->temp, 0755) == 0 || errno == EEXIST);
+  int made = (unsigned long long)st.st_dev == source && st.st_uid == geteuid() &&
+             (!missing || mkdir(w->temp, 0755) == 0 || errno == EEXIST);
   w->temp[dir] = '/';
   if (!made) return 0;
   w->fd = open(w->temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);

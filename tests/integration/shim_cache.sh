@@ -154,6 +154,24 @@ assert_eq 0 "$(toml_caches)" "and nothing is cached of it"
 assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(answer)" "a small cuda.toml"
 assert_eq 0 "$(toml_caches)" "leaves no parse cache"
 
+# Another user's root (root running that user's shim): answered, and nothing left there that
+# the user could not replace.
+if [ "$(id -u)" -eq 0 ]; then
+  rm -rf "$CUDAENV_ROOT/cache"
+  chown 65534 "$CUDAENV_ROOT"
+  assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(answer)" "someone else's root"
+  check "no cache folder made in it" test ! -e "$CUDAENV_ROOT/cache"
+  chown 0 "$CUDAENV_ROOT"
+  answer >/dev/null
+  mkdir -p "$CUDAENV_ROOT/cache" && chown 65534 "$CUDAENV_ROOT/cache"
+  rm -f "$INDEX"
+  assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(answer)" "someone else's cache folder"
+  check "no index written in it" test ! -e "$INDEX"
+  chown 0 "$CUDAENV_ROOT/cache"
+else
+  echo "not root: not checking another user's root"
+fi
+
 # A read-only cache folder (another user's root): the answers, and nothing written.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   chmod 755 "$WORK"
