@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -216,14 +217,36 @@ static struct lean_stamp stamp_of(const struct stat* st) {
   return stamp;
 }
 
+/* Whether a file system is a local one (the magic numbers of linux/magic.h, and
+ * ZFS's): there stat(2) gives what the kernel holds, while a network one may answer from
+ * attributes cached before another host's change that a listing would ask the server about.
+ * Elsewhere (NFS, CIFS, FUSE, any other) the caches are not used. */
+static int is_local(const struct statfs* fs) {
+  switch ((unsigned long)fs->f_type & 0xffffffffu) {
+    case 0xEF53:     /* ext2, ext3, ext4 */
+    case 0x58465342: /* xfs */
+    case 0x9123683E: /* btrfs */
+    case 0x01021994: /* tmpfs */
+    case 0x794C7630: /* overlayfs */
+    case 0xF2F52010: /* f2fs */
+    case 0x2FC12FC1: /* zfs */
+      return 1;
+  }
+  return 0;
+}
+
 /* The cache file at `path`, whole, and the device it is on: a buffer to free; NULL where it
- * is missing, a link, no regular file, over `limit` bytes, unreadable or changing. */
+ * is missing, a link, no regular file, over `limit` bytes, unreadable, changing or on a file
+ * system the caches are not used on. */
 static char* read_cache(const char* path, size_t limit, size_t* size, unsigned long long* dev) {
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return NULL;
   struct stat st;
   char* data = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= limit) data = malloc((size_t)st.st_size + 1);
+  struct statfs fs;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= limit && fstatfs(fd, &fs) == 0 && is_local(&fs)) {
+    data = malloc((size_t)st.st_size + 1);
+  }
   if (data) {
     ssize_t n = read(fd, data, (size_t)st.st_size + 1);
     if (n != (ssize_t)st.st_size) {
@@ -258,16 +281,19 @@ static int writer_begin(struct cache_writer* w, const char* path, unsigned long 
   int n = snprintf(w->temp, sizeof w->temp, "%.*s/.%s.tmp-%lx%lx", dir, path, slash + 1, (long)getpid(), (long)now.tv_nsec);
   if (n <= 0 || (size_t)n >= sizeof w->temp) return 0;
   struct stat st;
+  struct statfs fs;
   w->temp[dir] = '\0';
   int missing = stat(w->temp, &st) != 0;
   if (missing) {
     /* The folder's parent, the root, tells the file system it would be made on. */
     char* parent = strrchr(w->temp, '/');
     if (parent && parent > w->temp) *parent = '\0';
-    if (stat(w->temp, &st) != 0) st.st_dev = (dev_t)~source;
+    if (stat(w->temp, &st) != 0 || statfs(w->temp, &fs) != 0) st.st_dev = (dev_t)~source;
     if (parent && parent > w->temp) *parent = '/';
+  } else if (statfs(w->temp, &fs) != 0) {
+    st.st_dev = (dev_t)~source;
   }
-  int made = (unsigned long long)st.st_dev == source && st.st_uid == geteuid() &&
+  int made = (unsigned long long)st.st_dev == source && is_local(&fs) && st.st_uid == geteuid() &&
              (!missing || mkdir(w->temp, 0755) == 0 || errno == EEXIST);
   w->temp[dir] = '/';
   if (!made) return 0;

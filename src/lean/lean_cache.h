@@ -13,7 +13,8 @@
  * would leave the stamp as it was (lean_cache_is_fresh). Whoever misses reads as before and
  * rewrites the cache (a temporary file renamed over it); a cache that is missing, stale,
  * truncated, corrupt, oversized, no regular file or unreadable is read around, never trusted,
- * and a cache folder that cannot be written is left alone. */
+ * and a cache folder that cannot be written, is someone else's, is on another file system than
+ * what it caches or on one that is not local is left alone. */
 
 #include <stddef.h>
 

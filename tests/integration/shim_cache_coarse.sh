@@ -13,7 +13,7 @@ mkdir -p "$COARSE"
 truncate -s 32M "$WORK/coarse.img"
 "$MKFS" -q -F -I 128 "$WORK/coarse.img" 2>/dev/null || skip "mkfs.ext4 -I 128 failed"
 mount -o loop "$WORK/coarse.img" "$COARSE" 2>/dev/null || skip "cannot mount a loop device here"
-trap 'umount "$COARSE"; rm -rf "$WORK"' EXIT
+trap 'umount "$COARSE"; umount "$WORK/other-fs" 2>/dev/null; rm -rf "$WORK"' EXIT
 mkdir "$COARSE/probe"
 [ "$(stat -c %z "$COARSE/probe" | sed 's/.*\.\([0-9]*\) .*/\1/')" = 000000000 ] || skip "the loop file system keeps sub-second times"
 
@@ -78,4 +78,26 @@ assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(cd "$WORK/other/sub" && "$
   "a big cuda.toml on another file system"
 assert_eq 0 "$(toml_caches)" "is not cached"
 assert_eq 0 "$(temporaries "$CUDAENV_ROOT/cache")" "nor any temporary file left"
+
+# A root on a file system outside the list the caches trust (ramfs here; NFS, CIFS and FUSE in
+# use, whose stat may answer from attributes cached before another host's change): listed and
+# parsed at every call, nothing written.
+mkdir -p "$WORK/other-fs"
+if mount -t ramfs ramfs "$WORK/other-fs" 2>/dev/null; then
+  export CUDAENV_ROOT="$WORK/other-fs/root"
+  mkdir -p "$CUDAENV_ROOT/versions"
+  light_toolkit 12.2.0
+  "$CUDAENV" rehash 2>/dev/null
+  mkdir -p "$WORK/other-fs/big/sub"
+  big_toml 12.2 >"$WORK/other-fs/big/cuda.toml"
+  sleep 1.1
+  assert_eq "$CUDAENV_ROOT/versions/12.2.0/bin/nvcc" "$(answer)" "a prefix on ramfs"
+  assert_eq "$CUDAENV_ROOT/versions/12.2.0/bin/nvcc" "$(cd "$WORK/other-fs/big/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
+    "a big cuda.toml on ramfs"
+  check "no cache folder on ramfs" test ! -e "$CUDAENV_ROOT/cache"
+  light_toolkit 12.3.0
+  assert_eq "$CUDAENV_ROOT/versions/12.3.0/bin/nvcc" "$(answer)" "an add on ramfs"
+else
+  echo "cannot mount a ramfs: not checking a file system outside the list"
+fi
 finish
