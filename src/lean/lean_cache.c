@@ -97,12 +97,16 @@ int lean_cache_parse(const char* text, size_t size, const char* magic, struct le
 }
 
 size_t lean_index_line(char* out, const char* name, int not_a_link) {
-  size_t n = strlen(name);
-  if (n == 0 || memchr(name, '\n', n)) return 0;
+  /* One pass, copying and looking for a newline: names are short, and a miss writes 1000. */
+  char* p = out + 1;
+  for (; *name; ++name) {
+    if (*name == '\n') return 0;
+    *p++ = *name;
+  }
+  if (p == out + 1) return 0;
   out[0] = not_a_link ? 'n' : 'u';
-  memcpy(out + 1, name, n);
-  out[n + 1] = '\n';
-  return n + 2;
+  *p++ = '\n';
+  return (size_t)(p - out);
 }
 
 /* Calls `line` with each line of `body` (its start and length, the newline left out) until it
