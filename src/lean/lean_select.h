@@ -44,6 +44,9 @@ void* lean_allocate(struct lean_plan* plan, size_t size);
  * no trailing slash. */
 int lean_is_plain_absolute(const char* path);
 
+/* Every entry NAME=value, each name once: the full resolver's map would drop the others. */
+int lean_environment_is_plain(char** environ);
+
 /* The value of a variable set and not empty (env_get), or NULL. */
 const char* lean_env_value(char** environ, const char* name);
 
@@ -73,6 +76,27 @@ int lean_find_roots(const struct lean_request* request, struct lean_plan* memory
 int lean_find_on_path(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
                       char** found);
 
+/* find_system_toolkit() finds one: an nvcc in a `path` folder other than `shims`, or
+ * /usr/local/cuda's. `path` as without_hook_changes() leaves PATH. 1 with `exists` set, 0 unsure. */
+int lean_system_toolkit_exists(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* shims,
+                               int* exists);
+
+/* find_project_file(): the nearest cuda.toml at or above the plain absolute `cwd` (`path` NULL:
+ * none), 1; 0 unsure. */
+int lean_find_project(struct lean_plan* memory, const struct lean_fs* fs, const char* cwd, const char** path);
+
+/* toolkit_env_change(): the entries put in front of list variables, then the variables set. */
+struct lean_variable {
+  const char* name;
+  const char* value;
+};
+struct lean_change {
+  struct lean_variable prepend[2];
+  size_t prepend_count;
+  struct lean_variable set[6];
+  size_t set_count;
+};
+
 enum lean_origin { LEAN_ORIGIN_ENVIRONMENT, LEAN_ORIGIN_PROJECT, LEAN_ORIGIN_GLOBAL };
 
 /* What select_toolkit() gives where it selects a toolkit under versions/ (never "system"). */
@@ -86,8 +110,11 @@ struct lean_selection {
   const char* origin_file; /* the cuda.toml or global file that asked; NULL for CUDAENV_VERSION */
   int has_project;         /* a cuda.toml governs the folder */
   int project_warns;       /* its unknown keys: the full resolver warns of them */
+  size_t project_env;      /* the entries of its [env] */
+  struct lean_change change; /* what the toolkit sets (selection_env_change()) */
+  int fallback; /* unsure because nothing asks for a version: the full resolver falls back to "system" */
 };
-/* 1: `selection` holds what the full resolver selects, with no warning; 0: unsure. */
+/* 1: `selection` holds what the full resolver selects, with no warning; 0: unsure (see `fallback`). */
 int lean_select_toolkit(const struct lean_request* request, struct lean_plan* memory, struct lean_selection* selection);
 
 #ifdef __cplusplus

@@ -4,6 +4,10 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include "lean/lean_text.h"
 
 namespace cudaenv {
 
@@ -43,23 +47,19 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
-std::string posix_quote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
+// One copy, in C, for the lean front's hook-env too.
+static std::string quoted(std::string_view text, void (*quote)(lean_text*, const char*, size_t)) {
+  lean_text out{};
+  quote(&out, text.data(), text.size());
+  if (out.failed) throw std::bad_alloc();
+  std::string copy(out.data, out.size);
+  std::free(out.data);
+  return copy;
 }
 
-std::string fish_quote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "'";
-}
+std::string posix_quote(std::string_view text) { return quoted(text, lean_posix_quote); }
+
+std::string fish_quote(std::string_view text) { return quoted(text, lean_fish_quote); }
 
 std::vector<char*> c_string_array(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
