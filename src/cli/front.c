@@ -2,11 +2,12 @@
  * program takes on a VM (glibc probes the CPU at start-up, and every probe traps to the
  * hypervisor): it answers the read-only commands a prompt or a script runs most
  * (`--version`, `versions`, `current`) itself where it is sure of the answer, from the lean
- * resolver the shim uses (src/lean), and runs the prompt hook's `hook-env` in cudaenv-hook, a
- * static build of the same C++ code. Everything else, and every case it is unsure of
- * (an error, a warning, "system", --json, unusual text), it hands with argv and environment
- * untouched to cudaenv-full, the C++ program that does it all; the integration test
- * front_vs_full.sh holds the two to the same bytes. */
+ * resolver the shim uses (src/lean), and the prompt hook's `hook-env` too in its common case
+ * (lean/lean_hook.h: bench/start measured 1.69 ms through cudaenv-hook before, see README).
+ * Everything else, and every case it is unsure of (an error, a warning, "system", --json,
+ * [env], unusual text), it hands with argv and environment untouched to cudaenv-full, the C++
+ * program that does it all, or for `hook-env` to cudaenv-hook, a static build of the same C++
+ * code; the integration test front_vs_full.sh holds them to the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,65 +100,16 @@ static char* parent_of(struct lean_plan* memory, const char* path) {
   return copy;
 }
 
-/* PATH as without_hook_changes() leaves it: each entry the hook's state (__CUDAENV_STATE)
- * records as its own loses its first occurrence, the last recorded first. 1 with `path` set
- * (NULL: unset), or 0 where the state holds what only the full reader reads. */
-static int pristine_path(struct lean_plan* memory, const char** path) {
-  *path = lean_env_value(environ, "PATH");
-  const char* state = lean_env_value(environ, "__CUDAENV_STATE");
-  if (!state) return 1;
-  if (strncmp(state, "cudaenv2\n", 9) != 0) return 0;
-  enum { MOST = 64 };
-  const char* owned[MOST];
-  size_t owned_count = 0;
-  for (const char* line = state + 9; *line;) {
-    const char* end = strchr(line, '\n');
-    size_t n = end ? (size_t)(end - line) : strlen(line);
-    /* parse_state() keeps a P record of exactly three fields. */
-    if (n >= 7 && !memcmp(line, "P\tPATH\t", 7) && !memchr(line + 7, '\t', n - 7)) {
-      if (memchr(line + 7, '\\', n - 7)) return 0; /* escaped: the full reader unescapes it */
-      char* entry = owned_count < MOST ? lean_allocate(memory, n - 6) : NULL;
-      if (!entry) return 0;
-      memcpy(entry, line + 7, n - 7);
-      entry[n - 7] = '\0';
-      owned[owned_count++] = entry;
-    } else if (n >= 7 && (line[0] == 'S' || line[0] == 'U') && !memcmp(line + 1, "\tPATH\t", 6)) {
-      return 0; /* a cuda.toml's [env] set PATH itself */
-    }
-    line += end ? n + 1 : n;
-  }
-  if (!*path || !owned_count) return 1;
-  char* list = lean_copy(memory, *path);
-  if (!list) return 0;
-  for (size_t i = owned_count; i-- > 0;) {
-    size_t n = strlen(owned[i]);
-    for (char* part = list;;) {
-      char* colon = strchr(part, ':');
-      size_t length = colon ? (size_t)(colon - part) : strlen(part);
-      if (length == n && !memcmp(part, owned[i], n)) {
-        /* Drop the entry and one separator next to it. */
-        if (colon) memmove(part, colon + 1, strlen(colon + 1) + 1);
-        else if (part > list) part[-1] = '\0';
-        else part[0] = '\0';
-        break;
-      }
-      if (!colon) break;
-      part = colon + 1;
-    }
-  }
-  *path = list;
-  return 1;
-}
-
 /* find_system_toolkit()'s home: 1 with `home` set (NULL: none), or 0 unsure. */
 static int find_system_home(struct lean_plan* memory, const struct lean_roots* roots, const char** home) {
   const struct lean_fs* fs = &lean_disk;
   *home = NULL;
   const char* fallback = "/usr/local/cuda";
   int fallback_exists = fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc");
-  const char* path = NULL;
+  char** pristine = lean_without_hook_changes(memory, environ);
+  const char* path = pristine ? lean_env_value(pristine, "PATH") : NULL;
   char* nvcc = NULL;
-  if (!pristine_path(memory, &path)) return 0;
+  if (!pristine) return 0;
   if (path && !lean_find_on_path(memory, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
   if (nvcc) {
     /* follow_links(): /usr/bin/nvcc -> ... leads to the real toolkit folder. */

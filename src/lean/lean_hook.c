@@ -254,6 +254,24 @@ static int revert(struct lean_plan* memory, struct environment* env, const struc
   return 1;
 }
 
+/* The environment before the hook: `env` without what the state `old` records, and without the
+ * state itself; 0 when out of memory. */
+static int pristine_of(struct lean_plan* memory, const struct environment* env, const struct lean_state* old,
+                       struct environment* pristine) {
+  return copy_environment(memory, env, pristine) && revert(memory, pristine, old) && set_value(pristine, STATE_VARIABLE, NULL);
+}
+
+char** lean_without_hook_changes(struct lean_plan* memory, char** environ) {
+  struct environment env, pristine;
+  struct lean_state state;
+  if (!lean_environment_is_plain(environ) || !read_environment(memory, environ, &env)) return NULL;
+  const char* text = value_of(&env, STATE_VARIABLE);
+  if (!text) return environ;
+  return lean_parse_state(memory, text, strlen(text), &state) && pristine_of(memory, &env, &state, &pristine)
+             ? environ_of(memory, &pristine)
+             : NULL;
+}
+
 /* apply_owned(): the variables set, then the list entries put in front, each recorded. */
 static int apply(struct lean_plan* memory, struct environment* env, const struct lean_change* change, struct lean_state* next) {
   next->values = lean_allocate(memory, (change->set_count + 1) * sizeof *next->values);
@@ -567,9 +585,7 @@ int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, st
       owns_layout(old.entries, old.entry_count) || owns_layout(old.values, old.value_count)) {
     return 0;
   }
-  if (!copy_environment(memory, &env, &pristine) || !revert(memory, &pristine, &old) || !set_value(&pristine, STATE_VARIABLE, NULL)) {
-    return 0;
-  }
+  if (!pristine_of(memory, &env, &old, &pristine)) return 0;
   struct lean_request request = {&lean_disk, environ_of(memory, &pristine), cwd, NULL, ""};
   struct lean_roots roots;
   if (!request.environ || !lean_find_roots(&request, memory, &roots)) return 0;

@@ -23,6 +23,10 @@ enum lean_dialect { LEAN_POSIX, LEAN_FISH };
 int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, struct lean_plan* memory,
                   struct lean_text* code, struct lean_text* messages);
 
+/* without_hook_changes() (core/hook_state.h): `environ` as it was before the hook changed it,
+ * its state variable gone; NULL where it is unsure (not every entry NAME=value, each name once). */
+char** lean_without_hook_changes(struct lean_plan* memory, char** environ);
+
 /* __CUDAENV_STATE (core/hook_state.h) as parse_state() reads and format_state() writes it. */
 struct lean_owned {
   const char* variable;

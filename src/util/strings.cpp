@@ -48,13 +48,19 @@ std::string ascii_lower(std::string_view text) {
 }
 
 // One copy, in C, for the lean front's hook-env too.
+std::string take_lean_text(lean_text& text) {
+  std::string copy = text.failed ? std::string() : std::string(text.data, text.size);
+  std::free(text.data);
+  bool failed = text.failed;
+  text = lean_text{};
+  if (failed) throw std::bad_alloc();
+  return copy;
+}
+
 static std::string quoted(std::string_view text, void (*quote)(lean_text*, const char*, size_t)) {
   lean_text out{};
   quote(&out, text.data(), text.size());
-  if (out.failed) throw std::bad_alloc();
-  std::string copy(out.data, out.size);
-  std::free(out.data);
-  return copy;
+  return take_lean_text(out);
 }
 
 std::string posix_quote(std::string_view text) { return quoted(text, lean_posix_quote); }

@@ -119,7 +119,7 @@ CUDAENV_VERSION=9.9 handed_off "a version not installed: an error" current
 CUDAENV_VERSION=13.0 handed_off "a toolkit without bin/" current
 CUDAENV_VERSION=system PATH="$WORK/sys/cuda/bin:$PATH" handed_off "system selected" current
 CUDAENV_ROOT=relative/root handed_off "a relative CUDAENV_ROOT" current
-__CUDAENV_STATE=garbage handed_off "a state only the full reader reads" versions
+__CUDAENV_STATE=garbage answered "versions, a garbled state: nothing owned" versions
 mkdir -p "$WORK/broken" "$WORK/unknown"
 printf '[cuda\n' >"$WORK/broken/cuda.toml"
 printf '[cuda]\nversion = "12.4"\ncolour = "red"\n' >"$WORK/unknown/cuda.toml"
