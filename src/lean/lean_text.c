@@ -34,20 +34,25 @@ int lean_is_terminal_safe(const char* text) {
   return 1;
 }
 
-void lean_posix_quote(struct lean_text* out, const char* text, size_t size) {
+/* `text` in single quotes, each byte `escaped` says is special written as it gives it. */
+static void quote(struct lean_text* out, const char* text, size_t size, const char* (*escaped)(char c)) {
   lean_append(out, "'", 1);
+  size_t plain = 0;
   for (size_t i = 0; i < size; ++i) {
-    if (text[i] == '\'') lean_append(out, "'\\''", 4);
-    else lean_append(out, text + i, 1);
+    const char* escape = escaped(text[i]);
+    if (!escape) continue;
+    lean_append(out, text + plain, i - plain);
+    lean_append(out, escape, strlen(escape));
+    plain = i + 1;
   }
+  lean_append(out, text + plain, size - plain);
   lean_append(out, "'", 1);
 }
 
-void lean_fish_quote(struct lean_text* out, const char* text, size_t size) {
-  lean_append(out, "'", 1);
-  for (size_t i = 0; i < size; ++i) {
-    if (text[i] == '\'' || text[i] == '\\') lean_append(out, "\\", 1);
-    lean_append(out, text + i, 1);
-  }
-  lean_append(out, "'", 1);
-}
+/* A quote ends the quoted text, goes escaped, and starts it again. */
+static const char* posix_escape(char c) { return c == '\'' ? "'\\''" : NULL; }
+static const char* fish_escape(char c) { return c == '\'' ? "\\'" : c == '\\' ? "\\\\" : NULL; }
+
+void lean_posix_quote(struct lean_text* out, const char* text, size_t size) { quote(out, text, size, posix_escape); }
+
+void lean_fish_quote(struct lean_text* out, const char* text, size_t size) { quote(out, text, size, fish_escape); }
