@@ -225,6 +225,11 @@ HOOK_ENV+=("CUDAENV_VERSION=12.1.1")
 hook_answered "hook-env, CUDAENV_VERSION exact"
 HOOK_ENV+=("CUDAENV_VERSION=12")
 hook_answered "hook-env, CUDAENV_VERSION a prefix"
+HOOK_ENV+=("PATH=/usr/bin::/bin:")
+hook_answered "hook-env, empty PATH entries (fish's list)"
+base_env
+HOOK_ENV+=("CUDAENV_SHARED_ROOT=$WORK/shared" "CUDAENV_VERSION=12.6")
+hook_answered "hook-env, a toolkit of the shared root (two versions folders watched)"
 base_env
 echo 12.4 >"$CUDAENV_ROOT/version"
 hook_answered "hook-env, the global file, first run (silent)"
