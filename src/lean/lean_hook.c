@@ -412,8 +412,9 @@ static int fast_path_for(struct lean_plan* memory, const char* cwd, const char* 
   char* dir = lean_copy(memory, cwd);
   if (!fast->folders || !dir) return 0;
   while (strcmp(dir, scope) != 0 && strcmp(dir, "/") != 0) {
-    struct watch* watch = &fast->folders[fast->folder_count++];
-    if (!(watch->path = lean_join(memory, dir, "cuda.toml"))) return 0;
+    struct watch must_not_exist = {lean_join(memory, dir, "cuda.toml"), NULL, 0};
+    if (!must_not_exist.path) return 0;
+    fast->folders[fast->folder_count++] = must_not_exist;
     char* slash = strrchr(dir, '/');
     slash[slash == dir ? 1 : 0] = '\0';
   }

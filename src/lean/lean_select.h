@@ -1,9 +1,9 @@
 #ifndef CUDAENV_LEAN_SELECT_H
 #define CUDAENV_LEAN_SELECT_H
-/* The shim's common case in C (and the selection the lean `cudaenv` front answers with): the
- * version CUDAENV_VERSION, the nearest cuda.toml or the global file asks for, found under
- * versions/ (an exact name opened directly, a prefix by one listing), or, for the shim, the
- * system toolkit where none is set; its program and environment. Whatever it is not sure of
+/* The shim's common case in C (and the selection the lean `cudaenv` front and its hook-env
+ * answer with): the version CUDAENV_VERSION, the nearest cuda.toml or the global file asks for,
+ * found under versions/ (an exact name opened directly, a prefix by one listing), or, for the
+ * shim, the system toolkit where none is set; its program and environment. Whatever it is not sure of
  * (an error, an unusual path, file or PATH, the hook's state) it leaves to the full resolver,
  * core/selection.h, by answering 0: the same test vectors (tests/unit/lean_select_test.cpp)
  * hold the two to one answer. */
