@@ -164,8 +164,8 @@ int lean_index_entries(char* body, size_t size, void (*each)(void* context, cons
 }
 
 size_t lean_toml_body(char* out, const struct lean_cuda_toml* toml) {
-  char counts[48];
-  int n = snprintf(counts, sizeof counts, "%zu %zu\n", toml->unknown_keys, toml->arch_count);
+  char counts[72];
+  int n = snprintf(counts, sizeof counts, "%zu %zu %zu\n", toml->unknown_keys, toml->arch_count, toml->env_count);
   size_t size = (size_t)n + toml->version.size + 1;
   for (size_t i = 0; i < toml->arch_count; ++i) size += toml->arch[i].size + 1;
   if (!out) return size;
@@ -197,8 +197,11 @@ int lean_toml_from_body(const char* body, size_t size, struct lean_cuda_toml* ou
   memset(out, 0, sizeof *out);
   const char* p = body;
   const char* end = body + size;
-  unsigned long long unknown, arch;
-  if (!read_number(&p, end, ' ', &unknown) || !read_number(&p, end, '\n', &arch) || arch > LEAN_MAX_ARCH) return 0;
+  unsigned long long unknown, arch, env;
+  if (!read_number(&p, end, ' ', &unknown) || !read_number(&p, end, ' ', &arch) || !read_number(&p, end, '\n', &env) ||
+      arch > LEAN_MAX_ARCH) {
+    return 0;
+  }
   if (!next_line(&p, end, &out->version)) return 0;
   if (out->version.size && !lean_is_version_request(out->version.text, out->version.size)) return 0;
   if (!out->version.size) out->version.text = NULL;
@@ -208,6 +211,7 @@ int lean_toml_from_body(const char* body, size_t size, struct lean_cuda_toml* ou
   }
   out->arch_count = (size_t)arch;
   out->unknown_keys = (size_t)unknown;
+  out->env_count = (size_t)env;
   return p == end;
 }
 

@@ -364,7 +364,7 @@ static int accept_setting(struct reader* r, struct lean_span key, int dash, cons
       if (!span_is(key, "version")) ++r->out->unknown_keys;
       return !span_is(key, "version") || v->kind != ARRAY;
     /* parse_cuda_toml's is_variable_name: a bare key without '-', not starting with a digit */
-    case ENV: return !dash && !is_digit(key.text[0]) && v->kind != ARRAY;
+    case ENV: ++r->out->env_count; return !dash && !is_digit(key.text[0]) && v->kind != ARRAY;
     case OTHER: return 1;
   }
   return 0;

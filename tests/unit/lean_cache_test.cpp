@@ -170,7 +170,7 @@ TEST_CASE("lean cache: an index body with a line no listing gives is refused who
 TEST_CASE("lean cache: a cuda.toml's parse reads back to what lean_read_cuda_toml gave") {
   for (const char* file : {"", "[cuda]\nversion = \"12.1\"\n", "[cuda]\nversion = '12.4.1'\narch = [\"8.9\", \"9.0a\", \"8.6+PTX\"]\n",
                            "[cuda]\narch = [\"8.9\"]\n", "top = \"1\"\n[tool]\nx = \"y\"\n[cuda]\nversion = \"my-toolkit_1\"\nodd = \"z\"\n",
-                           "[env]\nA = \"x\"\n"}) {
+                           "[env]\nA = \"x\"\n", "[cuda]\nversion = \"12.1\"\n[env]\nA = \"x\"\nB = \"y\"\n"}) {
     INFO("file: " << file);
     lean_cuda_toml parsed;
     REQUIRE(lean_read_cuda_toml(file, std::strlen(file), &parsed));
@@ -182,21 +182,26 @@ TEST_CASE("lean cache: a cuda.toml's parse reads back to what lean_read_cuda_tom
     REQUIRE(cached.arch_count == parsed.arch_count);
     for (size_t i = 0; i < parsed.arch_count; ++i) CHECK(text_of(cached.arch[i]) == text_of(parsed.arch[i]));
     CHECK(cached.unknown_keys == parsed.unknown_keys);
+    CHECK(cached.env_count == parsed.env_count);  // the hook hands a project with [env] to the full program
   }
 }
 
 TEST_CASE("lean cache: a parse body lean_read_cuda_toml could not give is refused") {
   lean_cuda_toml out;
-  std::string many = "0 65\n12.1\n";
+  std::string many = "0 65 0\n12.1\n";
   for (int i = 0; i < 65; ++i) many += "8.9\n";
-  for (const std::string& bad : {std::string(""), std::string("0 0\n"), std::string("0 0\n12.1\nextra\n"), std::string("0 1\n12.1\n"),
-                                 std::string("0 1\n12.1\n8.9xy\n"), std::string("0 0\n../x\n"), std::string("x 0\n12.1\n"),
-                                 std::string("0 0 \n12.1\n"), std::string("0 0\n12.1"), std::string("0 1\n12.1\n8.9"), many}) {
+  for (const std::string& bad :
+       {std::string(""), std::string("0 0 0\n"), std::string("0 0 0\n12.1\nextra\n"), std::string("0 1 0\n12.1\n"),
+        std::string("0 1 0\n12.1\n8.9xy\n"), std::string("0 0 0\n../x\n"), std::string("x 0 0\n12.1\n"),
+        std::string("0 0 0 \n12.1\n"), std::string("0 0 0\n12.1"), std::string("0 1 0\n12.1\n8.9"),
+        std::string("0 0\n12.1\n"),  // the format before [env] was counted: a miss, parsed again
+        many}) {
     INFO("body: " << bad);
     CHECK_FALSE(lean_toml_from_body(bad.data(), bad.size(), &out));
   }
-  const std::string empty_version = "3 0\n\n";
+  const std::string empty_version = "3 0 2\n\n";
   REQUIRE(lean_toml_from_body(empty_version.data(), empty_version.size(), &out));
   CHECK(out.version.size == 0);
   CHECK(out.unknown_keys == 3);
+  CHECK(out.env_count == 2);
 }
