@@ -18,7 +18,7 @@
 #include "lean/lean_os.h"
 
 static const char kIndexMagic[] = "cudaenv-versions-index-1";
-static const char kTomlMagic[] = "cudaenv-cuda-toml-1";
+static const char kTomlMagic[] = "cudaenv-cuda-toml-2"; /* 2: the body counts [env]'s entries */
 #define CHECKSUM_SEED 0x6a09e667f3bcc909ull
 
 enum { PATH_SIZE = 4096 };
