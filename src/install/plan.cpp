@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/version.h"
-#include "util/edit_distance.h"
 #include "util/strings.h"
 
 namespace cudaenv {

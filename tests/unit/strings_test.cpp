@@ -31,3 +31,13 @@ TEST_CASE("parse_decimal: digits only, within the range") {
   CHECK_FALSE(parse_decimal("1 "));
   CHECK_FALSE(parse_decimal("0x10"));
 }
+
+TEST_CASE("closest_word: a likely typo names the choice it was meant for, anything else none") {
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(edit_distance("", "abc") == 3);
+  std::vector<std::string> choices{"cudnn", "nccl"};
+  CHECK(closest_word("cudn", choices) == "cudnn");
+  CHECK(closest_word("ncll", choices) == "nccl");
+  CHECK_FALSE(closest_word("tensorrt", choices));
+  CHECK_FALSE(closest_word("x", {}));
+}
