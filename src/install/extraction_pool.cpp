@@ -1,8 +1,17 @@
 #include "install/extraction_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
 
 namespace cudaenv {
+
+unsigned usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+}
 
 std::optional<size_t> ExtractionQueue::take() {
   if (waiting_.empty()) return std::nullopt;

@@ -14,7 +14,6 @@
 #include <set>
 
 #include "core/library_spec.h"
-#include "install/cores.h"
 #include "install/downloader.h"
 #include "install/extraction_pool.h"
 #include "install/extractor.h"
