@@ -1,7 +1,7 @@
 #include "cli/library_source.h"
 
-#include "install/checked_manifest.h"
 #include "install/package_index.h"
+#include "install/redist_files.h"
 #include "mirror/release_discovery.h"
 #include "util/sha256.h"
 #include "util/strings.h"

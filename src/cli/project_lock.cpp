@@ -5,7 +5,6 @@
 
 #include "cli/library_source.h"
 #include "cli/redist_source.h"
-#include "install/checked_manifest.h"
 #include "install/package_index.h"
 #include "install/plan.h"
 #include "install/redist_files.h"

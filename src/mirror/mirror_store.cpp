@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include "install/checked_manifest.h"
 #include "install/downloader.h"
 #include "install/plan.h"
+#include "install/redist_files.h"
 #include "install/redist_manifest.h"
 #include "util/atomic_file.h"
 #include "util/file_system.h"
