@@ -3,7 +3,6 @@
 #include <ctime>
 
 #include "install/downloader.h"
-#include "install/redist_listing.h"
 #include "install/release_list.h"
 #include "mirror/mirror_store.h"
 #include "util/atomic_file.h"
