@@ -1,6 +1,6 @@
 #pragma once
 // Libraries of a toolkit (cuDNN, NCCL): which archive fits a toolkit's CUDA major, and where
-// it comes from. Pure: cli/library_source fetches what the choice needs.
+// it comes from. Pure: cli/project_lock fetches what the choice needs.
 
 #include <optional>
 #include <string>
