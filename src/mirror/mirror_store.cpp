@@ -85,13 +85,6 @@ Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
   return parse_mirror_index(text, path.string());
 }
 
-Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries) {
-  DownloadOptions options;
-  options.tries = tries;
-  CUDAENV_TRY_ASSIGN(auto text, fetch_text(base_url + kMirrorIndexName, options));
-  return parse_mirror_index(text, base_url + kMirrorIndexName);
-}
-
 Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles, const SyncRequest& request,
                                    const MirrorIndex& held, ProgressReporter& progress) {
   CUDAENV_TRY(check_release_label(request.label));
