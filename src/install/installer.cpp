@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/library_spec.h"
+#include "core/cuda_toml.h"
 #include "install/downloader.h"
 #include "install/extraction_pool.h"
 #include "install/extractor.h"

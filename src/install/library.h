@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/library_spec.h"
+#include "core/cuda_toml.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
 #include "torch/index_parser.h"

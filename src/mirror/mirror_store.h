@@ -1,6 +1,6 @@
 #pragma once
-// A mirror folder on disk: its index read and updated, and one release
-// synced into it from an upstream redist folder.
+// A mirror folder on disk: its index read and updated, and one release synced into it from an
+// upstream redist folder.
 
 #include <filesystem>
 #include <string>

@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include "core/cuda_toml.h"
-#include "core/library_spec.h"
 #include "install/library.h"
 
 using namespace cudaenv;
@@ -42,23 +41,6 @@ RedistManifest manifest(const char* text) {
 }
 
 }  // namespace
-
-TEST_CASE("libraries: names and version prefixes as cuda.toml writes them") {
-  auto plain = parse_library_spec("cudnn", "[cuda] libraries");
-  REQUIRE(plain.ok());
-  CHECK(plain->name == "cudnn");
-  CHECK(plain->version.empty());
-  auto pinned = parse_library_spec("nccl@2.28", "[cuda] libraries");
-  REQUIRE(pinned.ok());
-  CHECK(pinned->version == "2.28");
-  CHECK(pinned->text() == "nccl@2.28");
-  auto typo = parse_library_spec("cudn", "[cuda] libraries");
-  REQUIRE_FALSE(typo.ok());
-  CHECK(typo.error().hint == "did you mean cudnn? cudaenv installs these libraries: cudnn, nccl");
-  auto no_version = parse_library_spec("cudnn@", "--library");
-  REQUIRE_FALSE(no_version.ok());
-  CHECK(no_version.error().message == "--library entry 'cudnn@' has no version after '@'");
-}
 
 TEST_CASE("libraries: the newest release a prefix matches") {
   std::vector<std::string> labels = {"9.22.0", "9.10.2", "9.10.0", "8.9.6"};
