@@ -73,7 +73,21 @@ bool from_package_index(const std::string& url) {
   return path.size() > 4 && path.compare(path.size() - 4, 4, ".whl") == 0;
 }
 
-const char* hint_for(const std::string& url) { return from_package_index(url) ? kIndexHint : kMirrorHint; }
+// What vouches for a download's size and sha256, and the option that picks another source.
+struct Source {
+  const char* listing;  // "the manifest", "the index"
+  const char* server;   // "the mirror"
+  const char* file;     // "archive", "wheel"
+  const char* option;   // "--mirror", "--index-url"
+  const char* hint;
+};
+
+Source source_of(const std::string& url) {
+  if (from_package_index(url)) return {"the index", "the index (or a proxy)", "wheel", "--index-url", kIndexHint};
+  return {"the manifest", "the mirror", "archive", "--mirror", kMirrorHint};
+}
+
+const char* hint_for(const std::string& url) { return source_of(url).hint; }
 
 // What a failed transfer means for the next step.
 enum class Verdict { retry, restart, fatal };
@@ -166,7 +180,8 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t bytes = size * count;
   if (t->offset + bytes > t->job->size) {
-    t->overflow = "the server sent more than the manifest's " + std::to_string(t->job->size) + " bytes";
+    t->overflow =
+        "the server sent more than the " + std::to_string(t->job->size) + " bytes " + source_of(t->job->url).listing + " gives";
     return 0;
   }
   size_t written = 0;
@@ -193,14 +208,10 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 }
 
 Error sha_mismatch(const DownloadJob& job, const std::string& actual) {
-  if (from_package_index(job.url)) {
-    return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but the index says " + job.sha256,
-                      "the file was deleted; the index (or a proxy) serves a damaged or altered wheel: run the same "
-                      "command again, or use another --index-url");
-  }
-  return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but the manifest says " + job.sha256,
-                    "the file was deleted; the mirror serves a damaged or altered archive: run the same command "
-                    "again, or use another --mirror");
+  Source source = source_of(job.url);
+  return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but " + source.listing + " says " + job.sha256,
+                    std::string("the file was deleted; ") + source.server + " serves a damaged or altered " + source.file +
+                        ": run the same command again, or use another " + source.option);
 }
 
 class Downloader {
@@ -366,9 +377,9 @@ class Downloader {
     if (options_.should_stop && options_.should_stop()) return interrupted_error();
     if (!t.overflow.empty()) {
       ::unlink(part.c_str());
-      return make_error(
-          job.component + ": " + job.url + ": " + t.overflow,
-          "the file was deleted; the mirror serves a different archive than its manifest names: " + std::string(kMirrorHint));
+      return make_error(job.component + ": " + job.url + ": " + t.overflow,
+                        "the file was deleted; the server sends a different file than " +
+                            std::string(source_of(job.url).listing) + " names: " + hint_for(job.url));
     }
     if (!t.write_error.empty()) {
       // A .part that filled the disk would keep it full: remove it, so space is back at once.
@@ -407,10 +418,10 @@ class Downloader {
     if (failure.verdict == Verdict::restart) ::unlink(part.c_str());
     ++t.failed_tries;
     if (t.failed_tries >= options_.tries) {
-      return make_error(
-          job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
-              " tries: " + failure.reason,
-          "the partial download is kept in " + part.string() + "; run the same command again to resume, or use another --mirror");
+      return make_error(job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
+                            " tries: " + failure.reason,
+                        "the partial download is kept in " + part.string() +
+                            "; run the same command again to resume, or use another " + source_of(job.url).option);
     }
     auto delay = backoff(options_, t.failed_tries);
     t.not_before = Clock::now() + delay;
@@ -539,9 +550,12 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     if (code == CURLE_OK && http_status < 400) return std::move(body.text);
     Failure failure = classify(code, http_status, curl_error);
     if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
-      std::string hint = http_status == 404
+      // Only a redist folder's manifest names a CUDA release; an index page or a wheel's metadata
+      // comes from --index-url.
+      bool manifest = fs::path(url.substr(0, url.find_first_of("?#"))).filename().string().starts_with("redistrib_");
+      std::string hint = http_status == 404 && manifest
                              ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " + std::string(kMirrorHint)
-                             : std::string(kMirrorHint);
+                             : std::string(hint_for(url));
       return make_error("cannot download " + url + ": " + failure.reason, hint);
     }
     if (options.should_stop && options.should_stop()) return interrupted_error();

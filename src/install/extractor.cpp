@@ -46,6 +46,9 @@ const char* kind_refused(mode_t type) {
   }
 }
 
+// Where an archive's copy of a file another archive wrote first waits to be compared with it.
+constexpr const char* kOverlapPrefix = ".cudaenv-overlap-";
+
 // Redist archives keep everything below one top folder; wheels keep the toolkit under
 // nvidia/cu13/ beside their .dist-info.
 enum class MemberLayout { redist, wheel };
@@ -95,11 +98,20 @@ std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout lay
     if (skip) return std::nullopt;
     return "lies outside the archive's top folder";
   }
-  if (path.find('/') == std::string::npos && archive_entry_filetype(entry) == AE_IFREG && !archive_entry_hardlink(entry)) {
-    if (component.empty() || component == "." || component == ".." || component.find('/') != std::string::npos) {
-      return "lies at the root of an archive whose component name is no folder name";
-    }
-    path = std::string(kComponentFilesFolder) + "/" + component + "/" + path;
+  std::vector<std::string> parts = components_of(path);
+  if (!parts.empty() && parts.back().starts_with(kOverlapPrefix)) {
+    return std::string("has a name starting with '") + kOverlapPrefix + "', which cudaenv keeps for itself";
+  }
+  bool no_folder_name = component.empty() || component == "." || component == ".." || component.find('/') != std::string::npos;
+  // A root file and a hard link to one both go below licenses/<component>/.
+  auto below_root = [&](std::string& file) -> std::optional<std::string> {
+    if (file.find('/') != std::string::npos) return std::nullopt;
+    if (no_folder_name) return "lies at the root of an archive whose component name is no folder name";
+    file = std::string(kComponentFilesFolder) + "/" + component + "/" + file;
+    return std::nullopt;
+  };
+  if (archive_entry_filetype(entry) == AE_IFREG || archive_entry_hardlink(entry)) {
+    if (auto why = below_root(path)) return why;
   }
   if (const char* hardlink = archive_entry_hardlink(entry)) {
     std::string target = hardlink;
@@ -107,6 +119,7 @@ std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout lay
     if (auto why = unsafe_member_path(target)) return "is a hard link that " + *why;
     std::string stripped = strip_top_folder(target);
     if (stripped.empty()) return "is a hard link to the top folder";
+    if (auto why = below_root(stripped)) return why;
     archive_entry_copy_hardlink(entry, stripped.c_str());
   } else if (archive_entry_filetype(entry) == AE_IFLNK) {
     const char* target = archive_entry_symlink(entry);
@@ -136,23 +149,28 @@ Error write_failure(const std::string& component, const std::string& member, con
                     "check free space under CUDAENV_ROOT (df), then run the install again; nothing was installed");
 }
 
-// A symlink member, or a hard link to one made before it in the same archive (link(2) would make
-// it one more symlink with the same target), is kept for make_symlinks instead of being written:
-// true then.
-Result<bool> defer_symlink(archive_entry* entry, const std::string& component, const std::filesystem::path& archive,
-                           const std::string& member, std::vector<ArchiveSymlink>& links) {
+// A link member is kept for make_links instead of being written: true then. A hard link to a
+// symlink the archive has before it is one more symlink (link(2) would make it so).
+Result<bool> defer_link(archive_entry* entry, const std::string& component, const std::filesystem::path& archive,
+                        const std::string& member, std::vector<ArchiveLink>& links) {
   std::string path = archive_entry_pathname(entry);
   if (const char* hardlink = archive_entry_hardlink(entry)) {
-    auto linked = std::find_if(links.begin(), links.end(), [&](const ArchiveSymlink& link) { return link.path == hardlink; });
-    if (linked == links.end()) return false;
+    auto linked = std::find_if(links.begin(), links.end(), [&](const ArchiveLink& link) { return link.path == hardlink; });
+    if (linked == links.end()) {
+      links.push_back(ArchiveLink{path, hardlink, true, component, archive, member});
+      return true;
+    }
+    if (linked->hard) {
+      return refused(component, archive, member, "is a hard link to '" + linked->path + "', which is a hard link itself");
+    }
     std::string target = linked->target;
     if (auto why = unsafe_link(path, target))
       return refused(component, archive, member, "is a hard link to a symlink, so it " + *why);
-    links.push_back(ArchiveSymlink{path, target, component, archive, member});
+    links.push_back(ArchiveLink{path, target, false, component, archive, member});
     return true;
   }
   if (archive_entry_filetype(entry) != AE_IFLNK) return false;
-  links.push_back(ArchiveSymlink{path, archive_entry_symlink(entry), component, archive, member});
+  links.push_back(ArchiveLink{path, archive_entry_symlink(entry), false, component, archive, member});
   return true;
 }
 
@@ -181,79 +199,78 @@ std::string read_link_at(int folder, const char* name) {
   return target;
 }
 
-// Walks from `folder` (the staging folder) to the link's own folder one component at a time,
-// making missing folders and never following a link (O_NOFOLLOW), then makes the link there
-// without replacing anything (symlinkat fails on any existing entry).
-Status make_symlink(FolderFd folder, const ArchiveSymlink& link) {
-  auto refuse = [&](const std::string& why) { return refused(link.component, link.archive, link.member, why); };
-  std::vector<std::string> parts = components_of(link.path);
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    const char* name = parts[i].c_str();
-    if (::mkdirat(folder.get(), name, 0755) != 0 && errno != EEXIST) {
-      return write_failure(link.component, link.member, std::strerror(errno));
-    }
-    FolderFd next(::openat(folder.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (next.get() < 0 && (errno == ELOOP || errno == ENOTDIR)) {
-      std::string above = join(std::vector<std::string>(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(i) + 1), "/");
-      return refuse("is a symlink below '" + above + "', which is a symlink or a file");
-    }
-    if (next.get() < 0) return write_failure(link.component, link.member, std::strerror(errno));
-    folder = std::move(next);
-  }
-  const char* name = parts.back().c_str();
-  if (::symlinkat(link.target.c_str(), folder.get(), name) == 0) return ok_status();
-  if (errno != EEXIST) return write_failure(link.component, link.member, std::strerror(errno));
-  struct stat existing {};
-  if (::fstatat(folder.get(), name, &existing, AT_SYMLINK_NOFOLLOW) != 0) {
-    return write_failure(link.component, link.member, std::strerror(errno));
-  }
-  if (S_ISDIR(existing.st_mode)) return refuse("is a symlink where an archive of the install has a folder");
-  if (!S_ISLNK(existing.st_mode)) return refuse("is a symlink where an archive of the install has a file");
-  std::string target = read_link_at(folder.get(), name);
-  if (target == link.target) return ok_status();  // the same link, shipped by two archives
-  return refuse("is a symlink to '" + link.target + "' where an archive of the install has a symlink to '" + target + "'");
-}
-
-// Two archives of one install may ship one file, and libarchive replaces a file by unlinking it
-// and creating it anew: each path is written by one archive at a time, so no archive finds
-// another's half-made file where it just wrote its own (size_mismatch would refuse it).
-class PathClaims {
- public:
-  class Claim {
-   public:
-    Claim(PathClaims& claims, std::string path) : claims_(claims), path_(std::move(path)) {}
-    Claim(const Claim&) = delete;
-    Claim& operator=(const Claim&) = delete;
-    ~Claim() { claims_.release(path_); }
-
-   private:
-    PathClaims& claims_;
-    std::string path_;
-  };
-
-  // Waits while another archive writes `path`.
-  std::unique_ptr<Claim> claim(const std::string& path) {
-    std::unique_lock lock(mutex_);
-    released_.wait(lock, [&] { return !held_.count(path); });
-    held_.insert(path);
-    return std::make_unique<Claim>(*this, path);
-  }
-
- private:
-  void release(const std::string& path) {
-    std::lock_guard lock(mutex_);
-    held_.erase(path);
-    released_.notify_all();
-  }
-
-  std::mutex mutex_;
-  std::condition_variable released_;
-  std::set<std::string> held_;
+// The folder holding parts.back(), reached from `folder` (the staging folder) one component at a
+// time without following a link (O_NOFOLLOW), making missing folders when `make`; on failure,
+// why: the errno, or the path of the symlink or file in the way (`blocked`).
+struct Walked {
+  FolderFd folder;
+  int error = 0;
+  std::string blocked;
 };
 
-PathClaims& written_paths() {
-  static PathClaims claims;
-  return claims;
+Walked walk_to_parent(FolderFd folder, const std::vector<std::string>& parts, bool make) {
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    const char* name = parts[i].c_str();
+    if (make && ::mkdirat(folder.get(), name, 0755) != 0 && errno != EEXIST) return {FolderFd(-1), errno, ""};
+    FolderFd next(::openat(folder.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (next.get() < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+      return {FolderFd(-1), errno,
+              join(std::vector<std::string>(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(i) + 1), "/")};
+    }
+    if (next.get() < 0) return {FolderFd(-1), errno, ""};
+    folder = std::move(next);
+  }
+  return {std::move(folder), 0, ""};
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISLNK(mode)) return "a symlink";
+  return "a file";
+}
+
+// Makes the link without replacing anything (symlinkat and linkat fail on any existing entry).
+Status make_link(FolderFd root, const ArchiveLink& link) {
+  auto refuse = [&](const std::string& why) { return refused(link.component, link.archive, link.member, why); };
+  std::string kind = link.hard ? "a hard link" : "a symlink";
+  std::vector<std::string> parts = components_of(link.path);
+  FolderFd target_folder(-1);
+  std::string target_name;
+  struct stat target {};
+  if (link.hard) {
+    std::vector<std::string> target_parts = components_of(link.target);
+    Walked walked = walk_to_parent(FolderFd(::dup(root.get())), target_parts, false);
+    target_name = target_parts.empty() ? "" : target_parts.back();
+    bool found = walked.error == 0 && !target_name.empty() &&
+                 ::fstatat(walked.folder.get(), target_name.c_str(), &target, AT_SYMLINK_NOFOLLOW) == 0;
+    if (!found || !S_ISREG(target.st_mode)) {
+      return refuse("is a hard link to '" + link.target + "', which no archive of the install has as a file");
+    }
+    target_folder = std::move(walked.folder);
+  }
+  Walked walked = walk_to_parent(std::move(root), parts, true);
+  if (!walked.blocked.empty()) return refuse("is " + kind + " below '" + walked.blocked + "', which is a symlink or a file");
+  if (walked.error != 0) return write_failure(link.component, link.member, std::strerror(walked.error));
+  int folder = walked.folder.get();
+  const char* name = parts.back().c_str();
+  int made = link.hard ? ::linkat(target_folder.get(), target_name.c_str(), folder, name, 0)
+                       : ::symlinkat(link.target.c_str(), folder, name);
+  if (made == 0) return ok_status();
+  if (errno != EEXIST) return write_failure(link.component, link.member, std::strerror(errno));
+  struct stat existing {};
+  if (::fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) != 0) {
+    return write_failure(link.component, link.member, std::strerror(errno));
+  }
+  if (link.hard) {  // the same hard link, shipped by two archives
+    if (existing.st_dev == target.st_dev && existing.st_ino == target.st_ino) return ok_status();
+    return refuse("is a hard link where an archive of the install has " + std::string(kind_of(existing.st_mode)));
+  }
+  if (!S_ISLNK(existing.st_mode))
+    return refuse("is a symlink where an archive of the install has " + std::string(kind_of(existing.st_mode)));
+  std::string existing_target = read_link_at(folder, name);
+  if (existing_target == link.target) return ok_status();  // the same link, shipped by two archives
+  return refuse("is a symlink to '" + link.target + "' where an archive of the install has a symlink to '" + existing_target +
+                "'");
 }
 
 Status copy_data(archive* in, archive* out, const std::string& component, const std::filesystem::path& path,
@@ -276,7 +293,103 @@ Status copy_data(archive* in, archive* out, const std::string& component, const 
   }
 }
 
+// Mode and bytes alike: what makes two archives' copies of one file the same.
+Result<bool> same_file(const std::string& a, const std::string& b) {
+  auto open_file = [](const std::string& path) { return FolderFd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)); };
+  FolderFd first = open_file(a), second = open_file(b);
+  struct stat first_info {
+  }, second_info{};
+  if (first.get() < 0 || second.get() < 0 || ::fstat(first.get(), &first_info) != 0 || ::fstat(second.get(), &second_info) != 0) {
+    return make_error(std::string("cannot compare ") + a + " with the copy of another archive: " + std::strerror(errno));
+  }
+  if (first_info.st_size != second_info.st_size || (first_info.st_mode & 07777) != (second_info.st_mode & 07777)) return false;
+  std::vector<char> one(1 << 16), two(1 << 16);
+  while (true) {
+    ssize_t got = ::read(first.get(), one.data(), one.size());
+    if (got < 0) return make_error("cannot read " + a + ": " + std::strerror(errno));
+    if (got == 0) return true;
+    for (ssize_t done = 0; done < got;) {
+      ssize_t more = ::read(second.get(), two.data() + done, static_cast<size_t>(got - done));
+      if (more <= 0) return false;  // shorter than its size said: it changed under us
+      done += more;
+    }
+    if (std::memcmp(one.data(), two.data(), static_cast<size_t>(got)) != 0) return false;
+  }
+}
+
+std::string overlap_path(const std::string& path, const std::string& component) {
+  std::string mine = component;
+  std::replace(mine.begin(), mine.end(), '/', '_');
+  size_t slash = path.rfind('/');
+  size_t name = slash == std::string::npos ? 0 : slash + 1;
+  return path.substr(0, name) + kOverlapPrefix + mine + "-" + path.substr(name);
+}
+
+// `copy` holds this archive's file for `path`, which `other` wrote first: the component first by
+// name keeps its file (mtime and all), and a difference in mode or bytes is recorded.
+Status settle_overlap(StagedFiles& files, const std::string& path, const std::string& copy, const std::string& component,
+                      const std::string& other, const std::string& member) {
+  Result<bool> same = same_file(path, copy);
+  if (!same) {
+    ::unlink(copy.c_str());
+    return write_failure(component, member, same.error().message);
+  }
+  bool mine = component < other;
+  if (mine) {
+    if (::rename(copy.c_str(), path.c_str()) != 0) return write_failure(component, member, std::strerror(errno));
+    files.set_owner(path, component);
+  } else if (::unlink(copy.c_str()) != 0) {
+    return write_failure(component, member, std::strerror(errno));
+  }
+  if (!*same) files.add_overlap(path, component, other);
+  return ok_status();
+}
+
 }  // namespace
+
+std::unique_ptr<StagedFiles::Claim> StagedFiles::claim(const std::string& path) {
+  std::unique_lock lock(mutex_);
+  released_.wait(lock, [&] { return !held_.count(path); });
+  held_.insert(path);
+  return std::make_unique<Claim>(*this, path);
+}
+
+void StagedFiles::release(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  held_.erase(path);
+  released_.notify_all();
+}
+
+std::optional<std::string> StagedFiles::owner(const std::string& path) const {
+  std::lock_guard lock(mutex_);
+  auto found = owners_.find(path);
+  if (found == owners_.end()) return std::nullopt;
+  return found->second;
+}
+
+void StagedFiles::set_owner(const std::string& path, const std::string& component) {
+  std::lock_guard lock(mutex_);
+  owners_[path] = component;
+}
+
+void StagedFiles::add_overlap(const std::string& path, const std::string& a, const std::string& b) {
+  std::lock_guard lock(mutex_);
+  differing_[path].insert({a, b});
+}
+
+std::vector<FileOverlap> StagedFiles::overlaps() const {
+  std::lock_guard lock(mutex_);
+  std::vector<FileOverlap> found;
+  for (const auto& [path, components] : differing_) {
+    const std::string& kept = owners_.at(path);
+    FileOverlap overlap{path, kept, {}};
+    for (const std::string& component : components) {
+      if (component != kept) overlap.others.push_back(component);
+    }
+    found.push_back(std::move(overlap));
+  }
+  return found;
+}
 
 bool is_merged_folder_name(std::string_view path) {
   std::vector<std::string> parts = components_of(path);
@@ -377,9 +490,9 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
   return make_error(source + " has no .dist-info/METADATA", "the index serves something else than a wheel");
 }
 
-Result<std::vector<ArchiveSymlink>> extract_archive(const std::filesystem::path& archive_path, const std::string& component,
-                                                    const std::function<bool()>& should_stop, unsigned threads) {
-  std::vector<ArchiveSymlink> links;
+Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& archive_path, const std::string& component,
+                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads) {
+  std::vector<ArchiveLink> links;
   ReadArchive in(archive_read_new(), archive_read_free);
   XzReader xz;  // outlives `in`, which reads through it
   archive_read_support_filter_all(in.get());
@@ -412,11 +525,19 @@ Result<std::vector<ArchiveSymlink>> extract_archive(const std::filesystem::path&
       return refused(component, archive_path, member, *why);
     }
     if (skip) continue;
-    Result<bool> deferred = defer_symlink(entry, component, archive_path, member, links);
+    Result<bool> deferred = defer_link(entry, component, archive_path, member, links);
     if (!deferred) return deferred.take_error();
     if (*deferred) continue;
-    std::unique_ptr<PathClaims::Claim> claim;  // folders are never replaced, only made or kept
-    if (archive_entry_filetype(entry) != AE_IFDIR) claim = written_paths().claim(archive_entry_pathname(entry));
+    // What is left is folders, never replaced, only made or kept, and files.
+    std::string path = archive_entry_pathname(entry);
+    std::unique_ptr<StagedFiles::Claim> claim;
+    std::optional<std::string> other;
+    if (archive_entry_filetype(entry) != AE_IFDIR) {
+      claim = files.claim(path);
+      other = files.owner(path);
+      if (other == component) other.reset();  // shipped twice by one archive: the later copy, as tar has it
+      if (other) archive_entry_copy_pathname(entry, overlap_path(path, component).c_str());
+    }
     int header = archive_write_header(out.get(), entry);
     if (header < ARCHIVE_WARN) {
       return refused(component, archive_path, member, std::string("cannot be written: ") + archive_error_string(out.get()));
@@ -429,18 +550,21 @@ Result<std::vector<ArchiveSymlink>> extract_archive(const std::filesystem::path&
       return write_failure(component, member, archive_error_string(out.get()));
     }
     if (auto why = size_mismatch(entry)) return write_failure(component, member, *why);
+    if (other) CUDAENV_TRY(settle_overlap(files, path, archive_entry_pathname(entry), component, *other, member));
+    else if (claim) files.set_owner(path, component);
   }
   return links;
 }
 
-Status make_symlinks(const std::filesystem::path& root, std::vector<ArchiveSymlink> links) {
-  std::sort(links.begin(), links.end(), [](const ArchiveSymlink& a, const ArchiveSymlink& b) {
-    return std::tie(a.path, a.component, a.target, a.member) < std::tie(b.path, b.component, b.target, b.member);
+Status make_links(const std::filesystem::path& root, std::vector<ArchiveLink> links) {
+  // Symlinks first: a hard link's target is a file, and one to a symlink was made a symlink.
+  std::sort(links.begin(), links.end(), [](const ArchiveLink& a, const ArchiveLink& b) {
+    return std::tie(a.hard, a.path, a.component, a.target, a.member) < std::tie(b.hard, b.path, b.component, b.target, b.member);
   });
-  for (const ArchiveSymlink& link : links) {
+  for (const ArchiveLink& link : links) {
     FolderFd folder(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (folder.get() < 0) return make_error("cannot open " + root.string() + ": " + std::strerror(errno));
-    CUDAENV_TRY(make_symlink(std::move(folder), link));
+    CUDAENV_TRY(make_link(std::move(folder), link));
   }
   return ok_status();
 }

@@ -2,9 +2,14 @@
 // Unpacking one redist archive into the staging folder with libarchive, refusing anything
 // that could write outside it or plant privileges.
 
+#include <condition_variable>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,15 +42,63 @@ std::string strip_top_folder(std::string_view path);
 // what a metapackage says it requires. `source` names the wheel in errors.
 Result<std::string> read_wheel_metadata(std::string_view wheel, const std::string& source);
 
-// A symlink member, made only after every archive of the install is written (make_symlinks):
-// while archives are extracted side by side no link exists yet, so none can redirect a file of
-// another archive, whatever the timing.
-struct ArchiveSymlink {
+// A link member, made only after every archive of the install is written (make_links): while
+// archives are extracted side by side no link exists yet, so none can redirect a file of another
+// archive, and no hard link depends on whether its target's archive was written first.
+struct ArchiveLink {
   std::string path;    // below the staging folder
-  std::string target;  // as the archive has it, checked by unsafe_symlink_target
+  std::string target;  // a symlink's as the archive has it (checked by unsafe_symlink_target);
+                       // a hard link's path below the staging folder
+  bool hard = false;
   std::string component;
   std::filesystem::path archive;
   std::string member;  // as the archive names it
+};
+
+// A file that archives of one install ship with different contents.
+struct FileOverlap {
+  std::string path;                 // below the staging folder
+  std::string kept;                 // the component whose file the toolkit has: the first by name
+  std::vector<std::string> others;  // by name
+};
+
+// The regular files the archives of one install write side by side. Each path is written by one
+// archive at a time (libarchive replaces a file by unlinking it and creating it anew, and a
+// second writer would find the first's half-made file). Where two components ship one path with
+// different contents, the one first by name keeps it, so the toolkit never depends on which
+// archive was written first.
+class StagedFiles {
+ public:
+  class Claim {
+   public:
+    Claim(StagedFiles& files, std::string path) : files_(files), path_(std::move(path)) {}
+    Claim(const Claim&) = delete;
+    Claim& operator=(const Claim&) = delete;
+    ~Claim() { files_.release(path_); }
+
+   private:
+    StagedFiles& files_;
+    std::string path_;
+  };
+
+  // Waits while another archive writes `path`.
+  std::unique_ptr<Claim> claim(const std::string& path);
+  // Under a claim of `path`: the component whose file is there, if any.
+  std::optional<std::string> owner(const std::string& path) const;
+  void set_owner(const std::string& path, const std::string& component);
+  // `a`'s and `b`'s copies of `path` differ.
+  void add_overlap(const std::string& path, const std::string& a, const std::string& b);
+  // The overlaps found, by path.
+  std::vector<FileOverlap> overlaps() const;
+
+ private:
+  void release(const std::string& path);
+
+  mutable std::mutex mutex_;
+  std::condition_variable released_;
+  std::set<std::string> held_;
+  std::map<std::string, std::string> owners_;               // path -> the component whose file is there
+  std::map<std::string, std::set<std::string>> differing_;  // path -> components whose copies differ
 };
 
 // Extracts `archive` into the current working directory, which the caller has made the
@@ -53,18 +106,20 @@ struct ArchiveSymlink {
 // archive's top folder is stripped; a wheel (.whl) gives its nvidia/cu13/ files only
 // (wheel_toolkit_path); files at the root go to licenses/<component>/. Refuses absolute paths, "..", links that resolve outside,
 // device files, FIFOs and setuid/setgid bits, before anything of that member is written.
-// Symlinks are not written but returned, for make_symlinks; a hard link to one of them is one
-// more symlink (as link(2) makes it). `component` names the archive in errors; `should_stop`
-// aborts between blocks. The archive has matched its manifest's sha256 (an .xz file's own check
-// is not computed again). An .xz archive of several blocks decodes on up to `threads` threads.
-Result<std::vector<ArchiveSymlink>> extract_archive(const std::filesystem::path& archive, const std::string& component,
-                                                    const std::function<bool()>& should_stop, unsigned threads);
+// Links are not written but returned, for make_links; a hard link to one of the archive's
+// symlinks is one more symlink (as link(2) makes it). `component` names the archive in errors;
+// `files` is shared by the install's archives; `should_stop` aborts between blocks. The archive
+// has matched its manifest's sha256 (an .xz file's own check is not computed again). An .xz
+// archive of several blocks decodes on up to `threads` threads.
+Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& archive, const std::string& component,
+                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads);
 
-// Makes the symlinks of all the archives of an install below `root`, in path order, so the
-// outcome never depends on which archive was written first. Nothing is followed or replaced: a
-// path that exists already refuses the install (a file or folder an archive wrote, a different
-// link), unless it is the same link with the same target (two archives ship it); so does a
-// link below another link. Missing parent folders are made.
-Status make_symlinks(const std::filesystem::path& root, std::vector<ArchiveSymlink> links);
+// Makes the links of all the archives of an install below `root`, symlinks first, each kind in
+// path order, so the outcome never depends on which archive was written first. Nothing is
+// followed or replaced: a path that exists already refuses the install (a file or folder an
+// archive wrote, a different link), unless it is the same link (two archives ship it); so does a
+// link below another link, and a hard link whose target is no regular file of the install by
+// then. Missing parent folders are made.
+Status make_links(const std::filesystem::path& root, std::vector<ArchiveLink> links);
 
 }  // namespace cudaenv

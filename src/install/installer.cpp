@@ -22,6 +22,7 @@
 #include "util/file_lock.h"
 #include "util/file_system.h"
 #include "util/json_reader.h"
+#include "util/strings.h"
 
 namespace cudaenv {
 
@@ -318,14 +319,15 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   size_t threads = std::clamp<size_t>(usable_cores(), 1, std::max(1, jobs_wanted));
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
-  std::vector<std::vector<ArchiveSymlink>> links(jobs.size());  // one list per archive: no lock
+  std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
+  StagedFiles files;
   ExtractionPool pool(threads, sizes, [&](size_t i, bool last) -> Status {
     progress.extracting(i);
     // Archives side by side decode fastest on a core each (a threaded decoder each would share
     // every core between two threads); the last one gets the cores the others free.
     unsigned cores = usable_cores();
     unsigned decoder_threads = last ? cores : std::max<unsigned>(1, cores / static_cast<unsigned>(threads));
-    auto extracted = extract_archive(jobs[i].destination, jobs[i].component, stop, decoder_threads);
+    auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
     if (!extracted) {
       Error error = extracted.take_error();
       if (error.exit_code != 130) error.message += " (downloaded from " + jobs[i].url + ")";
@@ -347,11 +349,15 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   if (g_interrupted) return interrupted_error();
   if (!extracted) return extracted;  // the cause when a failed extraction stopped the downloads
   if (!downloaded) return downloaded;
-  // Only now that no archive is being written (see make_symlinks).
-  std::vector<ArchiveSymlink> all;
-  for (std::vector<ArchiveSymlink>& archive_links : links)
+  for (const FileOverlap& overlap : files.overlaps()) {
+    progress.note("warning: " + join(overlap.others, ", ") + " and " + overlap.kept + " ship " + overlap.path +
+                  " with different contents: the toolkit has " + overlap.kept + "'s (the first by name)");
+  }
+  // Only now that no archive is being written (see make_links).
+  std::vector<ArchiveLink> all;
+  for (std::vector<ArchiveLink>& archive_links : links)
     std::move(archive_links.begin(), archive_links.end(), std::back_inserter(all));
-  return make_symlinks(staging, std::move(all));
+  return make_links(staging, std::move(all));
 }
 
 // What install_release holds between its steps.

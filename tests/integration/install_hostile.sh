@@ -43,7 +43,7 @@ members += {
     # A hard link to a symlink is a second symlink, whose target now counts from elsewhere.
     "hardlink-to-symlink": [member(top + "/a/", tarfile.DIRTYPE, mode=0o755), member(top + "/a/b/", tarfile.DIRTYPE, mode=0o755),
                             member(top + "/a/b/up", tarfile.SYMTYPE, link="../.."),
-                            member(top + "/out", tarfile.LNKTYPE, link=top + "/a/b/up")],
+                            member(top + "/c/out", tarfile.LNKTYPE, link=top + "/a/b/up")],
     # One archive's link, a later member of the same archive written through it.
     "link-then-member": [member(top + "/x", tarfile.SYMTYPE, link="bin"), member(top + "/x/benign", data=b"pwned\n")],
     # The two halves of a redirection split over two archives of one install.
@@ -57,6 +57,12 @@ members += {
     "twin-link-b": [member(top + "/lib/", tarfile.DIRTYPE, mode=0o755),
                     member(top + "/lib/libtwin.so", tarfile.SYMTYPE, link="libtwin.so.1")],
     "twin-link-other": [member(top + "/lib/libtwin.so", tarfile.SYMTYPE, link="libother.so")],
+    # Benign but odd: one header shipped by two archives with different bytes, and a hard link to
+    # a file of another archive.
+    "overlap-a": [member(top + "/include/", tarfile.DIRTYPE, mode=0o755), member(top + "/include/x.h", data=b"from a\n")],
+    "overlap-b": [member(top + "/include/", tarfile.DIRTYPE, mode=0o755), member(top + "/include/x.h", data=b"from b, longer\n")],
+    "hardlink-across": [member(top + "/bin/x.h", tarfile.LNKTYPE, link=top + "/include/x.h")],
+    "hardlink-missing": [member(top + "/bin/y", tarfile.LNKTYPE, link=top + "/lib/missing.so")],
 }[kind]
 with tarfile.open(out, "w:xz", format=tarfile.GNU_FORMAT) as tar:
     for info, data in members:
@@ -67,7 +73,8 @@ PY
 
 KINDS="absolute dotdot symlink-absolute symlink-climb symlink-self-climb symlink-then-write hardlink-outside
 hardlink-absolute device fifo setuid setgid link-lib link-lib64 link-bin link-nested-lib link-then-member"
-for kind in $KINDS redirect-link redirect-write hardlink-to-symlink twin-link-a twin-link-b twin-link-other; do make_hostile "evil_${kind//-/_}" "$kind"; done
+for kind in $KINDS redirect-link redirect-write hardlink-to-symlink twin-link-a twin-link-b twin-link-other \
+  overlap-a overlap-b hardlink-across hardlink-missing; do make_hostile "evil_${kind//-/_}" "$kind"; done
 write_manifest 12.1.1
 start_mirror
 
@@ -88,7 +95,7 @@ assert_contains "$(install_from_mirror 12.1.1 --component evil_link_lib; echo "$
 # A hard link to a symlink is that symlink at a second place, checked there.
 install_from_mirror 12.1.1 --component evil_hardlink_to_symlink
 assert_eq 1 "$STATUS" "a hard link to a symlink: refused"
-assert_contains "$ERR" "member 'evil_hardlink_to_symlink-linux-x86_64-1.0-archive/out' is a hard link to a symlink" \
+assert_contains "$ERR" "member 'evil_hardlink_to_symlink-linux-x86_64-1.0-archive/c/out' is a hard link to a symlink" \
   "a hard link to a symlink: the member is named"
 assert_contains "$ERR" "outside the toolkit folder" "a hard link to a symlink: the error says why"
 check "hard link to a symlink: nothing installed" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
@@ -122,6 +129,27 @@ assert_eq 1 "$STATUS" "two different links of one name: refused"
 assert_contains "$ERR" "where an archive of the install has a symlink to" "two different links: the error says why"
 check "two different links: nothing installed" test ! -e "$home"
 check "two different links: no staging left" no_staging_left
+
+# One file from two archives: the toolkit has the copy of the component first by name, whichever
+# archive is written first, and the install says so (it used to keep whichever came last). The
+# same bytes in both (bin/benign, in every archive here) are no overlap.
+for try in 1 2 3 4; do
+  install_from_mirror 12.1.1 --force --component evil_overlap_b --component evil_overlap_a --component evil_hardlink_across
+  assert_eq 0 "$STATUS" "overlap ($try): installs: $ERR"
+  assert_eq "from a" "$(cat "$home/include/x.h")" "overlap ($try): the first component by name keeps its file"
+  assert_contains "$ERR" "warning: evil_overlap_b and evil_overlap_a ship include/x.h with different contents: the toolkit has evil_overlap_a's (the first by name)" \
+    "overlap ($try): the install names the file and both components"
+  assert_not_contains "$ERR" "bin/benign" "overlap ($try): the same bytes are no overlap"
+  check "overlap ($try): a hard link to another archive's file is made" test "$home/bin/x.h" -ef "$home/include/x.h"
+  check "overlap ($try): no copy left" test -z "$(find "$home" -name '.cudaenv-overlap-*')"
+done
+rm -rf "$home"
+install_from_mirror 12.1.1 --component evil_hardlink_missing
+assert_eq 1 "$STATUS" "a hard link to a file no archive has: refused"
+assert_contains "$ERR" "member 'evil_hardlink_missing-linux-x86_64-1.0-archive/bin/y' is a hard link to 'lib/missing.so', which no archive of the install has as a file" \
+  "a hard link to a missing file: the error names it"
+check "a hard link to a missing file: nothing installed" test ! -e "$home"
+check "a hard link to a missing file: no staging left" no_staging_left
 
 # The benign archives of the same manifest still install.
 install_from_mirror 12.1.1

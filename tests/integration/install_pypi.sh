@@ -159,4 +159,15 @@ run_capture "$CUDAENV" install
 assert_contains "$ERR" "[cuda] source \"conda\" is unknown" "a bad cuda.toml source"
 cd "$WORK" || exit 1
 
+# A wheel longer than the index says: stopped at the index's size, and the fix names the index.
+WHEEL=$(cd "$INDEX_ROOT" && ls files/nvidia_cuda_nvcc-13.2.75-*x86_64*.whl)
+rm -f "$CUDAENV_ROOT"/cache/*nvidia_cuda_nvcc-13.2.75*
+echo "/$WHEEL endless" >"$FAULTS"
+pypi_install 13.2.1 --force
+assert_eq 1 "$STATUS" "an endless wheel fails"
+assert_contains "$ERR" "bytes the index gives" "at the index's size"
+assert_contains "$ERR" "--index-url" "the fix names the index"
+assert_not_contains "$ERR" "manifest" "and no manifest, which an index has not"
+: >"$FAULTS"
+
 finish

@@ -71,7 +71,8 @@ namespace fs = std::filesystem;
 struct TarMember {
   std::string path;
   mode_t type = AE_IFREG;
-  std::string text;  // a file's data, a link's target
+  std::string text;   // a file's data, a link's target
+  bool hard = false;  // a hard link to `text`
 };
 
 // Real tar files, written with libarchive as the redist archives are read with it.
@@ -85,9 +86,11 @@ void write_tar(const fs::path& file, const std::vector<TarMember>& members) {
     archive_entry_set_filetype(entry, member.type);
     archive_entry_set_perm(entry, member.type == AE_IFDIR ? 0755 : 0644);
     if (member.type == AE_IFLNK) archive_entry_set_symlink(entry, member.text.c_str());
-    archive_entry_set_size(entry, member.type == AE_IFREG ? static_cast<la_int64_t>(member.text.size()) : 0);
+    if (member.hard) archive_entry_set_hardlink(entry, member.text.c_str());
+    bool data = member.type == AE_IFREG && !member.hard;
+    archive_entry_set_size(entry, data ? static_cast<la_int64_t>(member.text.size()) : 0);
     REQUIRE(archive_write_header(out, entry) == ARCHIVE_OK);
-    if (member.type == AE_IFREG) archive_write_data(out, member.text.data(), member.text.size());
+    if (data) archive_write_data(out, member.text.data(), member.text.size());
     archive_entry_free(entry);
   }
   archive_write_close(out);
@@ -101,17 +104,19 @@ std::string read_text(const fs::path& file) {
   return text.str();
 }
 
+using Archives = std::vector<std::pair<fs::path, std::string>>;
+
 // Extracts the archives one after another into a fresh `staging`, in the given order, then
 // makes their links, as the installer does once every archive is written.
-Status extract_in_order(const fs::path& staging, const std::vector<std::pair<fs::path, std::string>>& archives) {
+Status extract_in_order(const fs::path& staging, const Archives& archives, StagedFiles& files) {
   fs::remove_all(staging);
   fs::create_directories(staging);
   fs::path previous = fs::current_path();
   fs::current_path(staging);
-  std::vector<ArchiveSymlink> links;
+  std::vector<ArchiveLink> links;
   Status status = ok_status();
   for (const auto& [archive, component] : archives) {
-    auto extracted = extract_archive(archive, component, nullptr, 1);
+    auto extracted = extract_archive(archive, component, files, nullptr, 1);
     if (!extracted) {
       status = extracted.take_error();
       break;
@@ -120,7 +125,21 @@ Status extract_in_order(const fs::path& staging, const std::vector<std::pair<fs:
   }
   fs::current_path(previous);
   if (!status) return status;
-  return make_symlinks(staging, links);
+  return make_links(staging, links);
+}
+
+Status extract_in_order(const fs::path& staging, const Archives& archives) {
+  StagedFiles files;
+  return extract_in_order(staging, archives, files);
+}
+
+// Every order of `archives` (two or three).
+std::vector<Archives> orders(Archives archives) {
+  std::vector<Archives> all;
+  std::sort(archives.begin(), archives.end());
+  do all.push_back(archives);
+  while (std::next_permutation(archives.begin(), archives.end()));
+  return all;
 }
 
 }  // namespace
@@ -145,7 +164,8 @@ TEST_CASE("archives' links are made after every archive, and never over another 
     fs::create_directories(staging);
     fs::path previous = fs::current_path();
     fs::current_path(staging);
-    auto links = extract_archive(link, "cuda_link", nullptr, 1);
+    StagedFiles files;
+    auto links = extract_archive(link, "cuda_link", files, nullptr, 1);
     fs::current_path(previous);
     REQUIRE(links);
     CHECK(links->size() == 2);
@@ -185,17 +205,104 @@ TEST_CASE("archives' links are made after every archive, and never over another 
   fs::remove_all(root);
 }
 
-TEST_CASE("make_symlinks makes missing folders and never writes through a link it made") {
+TEST_CASE("make_links makes missing folders and never writes through a link it made") {
   fs::path root = fs::temp_directory_path() / ("cudaenv-make-links-" + std::to_string(::getpid()));
   fs::remove_all(root);
   fs::create_directories(root / "bin");
-  auto link = [](std::string path, std::string target) { return ArchiveSymlink{path, target, "cuda_x", "x.tar", "top/" + path}; };
+  auto link = [](std::string path, std::string target) {
+    return ArchiveLink{path, target, false, "cuda_x", "x.tar", "top/" + path};
+  };
   // Sorted by path: "share" is made first, then "share/nvcc" would land in bin/.
-  Status made = make_symlinks(root, {link("share/nvcc", "../lib/evil"), link("share", "bin"), link("a/b/c", "../d")});
+  Status made = make_links(root, {link("share/nvcc", "../lib/evil"), link("share", "bin"), link("a/b/c", "../d")});
   REQUIRE_FALSE(made);
   CHECK_THAT(made.error().message,
              Catch::Contains("member 'top/share/nvcc' is a symlink below 'share', which is a symlink or a file"));
   CHECK(fs::read_symlink(root / "a" / "b" / "c") == "../d");
   CHECK(fs::is_empty(root / "bin"));
+  fs::remove_all(root);
+}
+
+TEST_CASE("one file shipped by two archives: the component first by name keeps it, in every order") {
+  fs::path root = fs::temp_directory_path() / ("cudaenv-overlap-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::path a = root / "a.tar", b = root / "b.tar", c = root / "c.tar";
+  write_tar(a, {{"a/", AE_IFDIR, ""}, {"a/include/x.h", AE_IFREG, "from a\n"}, {"a/include/same.h", AE_IFREG, "same\n"}});
+  write_tar(b, {{"b/", AE_IFDIR, ""}, {"b/include/x.h", AE_IFREG, "from b, longer\n"}, {"b/include/same.h", AE_IFREG, "same\n"}});
+  write_tar(c, {{"c/", AE_IFDIR, ""}, {"c/include/x.h", AE_IFREG, "from c\n"}});
+  fs::path staging = root / "staging";
+  for (const Archives& order : orders({{a, "cuda_a"}, {b, "cuda_b"}, {c, "cuda_c"}})) {
+    StagedFiles files;
+    REQUIRE(extract_in_order(staging, order, files));
+    CHECK(read_text(staging / "include" / "x.h") == "from a\n");
+    CHECK(read_text(staging / "include" / "same.h") == "same\n");
+    // The same bytes are no overlap; x.h is one, whichever came first.
+    std::vector<FileOverlap> found = files.overlaps();
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].path == "include/x.h");
+    CHECK(found[0].kept == "cuda_a");
+    CHECK(found[0].others == std::vector<std::string>{"cuda_b", "cuda_c"});
+    size_t entries = 0;
+    for (const auto& entry : fs::directory_iterator(staging / "include")) {
+      ++entries;
+      CHECK_FALSE(entry.path().filename().string().starts_with(".cudaenv-overlap-"));
+    }
+    CHECK(entries == 2);
+  }
+  fs::remove_all(root);
+}
+
+TEST_CASE("hard links are made after every archive: to another archive's file in either order, never to a missing one") {
+  fs::path root = fs::temp_directory_path() / ("cudaenv-hard-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::path files_tar = root / "files.tar", links_tar = root / "links.tar", bad = root / "bad.tar", chain = root / "chain.tar";
+  write_tar(files_tar, {{"f/", AE_IFDIR, ""}, {"f/lib/libx.so.1", AE_IFREG, "x\n"}});
+  write_tar(links_tar, {{"l/", AE_IFDIR, ""}, {"l/bin/x", AE_IFREG, "l/lib/libx.so.1", true}});
+  write_tar(bad, {{"b/", AE_IFDIR, ""}, {"b/bin/y", AE_IFREG, "b/lib/missing.so", true}});
+  write_tar(chain, {{"c/", AE_IFDIR, ""},
+                    {"c/lib/one", AE_IFREG, "1\n"},
+                    {"c/lib/two", AE_IFREG, "c/lib/one", true},
+                    {"c/lib/three", AE_IFREG, "c/lib/two", true}});
+  fs::path staging = root / "staging";
+  SECTION("to another archive's file") {
+    for (const Archives& order : orders({{files_tar, "cuda_files"}, {links_tar, "cuda_links"}})) {
+      REQUIRE(extract_in_order(staging, order));
+      CHECK(fs::equivalent(staging / "bin" / "x", staging / "lib" / "libx.so.1"));
+      CHECK(read_text(staging / "bin" / "x") == "x\n");
+    }
+  }
+  SECTION("a root file's hard link is kept with it, below licenses/<component>/") {
+    write_tar(files_tar,
+              {{"f/", AE_IFDIR, ""}, {"f/LICENSE", AE_IFREG, "license\n"}, {"f/COPYING", AE_IFREG, "f/LICENSE", true}});
+    REQUIRE(extract_in_order(staging, {{files_tar, "cuda_files"}}));
+    CHECK(fs::equivalent(staging / "licenses" / "cuda_files" / "COPYING", staging / "licenses" / "cuda_files" / "LICENSE"));
+  }
+  SECTION("to a file no archive has") {
+    Status made = extract_in_order(staging, {{files_tar, "cuda_files"}, {bad, "cuda_bad"}});
+    REQUIRE_FALSE(made);
+    CHECK_THAT(made.error().message, Catch::Contains("cuda_bad: archive " + bad.string() +
+                                                     " is refused: member 'b/bin/y' is a hard link to 'lib/missing.so', "
+                                                     "which no archive of the install has as a file"));
+  }
+  SECTION("to a hard link") {
+    Status made = extract_in_order(staging, {{chain, "cuda_chain"}});
+    REQUIRE_FALSE(made);
+    CHECK_THAT(made.error().message,
+               Catch::Contains("member 'c/lib/three' is a hard link to 'lib/two', which is a hard link itself"));
+  }
+  fs::remove_all(root);
+}
+
+TEST_CASE("a member named like cudaenv's own overlap copies is refused") {
+  fs::path root = fs::temp_directory_path() / ("cudaenv-reserved-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::path tar = root / "r.tar";
+  write_tar(tar, {{"r/", AE_IFDIR, ""}, {"r/include/.cudaenv-overlap-cuda_a-x.h", AE_IFREG, "x\n"}});
+  Status made = extract_in_order(root / "staging", {{tar, "cuda_r"}});
+  REQUIRE_FALSE(made);
+  CHECK_THAT(made.error().message,
+             Catch::Contains("has a name starting with '.cudaenv-overlap-', which cudaenv keeps for itself"));
   fs::remove_all(root);
 }
