@@ -2,29 +2,12 @@
 
 #include "core/cuda_toml.h"
 #include "install/library.h"
+#include "support/cudnn_manifest.h"
 
 using namespace cudaenv;
+using cudaenv::testing::kCudnnManifest;
 
 namespace {
-
-// The shape of NVIDIA's cuDNN manifests (redistrib_9.10.0.json): entries per CUDA major.
-const char* kCudnnManifest = R"({
-  "release_date": "2025-05-01", "release_label": "9.10.0", "release_product": "cudnn",
-  "cudnn": {
-    "name": "NVIDIA CUDA Deep Neural Network library", "license": "cudnn", "version": "9.10.0.56",
-    "cuda_variant": ["11", "12"],
-    "linux-x86_64": {
-      "cuda11": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda11-archive.tar.xz",
-                 "sha256": "1111111111111111111111111111111111111111111111111111111111111111", "size": "900"},
-      "cuda12": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
-                 "sha256": "2222222222222222222222222222222222222222222222222222222222222222", "size": "1003184568"}
-    },
-    "linux-aarch64": {
-      "cuda12": {"relative_path": "cudnn/linux-aarch64/cudnn-linux-aarch64-9.10.0.56_cuda12-archive.tar.xz",
-                 "sha256": "3333333333333333333333333333333333333333333333333333333333333333", "size": "800"}
-    }
-  }
-})";
 
 // A single-variant manifest (redistrib_8.9.7.29.json): one archive per platform, its major only in its name.
 const char* kSingleVariant = R"({
