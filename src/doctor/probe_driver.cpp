@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/version_detect.h"
 #include "doctor/machine_probes.h"
 #include "doctor/parsers.h"
 #include "util/data_dir.h"
-#include "util/nvidia_driver.h"
 #include "util/process.h"
 #include "util/strings.h"
 
