@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "core/version_detect.h"
-#include "doctor/machine_probes.h"
 #include "doctor/parsers.h"
+#include "doctor/probes.h"
 #include "util/data_dir.h"
 #include "util/process.h"
 #include "util/strings.h"
