@@ -9,7 +9,7 @@
 #include "install/plan.h"
 #include "install/redist_files.h"
 #include "mirror/release_discovery.h"
-#include "util/atomic_file.h"
+#include "util/file_system.h"
 #include "util/sha256.h"
 #include "util/strings.h"
 

@@ -7,7 +7,6 @@
 #include "install/plan.h"
 #include "install/redist_files.h"
 #include "install/redist_manifest.h"
-#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
 

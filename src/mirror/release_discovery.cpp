@@ -5,7 +5,6 @@
 #include "install/downloader.h"
 #include "install/release_list.h"
 #include "mirror/mirror_index.h"
-#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
 #include "util/strings.h"
