@@ -2,11 +2,12 @@
  * program takes on a VM (glibc probes the CPU at start-up, and every probe traps to the
  * hypervisor): it answers the read-only commands a prompt or a script runs most
  * (`--version`, `versions`, `current`) itself where it is sure of the answer, from the lean
- * resolver the shim uses (src/lean), and runs the prompt hook's `hook-env` in cudaenv-hook, a
- * static build of the same C++ code. Everything else, and every case it is unsure of
- * (an error, a warning, "system", --json, unusual text), it hands with argv and environment
- * untouched to cudaenv-full, the C++ program that does it all; the integration test
- * front_vs_full.sh holds the two to the same bytes. */
+ * resolver the shim uses (src/lean), and the prompt hook's `hook-env` too in its common case
+ * (lean/lean_hook.h: bench/start measured 1.69 ms through cudaenv-hook before, see README).
+ * Everything else, and every case it is unsure of (an error, a warning, "system", --json,
+ * [env], unusual text), it hands with argv and environment untouched to cudaenv-full, the C++
+ * program that does it all, or for `hook-env` to cudaenv-hook, a static build of the same C++
+ * code; the integration test front_vs_full.sh holds them to the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lean/lean_hook.h"
 #include "lean/lean_os.h"
 #include "lean/lean_select.h"
+#include "lean/lean_text.h"
 #include "lean/lean_toolkits.h"
 
 #ifndef CUDAENV_VERSION_STRING
@@ -53,59 +56,41 @@ static void run_full_program(char** argv) {
   exit(127);
 }
 
-/* `cudaenv hook-env --shell SHELL`, what the prompt hook runs: cudaenv-hook, the same code as
- * cudaenv-full's static, which starts without the dynamic loader. */
-static void run_hook_program(int argc, char** argv) {
+/* `cudaenv hook-env --shell SHELL`, what the prompt hook runs: answered here in its common
+ * case (lean/lean_hook.h), else by cudaenv-hook, the same code as cudaenv-full's, static, which
+ * starts without the dynamic loader. Returns only when it is neither. */
+static void run_hook(int argc, char** argv) {
   if (argc != 4 || strcmp(argv[1], "hook-env") || strcmp(argv[2], "--shell")) return;
   if (strcmp(argv[3], "bash") && strcmp(argv[3], "zsh") && strcmp(argv[3], "fish")) return;
+  struct lean_plan memory = {NULL, NULL, NULL};
+  struct lean_text code = {NULL, 0, 0, 0}, messages = {NULL, 0, 0, 0};
+  char cwd[PATH_SIZE];
+  if (lean_logical_working_dir(getenv("PWD"), cwd, sizeof cwd) == 0 &&
+      lean_hook_env(environ, cwd, strcmp(argv[3], "fish") ? LEAN_POSIX : LEAN_FISH, &memory, &code, &messages)) {
+    /* As run_hook_env() prints: the notes on stderr, then the code. */
+    if (messages.size) fwrite(messages.data, 1, messages.size, stderr);
+    if (code.size) fwrite(code.data, 1, code.size, stdout);
+    exit(0);
+  }
+  lean_plan_free(&memory);
+  free(code.data);
+  free(messages.data);
   char self[PATH_SIZE];
   run_companion("cudaenv-hook", argv, self, sizeof self);
 }
 
-/* What the command prints, built whole before any of it is written: unsure halfway, the
- * full program answers instead and nothing was printed twice. */
-struct text {
-  char* data;
-  size_t size, capacity;
-  int failed;
-};
-
-/* terminal_safe() changes nothing in printable ASCII; anything else the full program escapes. */
-static int is_terminal_safe(const char* text) {
-  for (; *text; ++text) {
-    if (*text < 0x20 || *text > 0x7e) return 0;
-  }
-  return 1;
-}
-
-static void append(struct text* out, const char* data, size_t n) {
-  if (out->failed) return;
-  if (out->size + n > out->capacity) {
-    size_t capacity = 2 * (out->size + n) + 4096;
-    char* grown = realloc(out->data, capacity);
-    if (!grown) {
-      out->failed = 1;
-      return;
-    }
-    out->data = grown;
-    out->capacity = capacity;
-  }
-  memcpy(out->data + out->size, data, n);
-  out->size += n;
-}
-
 /* The parts of a line, each as terminal_safe() prints it. */
-static void add(struct text* out, ...) {
+static void add(struct lean_text* out, ...) {
   va_list args;
   va_start(args, out);
   for (const char* part; (part = va_arg(args, const char*));) {
-    if (!is_terminal_safe(part)) out->failed = 1;
-    append(out, part, strlen(part));
+    if (!lean_is_terminal_safe(part)) out->failed = 1;
+    lean_append(out, part, strlen(part));
   }
   va_end(args);
 }
 
-static void end_line(struct text* out) { append(out, "\n", 1); }
+static void end_line(struct lean_text* out) { lean_append(out, "\n", 1); }
 
 /* The parent folder of a plain absolute path, as path::parent_path() gives it. */
 static char* parent_of(struct lean_plan* memory, const char* path) {
@@ -115,65 +100,16 @@ static char* parent_of(struct lean_plan* memory, const char* path) {
   return copy;
 }
 
-/* PATH as without_hook_changes() leaves it: each entry the hook's state (__CUDAENV_STATE)
- * records as its own loses its first occurrence, the last recorded first. 1 with `path` set
- * (NULL: unset), or 0 where the state holds what only the full reader reads. */
-static int pristine_path(struct lean_plan* memory, const char** path) {
-  *path = lean_env_value(environ, "PATH");
-  const char* state = lean_env_value(environ, "__CUDAENV_STATE");
-  if (!state) return 1;
-  if (strncmp(state, "cudaenv2\n", 9) != 0) return 0;
-  enum { MOST = 64 };
-  const char* owned[MOST];
-  size_t owned_count = 0;
-  for (const char* line = state + 9; *line;) {
-    const char* end = strchr(line, '\n');
-    size_t n = end ? (size_t)(end - line) : strlen(line);
-    /* parse_state() keeps a P record of exactly three fields. */
-    if (n >= 7 && !memcmp(line, "P\tPATH\t", 7) && !memchr(line + 7, '\t', n - 7)) {
-      if (memchr(line + 7, '\\', n - 7)) return 0; /* escaped: the full reader unescapes it */
-      char* entry = owned_count < MOST ? lean_allocate(memory, n - 6) : NULL;
-      if (!entry) return 0;
-      memcpy(entry, line + 7, n - 7);
-      entry[n - 7] = '\0';
-      owned[owned_count++] = entry;
-    } else if (n >= 7 && (line[0] == 'S' || line[0] == 'U') && !memcmp(line + 1, "\tPATH\t", 6)) {
-      return 0; /* a cuda.toml's [env] set PATH itself */
-    }
-    line += end ? n + 1 : n;
-  }
-  if (!*path || !owned_count) return 1;
-  char* list = lean_copy(memory, *path);
-  if (!list) return 0;
-  for (size_t i = owned_count; i-- > 0;) {
-    size_t n = strlen(owned[i]);
-    for (char* part = list;;) {
-      char* colon = strchr(part, ':');
-      size_t length = colon ? (size_t)(colon - part) : strlen(part);
-      if (length == n && !memcmp(part, owned[i], n)) {
-        /* Drop the entry and one separator next to it. */
-        if (colon) memmove(part, colon + 1, strlen(colon + 1) + 1);
-        else if (part > list) part[-1] = '\0';
-        else part[0] = '\0';
-        break;
-      }
-      if (!colon) break;
-      part = colon + 1;
-    }
-  }
-  *path = list;
-  return 1;
-}
-
 /* find_system_toolkit()'s home: 1 with `home` set (NULL: none), or 0 unsure. */
 static int find_system_home(struct lean_plan* memory, const struct lean_roots* roots, const char** home) {
   const struct lean_fs* fs = &lean_disk;
   *home = NULL;
   const char* fallback = "/usr/local/cuda";
   int fallback_exists = fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc");
-  const char* path = NULL;
+  char** pristine = lean_without_hook_changes(memory, environ);
+  const char* path = pristine ? lean_env_value(pristine, "PATH") : NULL;
   char* nvcc = NULL;
-  if (!pristine_path(memory, &path)) return 0;
+  if (!pristine) return 0;
   if (path && !lean_find_on_path(memory, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
   if (nvcc) {
     /* follow_links(): /usr/bin/nvcc -> ... leads to the real toolkit folder. */
@@ -201,7 +137,7 @@ static int find_system_home(struct lean_plan* memory, const struct lean_roots* r
 }
 
 /* Request::origin() */
-static void add_origin(struct text* out, const struct lean_selection* selection) {
+static void add_origin(struct lean_text* out, const struct lean_selection* selection) {
   if (selection->origin == LEAN_ORIGIN_ENVIRONMENT) add(out, "set by CUDAENV_VERSION", (char*)NULL);
   else add(out, "set by ", selection->origin_file, (char*)NULL);
 }
@@ -222,7 +158,7 @@ static int start_session(struct context* context) {
 }
 
 /* `cudaenv current` (cmd_show.cpp run_current) where a toolkit under versions/ is selected. */
-static int current(struct context* context, struct text* out) {
+static int current(struct context* context, struct lean_text* out) {
   struct lean_selection selection;
   if (!lean_select_toolkit(&context->request, &context->memory, &selection)) return 0;
   add(out, selection.name, " (", (char*)NULL);
@@ -234,7 +170,7 @@ static int current(struct context* context, struct text* out) {
 
 /* `cudaenv versions [--bare]` (cmd_show.cpp run_versions) where a toolkit under versions/ is
  * selected, so that no warning is printed and "system" is not the active one. */
-static int versions(struct context* context, int bare, struct text* out) {
+static int versions(struct context* context, int bare, struct lean_text* out) {
   struct lean_roots roots;
   struct lean_toolkits toolkits;
   if (!lean_find_roots(&context->request, &context->memory, &roots) ||
@@ -244,7 +180,7 @@ static int versions(struct context* context, int bare, struct text* out) {
   if (bare) {
     /* Printed as they are: --bare is for scripts. */
     for (size_t i = 0; i < toolkits.count; ++i) {
-      append(out, toolkits.items[i].name, strlen(toolkits.items[i].name));
+      lean_append(out, toolkits.items[i].name, strlen(toolkits.items[i].name));
       end_line(out);
     }
     return 1;
@@ -281,7 +217,7 @@ static int versions(struct context* context, int bare, struct text* out) {
 }
 
 /* 1 when the command was answered here, with `out` what it prints. */
-static int answer(int argc, char** argv, struct text* out) {
+static int answer(int argc, char** argv, struct lean_text* out) {
   if (argc == 2 && !strcmp(argv[1], "--version")) {
     add(out, "cudaenv " CUDAENV_VERSION_STRING, (char*)NULL);
     end_line(out);
@@ -298,14 +234,14 @@ static int answer(int argc, char** argv, struct text* out) {
 }
 
 int main(int argc, char** argv) {
-  struct text out = {NULL, 0, 0, 0};
+  struct lean_text out = {NULL, 0, 0, 0};
   if (argc > 0 && answer(argc, argv, &out)) {
     /* Like the full program's printf: a closed stdout does not change the exit status. */
     if (out.size) fwrite(out.data, 1, out.size, stdout);
     return 0;
   }
   free(out.data);
-  run_hook_program(argc, argv);
+  run_hook(argc, argv);
   if (argc > 0) run_full_program(argv);
   char* none[] = {"cudaenv", NULL};
   run_full_program(none);

@@ -3,11 +3,15 @@
 #include "lean/lean_os.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "lean/lean_cache.h"
 
 static enum lean_kind disk_kind(void* self, const char* path) {
   (void)self;
@@ -68,7 +72,8 @@ static long disk_read_link(void* self, const char* path, char* buffer, size_t si
   return (long)n;
 }
 
-const struct lean_fs lean_disk = {NULL, disk_kind, disk_is_executable, disk_read_file, disk_list_dir, disk_read_link};
+const struct lean_fs lean_disk = {NULL,          disk_kind,      disk_is_executable,      disk_read_file,
+                                  disk_list_dir, disk_read_link, lean_disk_list_versions, lean_disk_read_cuda_toml};
 
 long lean_self_exe(char* buffer, size_t size) { return disk_read_link(NULL, "/proc/self/exe", buffer, size); }
 
@@ -102,4 +107,48 @@ int lean_logical_working_dir(const char* pwd, char* buffer, size_t size) {
   if (!getcwd(buffer, size)) return -1;
   if (pwd && pwd[0] == '/' && strlen(pwd) < size && lean_same_inode(pwd, buffer)) memmove(buffer, pwd, strlen(pwd) + 1);
   return 0;
+}
+
+static int same_mtime(const struct timespec* a, const struct timespec* b) {
+  return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* create_directories(), errors ignored: opening the stamp reports them. */
+static void make_folders(char* path) {
+  for (char* slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+    *slash = '\0';
+    mkdir(path, 0777);
+    *slash = '/';
+  }
+  mkdir(path, 0777);
+}
+
+static int make_stamp(char* stamp, const struct timespec* mtime) {
+  struct stat existing;
+  if (stat(stamp, &existing) == 0 && same_mtime(&existing.st_mtim, mtime)) return 1;
+  char* name = strrchr(stamp, '/');
+  if (name && name > stamp) {
+    *name = '\0';
+    make_folders(stamp);
+    *name = '/';
+  }
+  /* An empty file whose mtime is the content: nothing to write atomically, but a link
+   * planted in its place must not get its target's mtime changed. */
+  int fd = open(stamp, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return 0;
+  const struct timespec times[2] = {*mtime, *mtime};
+  int stamped = futimens(fd, times) == 0;
+  close(fd);
+  return stamped;
+}
+
+enum lean_watch lean_watch_mtime(const char* stamps_dir, const char* path, char* stamp, size_t size) {
+  struct stat info;
+  if (stat(path, &info) != 0) return errno == ENOENT || errno == ENOTDIR ? LEAN_WATCH_MISSING : LEAN_WATCH_STALE;
+  size_t n = strlen(stamps_dir);
+  /* `stamps_dir` / name, as std::filesystem joins them */
+  int written = snprintf(stamp, size, "%s%s%lld.%ld", stamps_dir, n && stamps_dir[n - 1] == '/' ? "" : "/",
+                         (long long)info.st_mtim.tv_sec, (long)info.st_mtim.tv_nsec);
+  if (written < 0 || (size_t)written >= size) return LEAN_WATCH_STALE;
+  return make_stamp(stamp, &info.st_mtim) ? LEAN_WATCH_STAMPED : LEAN_WATCH_STALE;
 }

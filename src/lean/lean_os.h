@@ -28,6 +28,12 @@ int lean_is_same_program(const char* candidate, const char* self);
  * as getcwd(3) (a path through a symlink), else getcwd's. -1 (errno set) when there is none. */
 int lean_logical_working_dir(const char* pwd, char* buffer, size_t size);
 
+/* watch_mtime() (shell/stamps.h): an empty file `stamps_dir`/<sec>.<nsec> carrying `path`'s
+ * mtime, made where missing (its folders too), its path into `stamp`; or `path` is missing; or
+ * stale: no stamp could be made for an existing path. */
+enum lean_watch { LEAN_WATCH_STAMPED, LEAN_WATCH_MISSING, LEAN_WATCH_STALE };
+enum lean_watch lean_watch_mtime(const char* stamps_dir, const char* path, char* stamp, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

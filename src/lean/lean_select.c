@@ -7,9 +7,6 @@
 
 #include "lean/lean_toml.h"
 
-/* kSmallFileLimit in util/file_system.h */
-#define SMALL_FILE_LIMIT ((size_t)1 << 20)
-
 struct lean_block {
   struct lean_block* next;
 };
@@ -79,8 +76,7 @@ const char* lean_env_value(char** environ, const char* name) {
   return NULL;
 }
 
-/* Every entry NAME=value, each name once: the full resolver's map would drop the others. */
-static int environment_is_plain(char** environ) {
+int lean_environment_is_plain(char** environ) {
   enum { MOST = 4096 };
   static size_t lengths[MOST];
   size_t count = 0;
@@ -103,7 +99,7 @@ static int environment_is_plain(char** environ) {
 static int is_root_setting(const char* path) { return lean_is_plain_absolute(path) && !strpbrk(path, ":\n"); }
 
 int lean_find_roots(const struct lean_request* request, struct lean_plan* plan, struct lean_roots* roots) {
-  if (!environment_is_plain(request->environ)) return 0;
+  if (!lean_environment_is_plain(request->environ)) return 0;
   const char* user = lean_env_value(request->environ, "CUDAENV_ROOT");
   char* derived = NULL;
   if (!user && request->self_exe) {
@@ -146,22 +142,18 @@ int lean_find_roots(const struct lean_request* request, struct lean_plan* plan, 
   return 1;
 }
 
-/* The nearest cuda.toml at or above `cwd`, read: 1 with `text` and `path` set (NULL: none), 0 unsure. */
-static int read_project(struct lean_plan* plan, const struct lean_request* request, char** text, size_t* size,
-                        const char** path) {
-  *text = NULL;
+int lean_find_project(struct lean_plan* plan, const struct lean_fs* fs, const char* cwd, const char** path) {
   *path = NULL;
-  char* dir = concat(plan, request->cwd, (char*)NULL);
+  char* dir = lean_copy(plan, cwd);
   if (!dir || !lean_is_plain_absolute(dir)) return 0;
   while (1) {
     char* candidate = lean_join(plan, dir, "cuda.toml");
     if (!candidate) return 0;
-    enum lean_kind kind = request->fs->kind(request->fs->self, candidate);
+    enum lean_kind kind = fs->kind(fs->self, candidate);
     if (kind == LEAN_OTHER) return 0;
     if (kind == LEAN_FILE) {
       *path = candidate;
-      *text = request->fs->read_file(request->fs->self, candidate, SMALL_FILE_LIMIT, size);
-      return *text != NULL;
+      return 1;
     }
     if (strcmp(dir, "/") == 0) return 1;
     char* slash = strrchr(dir, '/');
@@ -169,12 +161,31 @@ static int read_project(struct lean_plan* plan, const struct lean_request* reque
   }
 }
 
+/* The project file read (through the disk's cache of large ones, under the user root's cache/):
+ * 1, with `text` what `project` points into (free it), or 0 unsure. */
+static int read_project(struct lean_plan* plan, const struct lean_request* request, const struct lean_roots* roots,
+                        const char* path, struct lean_cuda_toml* project, char** text) {
+  const struct lean_fs* fs = request->fs;
+  if (fs->read_cuda_toml) {
+    const char* cache = lean_join(plan, roots->user_root, "cache");
+    return cache && fs->read_cuda_toml(fs->self, path, cache, project, text);
+  }
+  size_t size = 0;
+  *text = fs->read_file(fs->self, path, LEAN_SMALL_FILE_LIMIT, &size);
+  return *text && lean_read_cuda_toml(*text, size, project);
+}
+
+int lean_list_versions(const struct lean_fs* fs, const char* dir, void (*each)(void* context, const char* name, int not_a_link),
+                       void* context) {
+  return (fs->list_versions ? fs->list_versions : fs->list_dir)(fs->self, dir, each, context);
+}
+
 /* The first line of the global version file that is not blank or a comment, or NULL. */
 static int read_global(struct lean_plan* plan, const struct lean_request* request, const char* file, const char** value) {
   *value = NULL;
   if (request->fs->kind(request->fs->self, file) == LEAN_MISSING) return 1;
   size_t size = 0;
-  char* text = request->fs->read_file(request->fs->self, file, SMALL_FILE_LIMIT, &size);
+  char* text = request->fs->read_file(request->fs->self, file, LEAN_SMALL_FILE_LIMIT, &size);
   if (!text) return 0;
   int ok = 1;
   for (const char* line = text; line < text + size && !*value;) {
@@ -288,7 +299,7 @@ static int find_toolkit(struct lean_plan* plan, const struct lean_request* reque
   for (size_t i = 0; i < roots->count; ++i) {
     const char* found = best.name;
     best.shadowing_dir = i ? roots->versions[0] : NULL;
-    fs->list_dir(fs->self, roots->versions[i], consider, &best);
+    lean_list_versions(fs, roots->versions[i], consider, &best);
     if (best.name != found) *dir = roots->versions[i];
   }
   *name = best.name;
@@ -318,16 +329,16 @@ static char* prepend_entry(struct lean_plan* plan, const char* list, const char*
 enum { CHANGED = 8 };
 
 /* The project's arch list, as toolkit_env_change() sets it for every toolkit. */
-static int arch_variables(struct lean_plan* plan, const struct lean_cuda_toml* project, char* out[], size_t* n) {
+static int arch_variables(struct lean_plan* plan, const struct lean_cuda_toml* project, struct lean_change* change) {
   if (!project || !project->arch_count) return 1;
   /* torch wants "8.9;9.0;8.6+PTX", CMake "89;90;86" (see core/toolkit_env.cpp). */
   size_t size = 0;
   for (size_t i = 0; i < project->arch_count; ++i) size += project->arch[i].size + 1;
-  char* torch = lean_allocate(plan, size + sizeof "TORCH_CUDA_ARCH_LIST=");
-  char* cmake = lean_allocate(plan, size + sizeof "CUDAARCHS=");
+  char* torch = lean_allocate(plan, size);
+  char* cmake = lean_allocate(plan, size);
   if (!torch || !cmake) return 0;
-  char* t = stpcpy(torch, "TORCH_CUDA_ARCH_LIST=");
-  char* c = stpcpy(cmake, "CUDAARCHS=");
+  char* t = torch;
+  char* c = cmake;
   for (size_t i = 0; i < project->arch_count; ++i) {
     if (i) *t++ = ';', *c++ = ';';
     const struct lean_span arch = project->arch[i];
@@ -338,30 +349,41 @@ static int arch_variables(struct lean_plan* plan, const struct lean_cuda_toml* p
     }
   }
   *t = *c = '\0';
-  out[(*n)++] = torch;
-  out[(*n)++] = cmake;
+  struct lean_variable torch_list = {"TORCH_CUDA_ARCH_LIST", torch}, cmake_list = {"CUDAARCHS", cmake};
+  change->set[change->set_count++] = torch_list;
+  change->set[change->set_count++] = cmake_list;
   return 1;
 }
 
-/* toolkit_env_change(): the variables the toolkit sets, as NAME=value. */
-static int toolkit_variables(struct lean_plan* plan, char** environ, const char* home, const struct lean_cuda_toml* project,
-                             char* out[CHANGED], size_t* count) {
-  const char* bin = concat(plan, home, "/bin", (char*)NULL);
-  const char* lib = concat(plan, home, "/lib64", (char*)NULL);
-  if (!bin || !lib) return 0;
-  const char* path = lean_env_value(environ, "PATH");
-  const char* libraries = lean_env_value(environ, "LD_LIBRARY_PATH");
-  char* path_value = prepend_entry(plan, path, bin);
-  char* library_value = prepend_entry(plan, libraries, lib);
-  if (!path_value || !library_value) return 0;
+/* toolkit_env_change(): what the toolkit at `home` needs (NULL: the system toolkit, which
+ * needs only the project's arch list). */
+static int toolkit_change(struct lean_plan* plan, const char* home, const struct lean_cuda_toml* project,
+                          struct lean_change* change) {
+  memset(change, 0, sizeof *change);
+  if (home) {
+    const char* bin = concat(plan, home, "/bin", (char*)NULL);
+    const char* lib = concat(plan, home, "/lib64", (char*)NULL);
+    const char* nvcc = concat(plan, home, "/bin/nvcc", (char*)NULL);
+    if (!bin || !lib || !nvcc) return 0;
+    struct lean_change toolkit = {{{"PATH", bin}, {"LD_LIBRARY_PATH", lib}},
+                                  2,
+                                  {{"CUDA_HOME", home}, {"CUDA_PATH", home}, {"CUDAToolkit_ROOT", home}, {"CUDACXX", nvcc}},
+                                  4};
+    *change = toolkit;
+  }
+  return arch_variables(plan, project, change);
+}
+
+/* apply_env_change(): the variables `change` gives, as NAME=value. */
+static int changed_variables(struct lean_plan* plan, char** environ, const struct lean_change* change, char* out[CHANGED],
+                             size_t* count) {
   size_t n = 0;
-  out[n++] = concat(plan, "PATH=", path_value, (char*)NULL);
-  out[n++] = concat(plan, "LD_LIBRARY_PATH=", library_value, (char*)NULL);
-  out[n++] = concat(plan, "CUDA_HOME=", home, (char*)NULL);
-  out[n++] = concat(plan, "CUDA_PATH=", home, (char*)NULL);
-  out[n++] = concat(plan, "CUDAToolkit_ROOT=", home, (char*)NULL);
-  out[n++] = concat(plan, "CUDACXX=", home, "/bin/nvcc", (char*)NULL);
-  if (!arch_variables(plan, project, out, &n)) return 0;
+  for (size_t i = 0; i < change->prepend_count; ++i) {
+    const struct lean_variable* entry = &change->prepend[i];
+    char* value = prepend_entry(plan, lean_env_value(environ, entry->name), entry->value);
+    out[n++] = value ? concat(plan, entry->name, "=", value, (char*)NULL) : NULL;
+  }
+  for (size_t i = 0; i < change->set_count; ++i) out[n++] = concat(plan, change->set[i].name, "=", change->set[i].value, (char*)NULL);
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) return 0;
   }
@@ -432,22 +454,31 @@ static int has_variable(char** environ, const char* name) {
   return 0;
 }
 
-/* The system toolkit (resolve_request() for "system", find_system_toolkit()): there is one
- * where PATH outside the shims holds an nvcc or /usr/local/cuda does; the program is the first
- * on PATH outside the shims, and only the project's arch list is set. */
+int lean_system_toolkit_exists(struct lean_plan* plan, const struct lean_fs* fs, const char* path, const char* shims,
+                               int* exists) {
+  char* nvcc = NULL;
+  if (!path || !lean_find_on_path(plan, fs, path, "nvcc", shims, &nvcc)) return 0;
+  *exists = nvcc || fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc");
+  return 1;
+}
+
+/* The system toolkit (resolve_request() for "system"): the program is the first on PATH
+ * outside the shims, and only the project's arch list is set. */
 static int plan_system(struct lean_plan* plan, const struct lean_request* request, const struct lean_roots* roots,
                        const struct lean_cuda_toml* project) {
   const struct lean_fs* fs = request->fs;
   /* find_system_toolkit() looks past the hook's own PATH entries, which its state names. */
   if (has_variable(request->environ, "__CUDAENV_STATE")) return 0;
   const char* path = lean_env_value(request->environ, "PATH");
-  char* nvcc = NULL;
-  if (!path || !lean_find_on_path(plan, fs, path, "nvcc", roots->shims, &nvcc)) return 0;
-  if (!nvcc && !fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc")) return 0;
+  int exists = 0;
+  if (!lean_system_toolkit_exists(plan, fs, path, roots->shims, &exists) || !exists) return 0;
   if (!lean_find_on_path(plan, fs, path, request->program, roots->shims, &plan->program) || !plan->program) return 0;
+  struct lean_change change;
   char* changed[CHANGED];
   size_t count = 0;
-  if (!arch_variables(plan, project, changed, &count)) return 0;
+  if (!toolkit_change(plan, NULL, project, &change) || !changed_variables(plan, request->environ, &change, changed, &count)) {
+    return 0;
+  }
   plan->envp = environment_with(plan, request->environ, changed, count);
   return plan->envp != NULL;
 }
@@ -458,14 +489,14 @@ enum { SELECTED = 1, SYSTEM = 2 };
  * SELECTED, SYSTEM where nothing or "system" is asked for (`out` then holds the roots and the
  * project), or 0 unsure. */
 static int select_with_project(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
-                               const char* project_text, size_t project_size, struct lean_cuda_toml* project,
-                               struct lean_selection* out) {
+                               char** project_text, struct lean_cuda_toml* project, struct lean_selection* out) {
   const struct lean_fs* fs = request->fs;
   memset(out, 0, sizeof *out);
   if (!lean_find_roots(request, plan, &out->roots)) return 0;
-  out->has_project = project_text != NULL;
-  if (out->has_project && !lean_read_cuda_toml(project_text, project_size, project)) return 0;
+  out->has_project = project_path != NULL;
+  if (out->has_project && !read_project(plan, request, &out->roots, project_path, project, project_text)) return 0;
   out->project_warns = out->has_project && project->unknown_keys > 0;
+  out->project_env = out->has_project ? project->env_count : 0;
 
   const char* wanted = lean_env_value(request->environ, "CUDAENV_VERSION");
   out->origin = LEAN_ORIGIN_ENVIRONMENT;
@@ -484,6 +515,7 @@ static int select_with_project(const struct lean_request* request, struct lean_p
     if (!out->origin_file || !read_global(plan, request, out->origin_file, &wanted)) return 0;
   }
   /* None at all falls back to the system toolkit (select_request()); an invalid one is an error. */
+  out->fallback = !wanted;
   if (!wanted || !strcmp(wanted, "system")) return SYSTEM;
   if (!lean_is_version_request(wanted, strlen(wanted))) return 0;
   out->request = wanted;
@@ -500,11 +532,12 @@ static int select_with_project(const struct lean_request* request, struct lean_p
     out->home = concat(plan, target, (char*)NULL);
   }
   const char* bin = out->home ? lean_join(plan, out->home, "bin") : NULL;
-  return bin && fs->kind(fs->self, bin) == LEAN_DIRECTORY ? SELECTED : 0;
+  if (!bin || fs->kind(fs->self, bin) != LEAN_DIRECTORY) return 0;
+  return toolkit_change(plan, out->home, out->has_project ? project : NULL, &out->change) ? SELECTED : 0;
 }
 
 static int plan_program(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
-                        const char* project_text, size_t project_size) {
+                        char** project_text) {
   const char* program = request->program;
   /* shim_full.cpp refuses to run as either of cudaenv's own shim programs */
   if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim") ||
@@ -513,7 +546,7 @@ static int plan_program(const struct lean_request* request, struct lean_plan* pl
   }
   struct lean_cuda_toml project;
   struct lean_selection selection;
-  int selected = select_with_project(request, plan, project_path, project_text, project_size, &project, &selection);
+  int selected = select_with_project(request, plan, project_path, project_text, &project, &selection);
   if (selected == SYSTEM) return plan_system(plan, request, &selection.roots, selection.has_project ? &project : NULL);
   if (selected != SELECTED) return 0;
   const char* bin = lean_join(plan, selection.home, "bin");
@@ -522,9 +555,7 @@ static int plan_program(const struct lean_request* request, struct lean_plan* pl
 
   char* changed[CHANGED];
   size_t count = 0;
-  if (!toolkit_variables(plan, request->environ, selection.home, selection.has_project ? &project : NULL, changed, &count)) {
-    return 0;
-  }
+  if (!changed_variables(plan, request->environ, &selection.change, changed, &count)) return 0;
   plan->envp = environment_with(plan, request->environ, changed, count);
   return plan->envp != NULL;
 }
@@ -534,23 +565,21 @@ int lean_plan_program(const struct lean_request* request, struct lean_plan* plan
   plan->envp = NULL;
   plan->blocks = NULL;
   char* project_text = NULL;
-  size_t project_size = 0;
   const char* project_path = NULL;
   /* A cuda.toml is read even where CUDAENV_VERSION decides: its arch list still counts, and
    * where it is broken the full resolver warns. */
-  int ok = read_project(plan, request, &project_text, &project_size, &project_path) &&
-           plan_program(request, plan, project_path, project_text, project_size);
+  int ok = lean_find_project(plan, request->fs, request->cwd, &project_path) && plan_program(request, plan, project_path, &project_text);
   free(project_text);
   return ok;
 }
 
 int lean_select_toolkit(const struct lean_request* request, struct lean_plan* memory, struct lean_selection* selection) {
   char* project_text = NULL;
-  size_t project_size = 0;
   const char* project_path = NULL;
   struct lean_cuda_toml project;
-  int ok = read_project(memory, request, &project_text, &project_size, &project_path) &&
-           select_with_project(request, memory, project_path, project_text, project_size, &project, selection) == SELECTED &&
+  memset(selection, 0, sizeof *selection);
+  int ok = lean_find_project(memory, request->fs, request->cwd, &project_path) &&
+           select_with_project(request, memory, project_path, &project_text, &project, selection) == SELECTED &&
            !selection->project_warns;
   free(project_text);
   return ok;

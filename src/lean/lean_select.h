@@ -1,9 +1,9 @@
 #ifndef CUDAENV_LEAN_SELECT_H
 #define CUDAENV_LEAN_SELECT_H
-/* The shim's common case in C (and the selection the lean `cudaenv` front answers with): the
- * version CUDAENV_VERSION, the nearest cuda.toml or the global file asks for, found under
- * versions/ (an exact name opened directly, a prefix by one listing), or, for the shim, the
- * system toolkit where none is set; its program and environment. Whatever it is not sure of
+/* The shim's common case in C (and the selection the lean `cudaenv` front and its hook-env
+ * answer with): the version CUDAENV_VERSION, the nearest cuda.toml or the global file asks for,
+ * found under versions/ (an exact name opened directly, a prefix by one listing), or, for the
+ * shim, the system toolkit where none is set; its program and environment. Whatever it is not sure of
  * (an error, an unusual path, file or PATH, the hook's state) it leaves to the full resolver,
  * core/selection.h, by answering 0: the same test vectors (tests/unit/lean_select_test.cpp)
  * hold the two to one answer. */
@@ -44,6 +44,9 @@ void* lean_allocate(struct lean_plan* plan, size_t size);
  * no trailing slash. */
 int lean_is_plain_absolute(const char* path);
 
+/* Every entry NAME=value, each name once: the full resolver's map would drop the others. */
+int lean_environment_is_plain(char** environ);
+
 /* The value of a variable set and not empty (env_get), or NULL. */
 const char* lean_env_value(char** environ, const char* name);
 
@@ -68,10 +71,35 @@ struct lean_roots {
 };
 int lean_find_roots(const struct lean_request* request, struct lean_plan* memory, struct lean_roots* roots);
 
+/* list_dir of a root's versions/, through the file system's index of it where it keeps one. */
+int lean_list_versions(const struct lean_fs* fs, const char* dir, void (*each)(void* context, const char* name, int not_a_link),
+                       void* context);
+
 /* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
  * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
 int lean_find_on_path(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* program, const char* skip,
                       char** found);
+
+/* find_system_toolkit() finds one: an nvcc in a `path` folder other than `shims`, or
+ * /usr/local/cuda's. `path` as without_hook_changes() leaves PATH. 1 with `exists` set, 0 unsure. */
+int lean_system_toolkit_exists(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* shims,
+                               int* exists);
+
+/* find_project_file(): the nearest cuda.toml at or above the plain absolute `cwd` (`path` NULL:
+ * none), 1; 0 unsure. */
+int lean_find_project(struct lean_plan* memory, const struct lean_fs* fs, const char* cwd, const char** path);
+
+/* toolkit_env_change(): the entries put in front of list variables, then the variables set. */
+struct lean_variable {
+  const char* name;
+  const char* value;
+};
+struct lean_change {
+  struct lean_variable prepend[2];
+  size_t prepend_count;
+  struct lean_variable set[6];
+  size_t set_count;
+};
 
 enum lean_origin { LEAN_ORIGIN_ENVIRONMENT, LEAN_ORIGIN_PROJECT, LEAN_ORIGIN_GLOBAL };
 
@@ -86,8 +114,11 @@ struct lean_selection {
   const char* origin_file; /* the cuda.toml or global file that asked; NULL for CUDAENV_VERSION */
   int has_project;         /* a cuda.toml governs the folder */
   int project_warns;       /* its unknown keys: the full resolver warns of them */
+  size_t project_env;      /* the entries of its [env] */
+  struct lean_change change; /* what the toolkit sets (selection_env_change()) */
+  int fallback; /* unsure because nothing asks for a version: the full resolver falls back to "system" */
 };
-/* 1: `selection` holds what the full resolver selects, with no warning; 0: unsure. */
+/* 1: `selection` holds what the full resolver selects, with no warning; 0: unsure (see `fallback`). */
 int lean_select_toolkit(const struct lean_request* request, struct lean_plan* memory, struct lean_selection* selection);
 
 #ifdef __cplusplus

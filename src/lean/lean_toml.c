@@ -58,7 +58,8 @@ static uint64_t mix(uint64_t h, uint64_t word) {
 }
 
 /* Eight bytes a step, the last eight overlapping the step before; the length goes in too. */
-static uint64_t hash_span(uint64_t h, struct lean_span span) {
+uint64_t lean_hash(uint64_t h, const char* text, size_t size) {
+  struct lean_span span = {text, size};
   const char* p = span.text;
   size_t n = span.size;
   for (; n > 8; p += 8, n -= 8) {
@@ -80,6 +81,7 @@ static uint64_t hash_span(uint64_t h, struct lean_span span) {
   return h ? h : 1;
 }
 
+static uint64_t hash_span(uint64_t h, struct lean_span span) { return lean_hash(h, span.text, span.size); }
 static uint64_t hash_table(struct lean_span name) { return hash_span(0x243f6a8885a308d3ull, name); }
 
 static int set_place(uint64_t* slots, size_t capacity, uint64_t h) {
@@ -362,7 +364,7 @@ static int accept_setting(struct reader* r, struct lean_span key, int dash, cons
       if (!span_is(key, "version")) ++r->out->unknown_keys;
       return !span_is(key, "version") || v->kind != ARRAY;
     /* parse_cuda_toml's is_variable_name: a bare key without '-', not starting with a digit */
-    case ENV: return !dash && !is_digit(key.text[0]) && v->kind != ARRAY;
+    case ENV: ++r->out->env_count; return !dash && !is_digit(key.text[0]) && v->kind != ARRAY;
     case OTHER: return 1;
   }
   return 0;

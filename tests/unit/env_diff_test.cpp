@@ -38,6 +38,18 @@ TEST_CASE("a garbled state parses as nothing owned") {
   CHECK(parse_state("").entries.empty());
 }
 
+TEST_CASE("a state's odd records are skipped and its escapes read back as written") {
+  HookState state = parse_state("cudaenv2\nN\tkey\nP\tPATH\nP\tPATH\t/a\t/b\nQ\tx\tY\nS\tV\tnew\t\nU\tW\ta\\qb\\\nA\tx\\\\y\\tz\n\n");
+  CHECK(state.announced == "x\\y\tz");
+  CHECK(state.notice_key == "key");
+  CHECK(state.entries.empty());
+  REQUIRE(state.values.size() == 2);
+  CHECK(state.values[0].previous == std::optional<std::string>(""));
+  CHECK(state.values[1].value == "aqb\\");
+  CHECK(!state.values[1].previous);
+  CHECK(format_state(state) == "cudaenv2\nA\tx\\\\y\\tz\nN\tkey\nS\tV\tnew\t\nU\tW\taqb\\\\\n");
+}
+
 TEST_CASE("the fast path's variables: folders first, the fixed watches after, every path quoted") {
   FastPath fast;
   fast.dir = "/p/it's";

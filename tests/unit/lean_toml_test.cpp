@@ -31,6 +31,8 @@ bool lean_agrees(const std::string& text) {
   CHECK(full->arch == arch);
   // The lean `cudaenv` front hands a file with warnings to the full program, which prints them.
   CHECK((lean.unknown_keys > 0) == !full->warnings.empty());
+  // ... and a file with [env] to cudaenv-hook, which asks whether it is trusted.
+  CHECK(lean.env_count == full->env.size());
   return true;
 }
 

@@ -32,6 +32,12 @@ TEST_CASE("parse_decimal: digits only, within the range") {
   CHECK_FALSE(parse_decimal("0x10"));
 }
 
+TEST_CASE("shell quoting keeps every byte: posix closes and reopens at a quote, fish escapes quote and backslash") {
+  CHECK(posix_quote("") == "''");
+  CHECK(posix_quote("it's a $HOME \\ \"x\"\n") == "'it'\\''s a $HOME \\ \"x\"\n'");
+  CHECK(fish_quote("it's a $HOME \\ \"x\"\n") == "'it\\'s a $HOME \\\\ \"x\"\n'");
+}
+
 TEST_CASE("closest_word: a likely typo names the choice it was meant for, anything else none") {
   CHECK(edit_distance("kitten", "sitting") == 3);
   CHECK(edit_distance("", "abc") == 3);
