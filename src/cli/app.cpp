@@ -7,7 +7,6 @@
 
 #include "cli/command.h"
 #include "cli/session.h"
-#include "util/edit_distance.h"
 #include "util/output.h"
 #include "util/strings.h"
 

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "doctor/checks.h"
-#include "doctor/machine_probes.h"
+#include "doctor/probes.h"
 #include "doctor/report.h"
 #include "util/output.h"
 

@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "modules/modulefile.h"
-#include "util/atomic_file.h"
+#include "util/file_system.h"
 #include "util/output.h"
 
 namespace cudaenv {

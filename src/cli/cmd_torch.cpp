@@ -8,11 +8,11 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/version_detect.h"
 #include "store/registry.h"
 #include "torch/discovery.h"
 #include "torch/render.h"
 #include "util/data_dir.h"
-#include "util/nvidia_driver.h"
 #include "util/output.h"
 #include "util/process.h"
 #include "util/strings.h"

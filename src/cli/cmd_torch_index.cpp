@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "install/downloader.h"
 #include "torch/discovery.h"
-#include "util/atomic_file.h"
+#include "util/file_system.h"
 
 namespace cudaenv {
 

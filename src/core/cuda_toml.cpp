@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "core/library_spec.h"
 #include "core/toml_reader.h"
 #include "core/version.h"
 #include "lean/lean_toml.h"
@@ -265,5 +264,26 @@ Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path,
 bool is_valid_version_request(std::string_view request) { return lean_is_version_request(request.data(), request.size()); }
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) { return Parser(path, text).run(); }
+
+const std::vector<std::string>& known_libraries() {
+  static const std::vector<std::string> names = {"cudnn", "nccl"};
+  return names;
+}
+
+Result<LibrarySpec> parse_library_spec(std::string_view text, const std::string& where) {
+  size_t at = text.find('@');
+  LibrarySpec spec{std::string(text.substr(0, at)), at == std::string_view::npos ? "" : std::string(text.substr(at + 1))};
+  const auto& known = known_libraries();
+  if (std::find(known.begin(), known.end(), spec.name) == known.end()) {
+    std::string hint = "cudaenv installs these libraries: " + join(known, ", ");
+    if (auto guess = closest_word(spec.name, known)) hint = "did you mean " + *guess + "? " + hint;
+    return make_error(where + " names '" + terminal_safe(text) + "', which is not a library cudaenv installs", hint, 2);
+  }
+  if (at != std::string_view::npos && !parse_version(spec.version)) {
+    return make_error(where + " entry '" + terminal_safe(text) + "' has no version after '@'",
+                      "write a version prefix, e.g. " + spec.name + "@9.10, or just " + spec.name + " for the newest", 2);
+  }
+  return spec;
+}
 
 }  // namespace cudaenv

@@ -25,7 +25,7 @@ struct CudaToml {
   std::optional<std::string> source;  // where `install` fetches from: "redist" | "pypi"
   std::vector<std::string> components;
   std::vector<std::string> arch;       // "8.9", "9.0a", "8.6+PTX"
-  std::vector<std::string> libraries;  // "cudnn", "nccl@2.28" (core/library_spec.h)
+  std::vector<std::string> libraries;  // "cudnn", "nccl@2.28" (LibrarySpec)
   bool lock = false;                   // install keeps cuda.lock beside it up to date
   std::optional<std::string> torch_version;
   std::vector<std::pair<std::string, std::string>> env;  // [env], applied only when trusted
@@ -42,6 +42,20 @@ Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view
 Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text);
 
 std::string new_cuda_toml(std::string_view version);
+
+// A library of a toolkit as [cuda] libraries and `install --library` name it: "cudnn", or with a
+// version prefix, "cudnn@9.10".
+struct LibrarySpec {
+  std::string name;     // "cudnn" or "nccl"
+  std::string version;  // a version prefix ("9.10"), or "" for the newest
+  std::string text() const { return version.empty() ? name : name + "@" + version; }
+};
+
+// The libraries cudaenv installs into a toolkit, in the order receipts and locks list them.
+const std::vector<std::string>& known_libraries();
+
+// `where` names the setting in errors ("[cuda] libraries" or "--library").
+Result<LibrarySpec> parse_library_spec(std::string_view text, const std::string& where);
 
 // A version request as written in cuda.toml, CUDAENV_VERSION or the global file:
 // a version, "system", or a registered name. Never a path.

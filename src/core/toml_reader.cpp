@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <tuple>
 
-#include "util/edit_distance.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -35,6 +35,14 @@ std::optional<std::string_view> after_word(std::string_view text, std::string_vi
   return text.substr(next);
 }
 
+// "550.54.14" or "535.104": two or three dotted runs of digits, nothing else.
+bool is_driver_version(std::string_view word) {
+  std::vector<std::string> parts = split(word, '.');
+  if (parts.size() < 2 || parts.size() > 3) return false;
+  return std::all_of(parts.begin(), parts.end(),
+                     [](const std::string& part) { return !part.empty() && leading_digits(part).size() == part.size(); });
+}
+
 }  // namespace
 
 std::optional<Version> version_from_cuda_h(std::string_view text) {
@@ -72,6 +80,31 @@ std::optional<Version> shipped_toolkit_version(const FileSystemView& fs, const f
     if (auto text = fs.read_file(header, kLargeFileLimit)) {
       if (auto version = version_from_cuda_h(*text)) return version;
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> driver_version_from_proc_text(std::string_view text) {
+  // The version is the first dotted number after "Kernel Module" (the open and the
+  // proprietary module word the line differently; both put the version there).
+  std::string first_line(text.substr(0, text.find('\n')));
+  size_t module = first_line.find("Kernel Module");
+  if (module == std::string::npos) return std::nullopt;
+  for (const std::string& word : split(first_line.substr(module), ' ')) {
+    if (is_driver_version(word)) return word;
+  }
+  return std::nullopt;
+}
+
+std::optional<DriverReading> read_driver_version(const FileSystemView& fs) {
+  const std::filesystem::path sys_file = "/sys/module/nvidia/version";
+  if (auto text = fs.read_file(sys_file)) {
+    std::string version(trim(*text));
+    if (is_driver_version(version)) return DriverReading{version, sys_file};
+  }
+  const std::filesystem::path proc_file = "/proc/driver/nvidia/version";
+  if (auto text = fs.read_file(proc_file)) {
+    if (auto version = driver_version_from_proc_text(*text)) return DriverReading{*version, proc_file};
   }
   return std::nullopt;
 }

@@ -2,7 +2,6 @@
 // TORCH_CUDA_ARCH_LIST against the toolkit.
 #include <algorithm>
 
-#include "doctor/check_helpers.h"
 #include "doctor/check_versions.h"
 #include "util/strings.h"
 

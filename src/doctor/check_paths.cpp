@@ -1,6 +1,5 @@
 // Checks about what the environment points at: nvcc on PATH, CUDA_HOME, LD_LIBRARY_PATH,
 // the host compiler and the Python interpreter.
-#include "doctor/check_helpers.h"
 #include "doctor/check_versions.h"
 #include "util/strings.h"
 

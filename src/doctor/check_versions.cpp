@@ -1,7 +1,6 @@
 // Checks between version numbers: the selection, the driver, the toolkit, torch, DeepSpeed.
 #include "doctor/check_versions.h"
 
-#include "doctor/check_helpers.h"
 #include "util/strings.h"
 
 namespace cudaenv::doctor_detail {

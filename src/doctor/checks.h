@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "doctor/facts.h"
-#include "doctor/probe_results.h"
+#include "doctor/probes.h"
 
 namespace cudaenv {
 

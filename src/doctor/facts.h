@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/version.h"
-#include "doctor/probe_results.h"
+#include "doctor/probes.h"
 #include "torch/matrix.h"
 #include "util/result.h"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/version.h"
-#include "doctor/probe_results.h"
+#include "doctor/probes.h"
 #include "util/result.h"
 
 namespace cudaenv {

@@ -1,7 +1,7 @@
 // Python, torch and DeepSpeed: asked by running the interpreter, never by importing them here.
 #include "core/toolkits.h"
-#include "doctor/machine_probes.h"
 #include "doctor/parsers.h"
+#include "doctor/probes.h"
 #include "util/process.h"
 #include "util/strings.h"
 

@@ -8,8 +8,8 @@
 #include "core/toolkits.h"
 #include "core/version_detect.h"
 #include "doctor/checks.h"
-#include "doctor/machine_probes.h"
 #include "doctor/parsers.h"
+#include "doctor/probes.h"
 #include "util/process.h"
 #include "util/strings.h"
 

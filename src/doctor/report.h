@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "doctor/checks.h"
-#include "doctor/probe_results.h"
+#include "doctor/probes.h"
 
 namespace cudaenv {
 

@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,12 +11,12 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 
-#include "install/free_space.h"
 #include "util/sha256.h"
 
 namespace cudaenv {
@@ -29,6 +30,38 @@ using Clock = std::chrono::steady_clock;
 void init_curl_once() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+// Needs on one file system add up. An error names the folder, what it needs and has.
+Status check_free_space(const std::vector<SpaceNeed>& needs, const std::string& what) {
+  struct Device {
+    fs::path dir;
+    std::uint64_t bytes = 0;
+  };
+  std::map<dev_t, Device> by_device;
+  for (const SpaceNeed& need : needs) {
+    struct stat st {};
+    if (::stat(need.dir.c_str(), &st) != 0) {
+      return make_error("cannot check the free space in " + need.dir.string() + ": " + std::strerror(errno));
+    }
+    Device& device = by_device[st.st_dev];
+    if (device.dir.empty()) device.dir = need.dir;
+    device.bytes += need.bytes;
+  }
+  for (const auto& [id, device] : by_device) {
+    struct statvfs stats {};
+    if (::statvfs(device.dir.c_str(), &stats) != 0) {
+      return make_error("cannot check the free space in " + device.dir.string() + ": " + std::strerror(errno));
+    }
+    std::uint64_t available = static_cast<std::uint64_t>(stats.f_bavail) * stats.f_frsize;
+    if (available < device.bytes) {
+      return make_error(what + " need about " + human_bytes(device.bytes) + " in " + device.dir.string() +
+                            ", but its file system has only " + human_bytes(available) + " free",
+                        "free space there, or point CUDAENV_ROOT (or --to) at a larger disk, and run the same "
+                        "command again");
+    }
+  }
+  return ok_status();
 }
 
 const char* kMirrorHint = "check the URL, or point --mirror / CUDAENV_MIRROR at a mirror that has it";

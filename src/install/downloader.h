@@ -1,9 +1,10 @@
 #pragma once
 // Fetching archives over http(s) and file:// with libcurl: several at once, resuming a
 // partial `.part` file with a Range request, retrying resets, timeouts and 5xx (never 4xx),
-// and checking size and sha256 before an archive is handed on. Everything is bounded: an
-// archive never grows past its manifest's size, a text file past kMaxTextBytes, and every
-// transfer has an overall deadline besides the low-speed rule.
+// and checking size and sha256 before an archive is handed on; the disks' free space is checked
+// before the first byte is written. Everything is bounded: an archive never grows past its
+// manifest's size, a text file past kMaxTextBytes, and every transfer has an overall deadline
+// besides the low-speed rule.
 
 #include <chrono>
 #include <cstdint>
@@ -12,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "install/free_space.h"
 #include "install/progress.h"
 #include "util/result.h"
 
@@ -28,6 +28,13 @@ struct DownloadJob {
 
 // Manifests, listings and indexes are tens of kB; NVIDIA's biggest manifest is under 100 kB.
 inline constexpr std::uint64_t kMaxTextBytes = 32ull << 20;
+
+// Room a transfer needs besides its own file: `bytes` on the file system of `dir` (an existing
+// folder). Checked before downloads start, so a full disk is reported up front, not half-way.
+struct SpaceNeed {
+  std::filesystem::path dir;
+  std::uint64_t bytes = 0;
+};
 
 struct DownloadOptions {
   int jobs = 4;

@@ -1,8 +1,17 @@
 #include "install/extraction_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
 
 namespace cudaenv {
+
+unsigned usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+}
 
 ExtractionQueue::ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores)
     : sizes_(std::move(sizes)),

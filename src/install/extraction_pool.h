@@ -14,6 +14,11 @@
 
 namespace cudaenv {
 
+// The cores this process may run on (its CPU affinity, which taskset and container cpusets
+// narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
+// How many archives are extracted side by side, and how many threads each decoder gets.
+unsigned usable_cores();
+
 // The order verified archives are extracted in: the largest one waiting goes first, so the
 // longest extraction starts as soon as its archive is verified and the small ones fill the gaps
 // beside it (longest-first list scheduling: the cores finish together, give or take the smallest

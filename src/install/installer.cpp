@@ -13,13 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/library_spec.h"
-#include "install/cores.h"
+#include "core/cuda_toml.h"
 #include "install/downloader.h"
 #include "install/extraction_pool.h"
 #include "install/extractor.h"
 #include "install/plan.h"
-#include "util/atomic_file.h"
 #include "util/file_lock.h"
 #include "util/file_system.h"
 #include "util/json_reader.h"

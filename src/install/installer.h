@@ -11,7 +11,7 @@
 
 #include "core/layout.h"
 #include "install/catalog.h"
-#include "install/install_plan.h"
+#include "install/plan.h"
 #include "install/progress.h"
 #include "util/result.h"
 

@@ -1,12 +1,12 @@
 #pragma once
 // Libraries of a toolkit (cuDNN, NCCL): which archive fits a toolkit's CUDA major, and where
-// it comes from. Pure: cli/library_source fetches what the choice needs.
+// it comes from. Pure: cli/project_lock fetches what the choice needs.
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/library_spec.h"
+#include "core/cuda_toml.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
 #include "torch/index_parser.h"

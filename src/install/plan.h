@@ -1,9 +1,15 @@
 #pragma once
-// Which archives an install of one release fetches: pure, from the manifest and profiles.
+// What an install fetches, pure: the plan whichever source made it (a plain value that the
+// receipt records and a lock file can write and read back), and the redist source's planning
+// of one release's archives from its manifest and the profiles.
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "install/catalog.h"
 #include "install/redist_manifest.h"
@@ -11,6 +17,32 @@
 
 namespace cudaenv {
 
+struct PlannedFile {
+  std::string component;  // "cuda_nvcc"
+  std::string version;    // the component's own version ("13.2.86"), not the release label
+  std::string url;        // absolute
+  std::string sha256;     // lowercase hex, checked before the file is unpacked
+  std::uint64_t size = 0;
+  std::string distribution;  // the wheel's project ("nvidia-cuda-nvcc"); empty for a redist archive
+  bool operator==(const PlannedFile&) const = default;
+};
+
+struct InstallPlan {
+  std::string label;   // "13.2.2"
+  std::string source;  // "redist" | "pypi"
+  std::string origin;  // the redist folder (ending in '/') or the package index root
+  // What fixed the component versions: redistrib_<label>.json, or the cuda-toolkit metapackage wheel.
+  std::string pinned_by_url;
+  std::string pinned_by_sha256;
+  std::vector<PlannedFile> files;
+  bool operator==(const InstallPlan&) const = default;
+};
+
+nlohmann::ordered_json plan_json(const InstallPlan& plan);
+// `source` names the text in errors.
+Result<InstallPlan> parse_plan(std::string_view text, const std::string& source);
+
+// The redist source's plan: one archive per component of redistrib_<label>.json.
 struct PlanRequest {
   std::string label;                    // "12.1.1"
   std::string profile;                  // minimal | torch | full

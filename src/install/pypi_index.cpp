@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "install/plan.h"
-#include "util/edit_distance.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "install/catalog.h"
-#include "install/install_plan.h"
+#include "install/plan.h"
 #include "torch/index_parser.h"
 #include "util/result.h"
 

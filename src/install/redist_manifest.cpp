@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "install/redist_listing.h"
+#include "install/release_list.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 

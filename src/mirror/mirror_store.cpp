@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <set>
 
-#include "install/checked_manifest.h"
 #include "install/downloader.h"
 #include "install/plan.h"
+#include "install/redist_files.h"
 #include "install/redist_manifest.h"
-#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
 
@@ -83,13 +82,6 @@ Result<MirrorIndex> read_mirror_index(const fs::path& dir) {
   if (!fs::exists(path, ec)) return MirrorIndex{};
   CUDAENV_TRY_ASSIGN(auto text, RealFileSystem().read_file(path, kLargeFileLimit));
   return parse_mirror_index(text, path.string());
-}
-
-Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries) {
-  DownloadOptions options;
-  options.tries = tries;
-  CUDAENV_TRY_ASSIGN(auto text, fetch_text(base_url + kMirrorIndexName, options));
-  return parse_mirror_index(text, base_url + kMirrorIndexName);
 }
 
 Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const ProfileCatalog& profiles, const SyncRequest& request,

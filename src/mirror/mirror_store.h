@@ -1,6 +1,6 @@
 #pragma once
-// A mirror folder on disk or behind a URL: its index read, fetched and updated, and one release
-// synced into it from an upstream redist folder.
+// A mirror folder on disk: its index read and updated, and one release synced into it from an
+// upstream redist folder.
 
 #include <filesystem>
 #include <string>
@@ -26,9 +26,6 @@ struct SyncRequest {
 
 // DIR/cudaenv-mirror.json, or an empty index when the folder has none yet.
 Result<MirrorIndex> read_mirror_index(const std::filesystem::path& dir);
-
-// BASE/cudaenv-mirror.json over http(s) or file://; `tries` 1 probes without retrying.
-Result<MirrorIndex> fetch_mirror_index(const std::string& base_url, int tries = 3);
 
 // Fetches the manifest (checked against its pin) and every planned archive of every platform
 // into DIR at its relative_path, plus whatever DIR's index already holds of the release (its

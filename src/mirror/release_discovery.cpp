@@ -3,10 +3,8 @@
 #include <ctime>
 
 #include "install/downloader.h"
-#include "install/redist_listing.h"
 #include "install/release_list.h"
-#include "mirror/mirror_store.h"
-#include "util/atomic_file.h"
+#include "mirror/mirror_index.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -49,12 +47,21 @@ Result<std::vector<std::string>> folder_listing(const std::string& base_url) {
   return parse_redist_listing(html);
 }
 
+// BASE/cudaenv-mirror.json over http(s) or file://, probed once: a folder without one is the
+// common case (NVIDIA's own), not worth a retry.
+Result<MirrorIndex> fetch_mirror_index(const std::string& base_url) {
+  DownloadOptions options;
+  options.tries = 1;
+  CUDAENV_TRY_ASSIGN(auto text, fetch_text(base_url + kMirrorIndexName, options));
+  return parse_mirror_index(text, base_url + kMirrorIndexName);
+}
+
 // The mirror's index first (it knows release dates), then the folder's listing. NVIDIA's own
 // folder has no index, so it costs one request.
 Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& base_url) {
   std::string index_problem = "has no " + std::string(kMirrorIndexName);
   if (base_url != shipped.default_base) {
-    auto index = fetch_mirror_index(base_url, 1);
+    auto index = fetch_mirror_index(base_url);
     if (index) {
       Listing listing{"mirror index", {}};
       for (const MirrorRelease& release : index->releases) {

@@ -1,6 +1,5 @@
 #include "shell/trust.h"
 
-#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/sha256.h"
 

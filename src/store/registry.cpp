@@ -7,7 +7,6 @@
 
 #include "core/cuda_toml.h"
 #include "core/version_detect.h"
-#include "util/atomic_file.h"
 #include "util/file_system.h"
 #include "util/process.h"
 

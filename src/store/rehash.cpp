@@ -10,9 +10,9 @@
 
 #include "core/toolkits.h"
 #include "lean/lean_os.h"
-#include "util/atomic_file.h"
 #include "util/data_dir.h"
 #include "util/file_lock.h"
+#include "util/file_system.h"
 
 namespace cudaenv {
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "util/edit_distance.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 

@@ -1,11 +1,14 @@
 #pragma once
-// The read-only view of the disk that pure logic (version selection, toolkit
-// listing) works against, so tests can hand it an in-memory tree instead.
+// The disk: the read-only view that pure logic (version selection, toolkit listing) works
+// against, so tests can hand it an in-memory tree instead, and the one way cudaenv writes a file.
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.h"
@@ -49,5 +52,19 @@ class RealFileSystem final : public FileSystemView {
 // The errors read_file gives, shared with the in-memory view of the tests.
 Error not_regular_file_error(const fs::path& path, const char* what);
 Error file_too_large_error(const fs::path& path, std::size_t limit);
+
+// The one way cudaenv writes a file: `content` goes to a new temporary file beside `path`
+// (a random name, created with O_EXCL|O_NOFOLLOW, so no planted file or link is ever
+// written through), is synced, and is renamed over `path`. Readers see the old file or the
+// new one, never half of one; a failure (a full disk) leaves `path` as it was and no
+// temporary behind, and names the file. A symlink at `path` is replaced, not followed.
+// The new file gets `mode`, or without one the mode of the regular file it replaces
+// (0644 less the umask for a new file).
+Status write_file_atomically(const std::filesystem::path& path, std::string_view content,
+                             std::optional<mode_t> mode = std::nullopt);
+
+// A name beside `path` that nothing else will pick (".<name>.tmp-<random>"), for files that
+// are put in place by rename but not written (hard links).
+std::filesystem::path temporary_path_beside(const std::filesystem::path& path);
 
 }  // namespace cudaenv

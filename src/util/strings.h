@@ -36,4 +36,9 @@ std::string seconds_text(double seconds);
 // argv/envp for exec: pointers into `strings`, ending with nullptr; `strings` must outlive it.
 std::vector<char*> c_string_array(std::vector<std::string>& strings);
 
+// Levenshtein distance: the fewest one-character insertions, deletions and substitutions.
+size_t edit_distance(std::string_view a, std::string_view b);
+// The closest of `choices` to `word`, if it is close enough to be a likely typo.
+std::optional<std::string> closest_word(std::string_view word, const std::vector<std::string>& choices);
+
 }  // namespace cudaenv

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "install/redist_listing.h"
 #include "install/release_list.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -254,3 +254,20 @@ TEST_CASE("cuda.toml: `use` edits the right bytes after non-ASCII text on the li
   REQUIRE(parsed);
   CHECK(parsed->version == "12.4");
 }
+
+TEST_CASE("libraries: names and version prefixes as cuda.toml writes them") {
+  auto plain = parse_library_spec("cudnn", "[cuda] libraries");
+  REQUIRE(plain.ok());
+  CHECK(plain->name == "cudnn");
+  CHECK(plain->version.empty());
+  auto pinned = parse_library_spec("nccl@2.28", "[cuda] libraries");
+  REQUIRE(pinned.ok());
+  CHECK(pinned->version == "2.28");
+  CHECK(pinned->text() == "nccl@2.28");
+  auto typo = parse_library_spec("cudn", "[cuda] libraries");
+  REQUIRE_FALSE(typo.ok());
+  CHECK(typo.error().hint == "did you mean cudnn? cudaenv installs these libraries: cudnn, nccl");
+  auto no_version = parse_library_spec("cudnn@", "--library");
+  REQUIRE_FALSE(no_version.ok());
+  CHECK(no_version.error().message == "--library entry 'cudnn@' has no version after '@'");
+}

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <future>
@@ -163,4 +165,19 @@ TEST_CASE("extraction pool: the first error is returned and the rest are skipped
   CHECK(first.error().message == "archive 1 is broken");
   CHECK(pool.failed());
   CHECK(ran == 1);
+}
+
+TEST_CASE("usable cores follow the CPU affinity, as taskset sets it") {
+  cpu_set_t all;
+  REQUIRE(sched_getaffinity(0, sizeof all, &all) == 0);
+  CHECK(usable_cores() == static_cast<unsigned>(CPU_COUNT(&all)));
+  int first = 0;
+  while (!CPU_ISSET(first, &all)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  REQUIRE(sched_setaffinity(0, sizeof one, &one) == 0);
+  unsigned narrowed = usable_cores();
+  REQUIRE(sched_setaffinity(0, sizeof all, &all) == 0);
+  CHECK(narrowed == 1u);
 }

@@ -1,31 +1,13 @@
 #include <catch2/catch.hpp>
 
 #include "core/cuda_toml.h"
-#include "core/library_spec.h"
 #include "install/library.h"
+#include "support/cudnn_manifest.h"
 
 using namespace cudaenv;
+using cudaenv::testing::kCudnnManifest;
 
 namespace {
-
-// The shape of NVIDIA's cuDNN manifests (redistrib_9.10.0.json): entries per CUDA major.
-const char* kCudnnManifest = R"({
-  "release_date": "2025-05-01", "release_label": "9.10.0", "release_product": "cudnn",
-  "cudnn": {
-    "name": "NVIDIA CUDA Deep Neural Network library", "license": "cudnn", "version": "9.10.0.56",
-    "cuda_variant": ["11", "12"],
-    "linux-x86_64": {
-      "cuda11": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda11-archive.tar.xz",
-                 "sha256": "1111111111111111111111111111111111111111111111111111111111111111", "size": "900"},
-      "cuda12": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
-                 "sha256": "2222222222222222222222222222222222222222222222222222222222222222", "size": "1003184568"}
-    },
-    "linux-aarch64": {
-      "cuda12": {"relative_path": "cudnn/linux-aarch64/cudnn-linux-aarch64-9.10.0.56_cuda12-archive.tar.xz",
-                 "sha256": "3333333333333333333333333333333333333333333333333333333333333333", "size": "800"}
-    }
-  }
-})";
 
 // A single-variant manifest (redistrib_8.9.7.29.json): one archive per platform, its major only in its name.
 const char* kSingleVariant = R"({
@@ -42,23 +24,6 @@ RedistManifest manifest(const char* text) {
 }
 
 }  // namespace
-
-TEST_CASE("libraries: names and version prefixes as cuda.toml writes them") {
-  auto plain = parse_library_spec("cudnn", "[cuda] libraries");
-  REQUIRE(plain.ok());
-  CHECK(plain->name == "cudnn");
-  CHECK(plain->version.empty());
-  auto pinned = parse_library_spec("nccl@2.28", "[cuda] libraries");
-  REQUIRE(pinned.ok());
-  CHECK(pinned->version == "2.28");
-  CHECK(pinned->text() == "nccl@2.28");
-  auto typo = parse_library_spec("cudn", "[cuda] libraries");
-  REQUIRE_FALSE(typo.ok());
-  CHECK(typo.error().hint == "did you mean cudnn? cudaenv installs these libraries: cudnn, nccl");
-  auto no_version = parse_library_spec("cudnn@", "--library");
-  REQUIRE_FALSE(no_version.ok());
-  CHECK(no_version.error().message == "--library entry 'cudnn@' has no version after '@'");
-}
 
 TEST_CASE("libraries: the newest release a prefix matches") {
   std::vector<std::string> labels = {"9.22.0", "9.10.2", "9.10.0", "8.9.6"};

@@ -6,8 +6,10 @@
 #include "install/catalog.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
+#include "support/cudnn_manifest.h"
 
 using namespace cudaenv;
+using cudaenv::testing::kCudnnManifest;
 
 namespace {
 
@@ -35,23 +37,6 @@ ReleaseCatalog shipped_releases() {
   REQUIRE(releases.ok());
   return *releases;
 }
-
-const char* kVariantManifest = R"({
-  "release_date": "2025-05-01", "release_label": "9.10.0", "release_product": "cudnn",
-  "cudnn": {
-    "name": "NVIDIA CUDA Deep Neural Network library", "license": "cudnn", "version": "9.10.0.56",
-    "cuda_variant": ["11", "12"],
-    "linux-x86_64": {
-      "cuda11": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda11-archive.tar.xz",
-                 "sha256": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "md5": "x", "size": "10"},
-      "cuda12": {"relative_path": "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
-                 "sha256": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "md5": "y", "size": "1003184568"}
-    }
-  },
-  "cudnn_samples": {"name": "samples", "version": "9.10.0.56",
-    "source": {"relative_path": "cudnn_samples/source/x.tar.xz",
-               "sha256": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", "size": "5"}}
-})";
 
 }  // namespace
 
@@ -100,7 +85,7 @@ TEST_CASE("manifest parsing follows NVIDIA's format: optional release keys, stri
 }
 
 TEST_CASE("variant manifests are understood and planned by CUDA major") {
-  auto manifest = parse_redist_manifest(kVariantManifest, "cudnn.json");
+  auto manifest = parse_redist_manifest(kCudnnManifest, "cudnn.json");
   REQUIRE(manifest.ok());
   const RedistComponent* cudnn = manifest->find("cudnn");
   REQUIRE(cudnn);

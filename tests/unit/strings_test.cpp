@@ -37,3 +37,13 @@ TEST_CASE("shell quoting keeps every byte: posix closes and reopens at a quote, 
   CHECK(posix_quote("it's a $HOME \\ \"x\"\n") == "'it'\\''s a $HOME \\ \"x\"\n'");
   CHECK(fish_quote("it's a $HOME \\ \"x\"\n") == "'it\\'s a $HOME \\\\ \"x\"\n'");
 }
+
+TEST_CASE("closest_word: a likely typo names the choice it was meant for, anything else none") {
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(edit_distance("", "abc") == 3);
+  std::vector<std::string> choices{"cudnn", "nccl"};
+  CHECK(closest_word("cudn", choices) == "cudnn");
+  CHECK(closest_word("ncll", choices) == "nccl");
+  CHECK_FALSE(closest_word("tensorrt", choices));
+  CHECK_FALSE(closest_word("x", {}));
+}

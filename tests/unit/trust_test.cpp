@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "shell/trust.h"
-#include "util/atomic_file.h"
+#include "util/file_system.h"
 
 using namespace cudaenv;
 

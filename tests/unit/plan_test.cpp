@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "install/install_plan.h"
+#include "install/plan.h"
 
 using namespace cudaenv;
 

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <string>
 
-#include "util/atomic_file.h"
 #include "util/file_system.h"
 
 using namespace cudaenv;

@@ -8,7 +8,6 @@
 
 #include "install/catalog.h"
 #include "install/plan.h"
-#include "install/redist_listing.h"
 #include "install/redist_manifest.h"
 #include "install/release_list.h"
 
