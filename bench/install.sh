@@ -16,6 +16,11 @@
 # 5); printed are medians, the spread of the per-round ratios cudaenv/floor (goal <= 1.05) and
 # cudaenv's peak RSS (goal <= 64 MiB, /usr/bin/time -v). A sequential `curl | tar -xJ` of the
 # same archives runs once per set, as the baseline of a plain script (goal <= 0.8).
+# Each round also measures the honest floor, the work cudaenv may not skip done by plain tools,
+# two archives side by side largest first: curl to a file, its sha256 checked against the
+# manifest before any byte is decoded (openssl, which uses the CPU's SHA instructions as
+# cudaenv's nettle does; sha256sum, without them, where openssl is missing), `xz -dc | tar -x`
+# into a folder, the file removed.
 # SETS="multi" or SETS="single" measures one set only.
 set -euo pipefail
 
@@ -119,6 +124,34 @@ floor_threaded() { timed xz -T2 -dc $ARCHIVES; }
 
 floor_pair() { printf '%s\n' $ARCHIVES | timed xargs -P2 -n1 xz -T1 -dc; }
 
+HASH="sha256sum"
+command -v openssl >/dev/null && HASH="openssl dgst -sha256 -r"
+cat >"$WORK/honest_one.sh" <<EOF
+# URL SHA256 FILE DEST: what cudaenv install must do for one archive
+set -euo pipefail
+curl -sSf -o "\$3" "\$1"
+[ "\$($HASH "\$3" | cut -c1-64)" = "\$2" ] || { echo "bench/install: \$1 does not match its sha256" >&2; exit 1; }
+xz -T1 -dc "\$3" | tar -x -C "\$4" --strip-components=1
+rm -f "\$3"
+EOF
+
+honest_jobs() {  # one line per archive, largest first: URL SHA256 FILE DEST
+  local archive relative
+  for archive in $ARCHIVES; do
+    relative=${archive#"$FIXTURE/mirror/"}
+    python3 -c 'import json, sys
+for entry in json.load(open(sys.argv[1])).values():
+    if isinstance(entry, dict) and entry["linux-x86_64"]["relative_path"] == sys.argv[2]: print(entry["linux-x86_64"]["sha256"])' \
+      "$FIXTURE/mirror/redistrib_$LABEL.json" "$relative" |
+      sed "s|^|$URL$relative |; s|\$| $WORK/honest/$(basename "$archive") $WORK/honest/tree|"
+  done >"$WORK/honest-jobs"
+}
+
+floor_honest() {
+  rm -rf "$WORK/honest" && mkdir -p "$WORK/honest/tree"
+  timed xargs -P2 -n4 bash "$WORK/honest_one.sh" <"$WORK/honest-jobs"
+}
+
 with_cudaenv() {
   rm -rf "$WORK/root"
   CUDAENV_ROOT="$WORK/root" NO_COLOR=1 timed "$CUDAENV" install "$LABEL" --mirror "$URL" --skip-manifest-pin \
@@ -143,19 +176,25 @@ for set in $SETS; do
     *) echo "bench/install: SETS names multi and single, not '$set'" >&2; exit 1 ;;
   esac
   start_mirror "$FIXTURE"
+  honest_jobs
   total=$(du -cb $ARCHIVES | tail -1 | cut -f1)
   cat $ARCHIVES >/dev/null  # in the page cache for every side
   threaded=() pair=() installs=() ratios=() cpu_ratios=() cpu_threaded=() cpu_pair=() cpu_installs=() peak_rss=0
+  honest=() cpu_honest=() honest_ratios=() honest_cpu_ratios=()
   for round in $(seq "$ROUNDS"); do
     read -r t t_cpu _ <<<"$(floor_threaded)"
     read -r p p_cpu _ <<<"$(floor_pair)"
+    read -r h h_cpu _ <<<"$(floor_honest)"
     read -r c c_cpu rss <<<"$(with_cudaenv)"
     threaded+=("$t") pair+=("$p") installs+=("$c") ratios+=("$(ratio "$c" "$(minimum "$t" "$p")")")
     cpu_threaded+=("$t_cpu") cpu_pair+=("$p_cpu") cpu_installs+=("$c_cpu")
     cpu_ratios+=("$(ratio "$c_cpu" "$(minimum "$t_cpu" "$p_cpu")")")
+    honest+=("$h") cpu_honest+=("$h_cpu")
+    honest_ratios+=("$(ratio "$c" "$h")") honest_cpu_ratios+=("$(ratio "$c_cpu" "$h_cpu")")
     [ "$rss" -gt "$peak_rss" ] && peak_rss=$rss
-    printf '  %s round %d: xz -T2 -dc %.2f s (CPU %.2f s), 2 x xz -dc %.2f s (CPU %.2f s), cudaenv %.2f s (CPU %.2f s): %.3f x floor (CPU %.3f x)\n' \
-      "$set" "$round" "$t" "$t_cpu" "$p" "$p_cpu" "$c" "$c_cpu" "${ratios[-1]}" "${cpu_ratios[-1]}"
+    printf '  %s round %d: xz -T2 -dc %.2f s (CPU %.2f s), 2 x xz -dc %.2f s (CPU %.2f s), honest floor %.2f s (CPU %.2f s), cudaenv %.2f s (CPU %.2f s): %.3f x floor (CPU %.3f x), %.3f x honest floor (CPU %.3f x)\n' \
+      "$set" "$round" "$t" "$t_cpu" "$p" "$p_cpu" "$h" "$h_cpu" "$c" "$c_cpu" "${ratios[-1]}" "${cpu_ratios[-1]}" \
+      "${honest_ratios[-1]}" "${honest_cpu_ratios[-1]}"
   done
   b=$(baseline)
   diff -r -q "$WORK/baseline" "$WORK/root/versions/$LABEL" 2>/dev/null | grep -v -e 'Only in .*: cudaenv-install.json' \
@@ -174,6 +213,11 @@ for set in $SETS; do
   # CPU time is what it moves least.
   printf '  CPU time cudaenv/floor: %.3f (rounds %.3f-%.3f)\n' "$(median "${cpu_ratios[@]}")" \
     "$(minimum "${cpu_ratios[@]}")" "$(maximum "${cpu_ratios[@]}")"
+  printf '  honest floor (curl to a file, sha256 checked, xz -dc | tar -x; two side by side): %.2f s (CPU %.2f s)\n' \
+    "$(median "${honest[@]}")" "$(median "${cpu_honest[@]}")"
+  printf '  ratio cudaenv/honest floor: %.3f (rounds %.3f-%.3f), CPU %.3f (rounds %.3f-%.3f)\n' \
+    "$(ratio "$mc" "$(median "${honest[@]}")")" "$(minimum "${honest_ratios[@]}")" "$(maximum "${honest_ratios[@]}")" \
+    "$(median "${honest_cpu_ratios[@]}")" "$(minimum "${honest_cpu_ratios[@]}")" "$(maximum "${honest_cpu_ratios[@]}")"
   printf '  sequential curl | tar -xJ: %.2f s, ratio cudaenv/it %.2f (goal <= 0.8)\n' "$b" "$(ratio "$mc" "$b")"
   printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak_rss / 1024" | bc -l)"
 done

@@ -4,18 +4,24 @@
 
 namespace cudaenv {
 
+ExtractionQueue::ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores)
+    : sizes_(std::move(sizes)),
+      cores_(std::max<size_t>(1, cores)),
+      largest_(static_cast<size_t>(std::max_element(sizes_.begin(), sizes_.end()) - sizes_.begin())) {}
+
 std::optional<size_t> ExtractionQueue::take() {
   if (waiting_.empty()) return std::nullopt;
   auto largest = std::max_element(waiting_.begin(), waiting_.end(), [&](size_t a, size_t b) { return sizes_[a] < sizes_[b]; });
   size_t index = *largest;
+  if (running_ >= cores_ && index != largest_) return std::nullopt;
   waiting_.erase(largest);
-  ++taken_;
+  ++running_;
   return index;
 }
 
-ExtractionPool::ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, Work work)
-    : work_(std::move(work)), queue_(std::move(sizes)) {
-  for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
+ExtractionPool::ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work)
+    : work_(std::move(work)), queue_(std::move(sizes), cores) {
+  for (size_t i = 0; i < queue_.most_running(); ++i) threads_.emplace_back([this] { loop(); });
 }
 
 void ExtractionPool::submit(size_t index) {
@@ -27,7 +33,7 @@ void ExtractionPool::submit(size_t index) {
 Status ExtractionPool::finish() {
   {
     std::lock_guard lock(mutex_);
-    closed_ = true;
+    queue_.downloads_over();
     ready_.notify_all();
   }
   for (std::thread& thread : threads_) {
@@ -39,23 +45,18 @@ Status ExtractionPool::finish() {
 
 void ExtractionPool::loop() {
   while (true) {
-    size_t index = 0;
-    bool last = false;
+    std::optional<size_t> next;
     {
       std::unique_lock lock(mutex_);
-      ready_.wait(lock, [this] { return closed_ || !queue_.empty(); });
-      std::optional<size_t> next = queue_.take();
+      ready_.wait(lock, [&] { return (next = queue_.take()) || queue_.drained(); });
       if (!next) return;
-      index = *next;
-      last = queue_.all_taken();
     }
-    if (failed_) continue;
-    Status status = work_(index, last);
-    if (!status) {
-      std::lock_guard lock(mutex_);
-      if (!error_) error_ = status.take_error();
-      failed_ = true;
-    }
+    Status status = failed_ ? ok_status() : work_(*next);
+    std::lock_guard lock(mutex_);
+    queue_.extracted();
+    ready_.notify_one();  // a core is free
+    if (!status && !error_) error_ = status.take_error();
+    if (!status) failed_ = true;
   }
 }
 

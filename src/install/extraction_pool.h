@@ -17,32 +17,44 @@ namespace cudaenv {
 // The order verified archives are extracted in: the largest one waiting goes first, so the
 // longest extraction starts as soon as its archive is verified and the small ones fill the gaps
 // beside it (longest-first list scheduling: the cores finish together, give or take the smallest
-// archive). Archives arrive in whatever order their downloads finish. Pure; not thread-safe.
+// archive). Archives arrive in whatever order their downloads finish, and the largest, which
+// downloads longest, often comes after smaller ones: it then starts at once beside those that
+// run, one more extraction than there are cores, since waiting for a smaller archive to end
+// would make the whole install wait for the largest at the end. Pure; not thread-safe.
 class ExtractionQueue {
  public:
-  explicit ExtractionQueue(std::vector<std::uint64_t> sizes) : sizes_(std::move(sizes)) {}
+  ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores);
 
   // Archive `index` is complete and matches its sha256.
   void verified(size_t index) { waiting_.push_back(index); }
-  // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when none waits.
+  // No archive will be verified any more (the downloads ended, or failed).
+  void downloads_over() { downloads_over_ = true; }
+  // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when
+  // none waits, or when every core has an archive and the one waiting is not the largest.
   std::optional<size_t> take();
-  bool empty() const { return waiting_.empty(); }
-  // Every archive has been taken: the one taken last starts no other after it.
-  bool all_taken() const { return taken_ == sizes_.size(); }
+  // An archive taken has been extracted.
+  void extracted() { --running_; }
+  // Nothing waits and nothing more will come: a free worker may stop.
+  bool drained() const { return waiting_.empty() && downloads_over_; }
+  // The most archives taken and not yet extracted at once: a worker for each.
+  size_t most_running() const { return cores_ + 1; }
 
  private:
   std::vector<std::uint64_t> sizes_;
+  size_t cores_;
+  size_t largest_;  // the largest archive of all, which never waits for a core
+  bool downloads_over_ = false;
   std::vector<size_t> waiting_;  // in the order they were verified
-  size_t taken_ = 0;
+  size_t running_ = 0;
 };
 
-// `threads` workers run `work(index, last)` for each submitted archive, in ExtractionQueue's
-// order; `last`: no archive is left to start after it, so it may use the cores the others free.
+// Workers run `work(index)` for each submitted archive, in ExtractionQueue's order, on `cores`
+// cores.
 // After the first error the rest are skipped.
 class ExtractionPool {
  public:
-  using Work = std::function<Status(size_t index, bool last)>;
-  ExtractionPool(size_t threads, std::vector<std::uint64_t> sizes, Work work);
+  using Work = std::function<Status(size_t index)>;
+  ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work);
   ~ExtractionPool() { (void)finish(); }
   ExtractionPool(const ExtractionPool&) = delete;
   ExtractionPool& operator=(const ExtractionPool&) = delete;
@@ -60,7 +72,6 @@ class ExtractionPool {
   mutable std::mutex mutex_;
   std::condition_variable ready_;
   ExtractionQueue queue_;
-  bool closed_ = false;
   std::atomic<bool> failed_{false};  // polled by the downloads without the lock
   std::optional<Error> error_;
 };

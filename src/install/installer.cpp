@@ -317,17 +317,17 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   auto cwd = WorkingDirectory::enter(staging);
   if (!cwd) return cwd.take_error();
   auto stop = [] { return g_interrupted.load(); };
-  size_t threads = std::clamp<size_t>(usable_cores(), 1, std::max(1, jobs_wanted));
+  size_t cores = std::clamp<size_t>(usable_cores(), 1, std::max(1, jobs_wanted));
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
   std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
   StagedFiles files;
-  ExtractionPool pool(threads, sizes, [&](size_t i, bool last) -> Status {
+  ExtractionPool pool(cores, sizes, [&](size_t i) -> Status {
     progress.extracting(i);
-    // Archives side by side decode fastest on a core each (a threaded decoder each would share
-    // every core between two threads); the last one gets the cores the others free.
-    unsigned cores = usable_cores();
-    unsigned decoder_threads = last ? cores : std::max<unsigned>(1, cores / static_cast<unsigned>(threads));
+    // Every archive may decode on every core: two side by side share them, and when one ends
+    // (or has a single block, which decodes on one thread) the other's decoder threads take up
+    // the cores it leaves.
+    unsigned decoder_threads = usable_cores();
     auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
     if (!extracted) {
       Error error = extracted.take_error();

@@ -45,8 +45,10 @@ Status XzReader::open(archive* reader, const std::filesystem::path& path, unsign
   if (lzma_stream_decoder_mt(&stream_, &options) != LZMA_OK) {
     return make_error("cannot start the xz decoder for " + path.string());
   }
-  in_.resize(1 << 20);
-  out_.resize(1 << 20);
+  // As xz's own buffers are small: they stay in the core's cache between liblzma and the tar
+  // writer, and a decoder beside others keeps to its memory budget.
+  in_.resize(64 << 10);
+  out_.resize(64 << 10);
   if (archive_read_open(reader, this, nullptr, &XzReader::read, nullptr) != ARCHIVE_OK) {
     return make_error("cannot read " + path.string() + ": " + archive_error_string(reader));
   }

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lean/lean_cache.h"
+
 static enum lean_kind disk_kind(void* self, const char* path) {
   (void)self;
   struct stat st;
@@ -70,7 +72,8 @@ static long disk_read_link(void* self, const char* path, char* buffer, size_t si
   return (long)n;
 }
 
-const struct lean_fs lean_disk = {NULL, disk_kind, disk_is_executable, disk_read_file, disk_list_dir, disk_read_link};
+const struct lean_fs lean_disk = {NULL,          disk_kind,      disk_is_executable,      disk_read_file,
+                                  disk_list_dir, disk_read_link, lean_disk_list_versions, lean_disk_read_cuda_toml};
 
 long lean_self_exe(char* buffer, size_t size) { return disk_read_link(NULL, "/proc/self/exe", buffer, size); }
 

@@ -7,9 +7,6 @@
 
 #include "lean/lean_toml.h"
 
-/* kSmallFileLimit in util/file_system.h */
-#define SMALL_FILE_LIMIT ((size_t)1 << 20)
-
 struct lean_block {
   struct lean_block* next;
 };
@@ -164,14 +161,23 @@ int lean_find_project(struct lean_plan* plan, const struct lean_fs* fs, const ch
   }
 }
 
-/* The nearest cuda.toml at or above `cwd`, read: 1 with `text` and `path` set (NULL: none), 0 unsure. */
-static int read_project(struct lean_plan* plan, const struct lean_request* request, char** text, size_t* size,
-                        const char** path) {
-  *text = NULL;
-  if (!lean_find_project(plan, request->fs, request->cwd, path)) return 0;
-  if (!*path) return 1;
-  *text = request->fs->read_file(request->fs->self, *path, SMALL_FILE_LIMIT, size);
-  return *text != NULL;
+/* The project file read (through the disk's cache of large ones, under the user root's cache/):
+ * 1, with `text` what `project` points into (free it), or 0 unsure. */
+static int read_project(struct lean_plan* plan, const struct lean_request* request, const struct lean_roots* roots,
+                        const char* path, struct lean_cuda_toml* project, char** text) {
+  const struct lean_fs* fs = request->fs;
+  if (fs->read_cuda_toml) {
+    const char* cache = lean_join(plan, roots->user_root, "cache");
+    return cache && fs->read_cuda_toml(fs->self, path, cache, project, text);
+  }
+  size_t size = 0;
+  *text = fs->read_file(fs->self, path, LEAN_SMALL_FILE_LIMIT, &size);
+  return *text && lean_read_cuda_toml(*text, size, project);
+}
+
+int lean_list_versions(const struct lean_fs* fs, const char* dir, void (*each)(void* context, const char* name, int not_a_link),
+                       void* context) {
+  return (fs->list_versions ? fs->list_versions : fs->list_dir)(fs->self, dir, each, context);
 }
 
 /* The first line of the global version file that is not blank or a comment, or NULL. */
@@ -179,7 +185,7 @@ static int read_global(struct lean_plan* plan, const struct lean_request* reques
   *value = NULL;
   if (request->fs->kind(request->fs->self, file) == LEAN_MISSING) return 1;
   size_t size = 0;
-  char* text = request->fs->read_file(request->fs->self, file, SMALL_FILE_LIMIT, &size);
+  char* text = request->fs->read_file(request->fs->self, file, LEAN_SMALL_FILE_LIMIT, &size);
   if (!text) return 0;
   int ok = 1;
   for (const char* line = text; line < text + size && !*value;) {
@@ -293,7 +299,7 @@ static int find_toolkit(struct lean_plan* plan, const struct lean_request* reque
   for (size_t i = 0; i < roots->count; ++i) {
     const char* found = best.name;
     best.shadowing_dir = i ? roots->versions[0] : NULL;
-    fs->list_dir(fs->self, roots->versions[i], consider, &best);
+    lean_list_versions(fs, roots->versions[i], consider, &best);
     if (best.name != found) *dir = roots->versions[i];
   }
   *name = best.name;
@@ -483,13 +489,12 @@ enum { SELECTED = 1, SYSTEM = 2 };
  * SELECTED, SYSTEM where nothing or "system" is asked for (`out` then holds the roots and the
  * project), or 0 unsure. */
 static int select_with_project(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
-                               const char* project_text, size_t project_size, struct lean_cuda_toml* project,
-                               struct lean_selection* out) {
+                               char** project_text, struct lean_cuda_toml* project, struct lean_selection* out) {
   const struct lean_fs* fs = request->fs;
   memset(out, 0, sizeof *out);
   if (!lean_find_roots(request, plan, &out->roots)) return 0;
-  out->has_project = project_text != NULL;
-  if (out->has_project && !lean_read_cuda_toml(project_text, project_size, project)) return 0;
+  out->has_project = project_path != NULL;
+  if (out->has_project && !read_project(plan, request, &out->roots, project_path, project, project_text)) return 0;
   out->project_warns = out->has_project && project->unknown_keys > 0;
   out->project_env = out->has_project ? project->env_count : 0;
 
@@ -532,7 +537,7 @@ static int select_with_project(const struct lean_request* request, struct lean_p
 }
 
 static int plan_program(const struct lean_request* request, struct lean_plan* plan, const char* project_path,
-                        const char* project_text, size_t project_size) {
+                        char** project_text) {
   const char* program = request->program;
   /* shim_full.cpp refuses to run as either of cudaenv's own shim programs */
   if (!*program || strchr(program, '/') || !strcmp(program, ".") || !strcmp(program, "..") || !strcmp(program, "cudaenv-shim") ||
@@ -541,7 +546,7 @@ static int plan_program(const struct lean_request* request, struct lean_plan* pl
   }
   struct lean_cuda_toml project;
   struct lean_selection selection;
-  int selected = select_with_project(request, plan, project_path, project_text, project_size, &project, &selection);
+  int selected = select_with_project(request, plan, project_path, project_text, &project, &selection);
   if (selected == SYSTEM) return plan_system(plan, request, &selection.roots, selection.has_project ? &project : NULL);
   if (selected != SELECTED) return 0;
   const char* bin = lean_join(plan, selection.home, "bin");
@@ -560,24 +565,21 @@ int lean_plan_program(const struct lean_request* request, struct lean_plan* plan
   plan->envp = NULL;
   plan->blocks = NULL;
   char* project_text = NULL;
-  size_t project_size = 0;
   const char* project_path = NULL;
   /* A cuda.toml is read even where CUDAENV_VERSION decides: its arch list still counts, and
    * where it is broken the full resolver warns. */
-  int ok = read_project(plan, request, &project_text, &project_size, &project_path) &&
-           plan_program(request, plan, project_path, project_text, project_size);
+  int ok = lean_find_project(plan, request->fs, request->cwd, &project_path) && plan_program(request, plan, project_path, &project_text);
   free(project_text);
   return ok;
 }
 
 int lean_select_toolkit(const struct lean_request* request, struct lean_plan* memory, struct lean_selection* selection) {
   char* project_text = NULL;
-  size_t project_size = 0;
   const char* project_path = NULL;
   struct lean_cuda_toml project;
   memset(selection, 0, sizeof *selection);
-  int ok = read_project(memory, request, &project_text, &project_size, &project_path) &&
-           select_with_project(request, memory, project_path, project_text, project_size, &project, selection) == SELECTED &&
+  int ok = lean_find_project(memory, request->fs, request->cwd, &project_path) &&
+           select_with_project(request, memory, project_path, &project_text, &project, selection) == SELECTED &&
            !selection->project_warns;
   free(project_text);
   return ok;

@@ -71,6 +71,10 @@ struct lean_roots {
 };
 int lean_find_roots(const struct lean_request* request, struct lean_plan* memory, struct lean_roots* roots);
 
+/* list_dir of a root's versions/, through the file system's index of it where it keeps one. */
+int lean_list_versions(const struct lean_fs* fs, const char* dir, void (*each)(void* context, const char* name, int not_a_link),
+                       void* context);
+
 /* find_on_path(): the first executable `program` in a PATH folder other than `skip`; `found`
  * NULL when there is none. 0 (unsure) at a folder lexically_normal() would spell otherwise. */
 int lean_find_on_path(struct lean_plan* memory, const struct lean_fs* fs, const char* path, const char* program, const char* skip,

@@ -58,7 +58,8 @@ static uint64_t mix(uint64_t h, uint64_t word) {
 }
 
 /* Eight bytes a step, the last eight overlapping the step before; the length goes in too. */
-static uint64_t hash_span(uint64_t h, struct lean_span span) {
+uint64_t lean_hash(uint64_t h, const char* text, size_t size) {
+  struct lean_span span = {text, size};
   const char* p = span.text;
   size_t n = span.size;
   for (; n > 8; p += 8, n -= 8) {
@@ -80,6 +81,7 @@ static uint64_t hash_span(uint64_t h, struct lean_span span) {
   return h ? h : 1;
 }
 
+static uint64_t hash_span(uint64_t h, struct lean_span span) { return lean_hash(h, span.text, span.size); }
 static uint64_t hash_table(struct lean_span name) { return hash_span(0x243f6a8885a308d3ull, name); }
 
 static int set_place(uint64_t* slots, size_t capacity, uint64_t h) {

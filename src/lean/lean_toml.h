@@ -6,6 +6,7 @@
  * the test vectors in tests/unit/lean_toml_test.cpp hold the two to the same answers. */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,9 @@ int lean_is_version_request(const char* text, size_t size);
 
 /* "8.9", "9.0a", "8.6+PTX" */
 int lean_is_compute_capability(const char* text, size_t size);
+
+/* A 64-bit hash of `size` bytes from `seed`, eight bytes a step, never 0. */
+uint64_t lean_hash(uint64_t seed, const char* text, size_t size);
 
 #ifdef __cplusplus
 }

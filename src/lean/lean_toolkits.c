@@ -110,7 +110,7 @@ int lean_list_toolkits(const struct lean_fs* fs, const struct lean_roots* roots,
       qsort(listing.items, listing.count, sizeof *listing.items, by_name);
       listing.shadowing = listing.count;
     }
-    fs->list_dir(fs->self, roots->versions[i], each_entry, &listing);
+    lean_list_versions(fs, roots->versions[i], each_entry, &listing);
   }
   if (listing.failed) return 0;
   struct lean_toolkit** order = lean_allocate(memory, 2 * (listing.count + 1) * sizeof *order);

@@ -145,7 +145,11 @@ handed_off "nothing selected: system" versions
 # front that handed them off would fail with "missing".
 HOOK="$BUILD/cudaenv-hook"
 HOOK_ENV=()
-stamps() { find "$CUDAENV_ROOT/cache" -printf '%P %y %m ' -type f -printf '%T@ %s' -o -printf '\n' 2>/dev/null | sort; }
+# The lean caches (lean/lean_cache.h) are the front's own: only cudaenv's C writes them.
+stamps() {
+  find "$CUDAENV_ROOT/cache" \( -name versions.index -o -name 'cuda-toml.*' \) -prune -o \
+    \( -printf '%P %y %m ' -type f -printf '%T@ %s\n' -o -printf '\n' \) 2>/dev/null | sort
+}
 hook_run() {  # hook_run PROGRAM SHELL NAME: its output in $WORK/NAME.{out,err,status,stamps}
   local status=0
   rm -rf "$CUDAENV_ROOT/cache"

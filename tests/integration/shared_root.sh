@@ -15,7 +15,6 @@ make_fake_toolkit "$SHARED/versions/12.4.1" 12.4.1
 make_fake_toolkit "$SHARED/versions/11.8.0" 11.8.0
 chmod -R a+rX,go-w "$SHARED"
 snapshot() { find "$SHARED" -printf '%p %M %s %T@\n' | sort; }
-before=$(snapshot)
 
 USER_HOME="$WORK/user"
 mkdir -p "$USER_HOME/proj"
@@ -28,8 +27,13 @@ as_user() {  # runs "$@" as nobody with its own HOME and root, and the shared ro
 run_capture as_user "$CUDAENV" versions
 assert_eq 0 "$STATUS" "versions as the user: $ERR"
 assert_contains "$OUT" "12.4.1 (shared: $SHARED/versions)" "shared toolkits are listed with where they come from"
+check "the user's run wrote nothing there" test ! -e "$SHARED/cache"
 run_capture env CUDAENV_SYSTEM_ROOT="$SHARED" "$CUDAENV" versions
 assert_contains "$OUT" "12.4.1 (shared: $SHARED/versions)" "the old name CUDAENV_SYSTEM_ROOT still names the shared root"
+# One who may write the shared root (here root, as its admin) leaves an index of its versions/
+# there; the user reads it and writes nothing.
+check "the admin's run indexes the shared versions/" test -f "$SHARED/cache/versions.index"
+before=$(snapshot)
 run_capture as_user "$CUDAENV" rehash
 assert_eq 0 "$STATUS" "rehash as the user: $ERR"
 check "the user's shims cover the shared toolkits" test -e "$USER_HOME/.cudaenv/shims/nvcc"

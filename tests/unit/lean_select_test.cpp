@@ -9,6 +9,7 @@
 #include "core/program.h"
 #include "core/toolkit_env.h"
 #include "lean/lean_select.h"
+#include "lean/lean_toml.h"
 #include "lean/lean_toolkits.h"
 #include "support/memory_file_system.h"
 #include "util/strings.h"
@@ -22,7 +23,7 @@ namespace {
 struct LeanView {
   const FileSystemView& fs;
   int listings = 0;
-  lean_fs calls{this, kind, is_executable, read_file, list_dir, read_link};
+  lean_fs calls{this, kind, is_executable, read_file, list_dir, read_link, nullptr, nullptr};
 
   static LeanView& of(void* self) { return *static_cast<LeanView*>(self); }
   static lean_kind kind(void* self, const char* path) {
@@ -311,10 +312,11 @@ TEST_CASE("lean selection: a 1 MB cuda.toml gives the same answer as a small one
 
 namespace {
 
-// lean_list_toolkits() against list_toolkits() on the same machine: the same entries, in
-// the same order; nullopt where the lean listing is unsure.
-std::optional<size_t> lean_listing_checked(const FileSystemView& fs, const EnvMap& env) {
-  LeanView view{fs};
+// lean_list_toolkits() against list_toolkits() on the same machine (through `view` where
+// given): the same entries, in the same order; nullopt where the lean listing is unsure.
+std::optional<size_t> lean_listing_checked(const FileSystemView& fs, const EnvMap& env, LeanView* through = nullptr) {
+  LeanView plain{fs};
+  LeanView& view = through ? *through : plain;
   std::vector<std::string> strings = strings_of(env);
   std::vector<char*> environ = c_string_array(strings);
   lean_request request{&view.calls, environ.data(), "/", nullptr, ""};
@@ -369,6 +371,56 @@ bool lean_selection_agrees(const FileSystemView& fs, const EnvMap& env, const ch
 }
 
 }  // namespace
+
+// A file system with the optional calls a disk with caches has (lean_fs.h): they give what
+// list_dir and read_file give, counting calls, or (`toml_unsure`) refuse every cuda.toml.
+struct CachedView : LeanView {
+  std::vector<std::string> versions_listed;
+  std::vector<std::string> cache_dirs;
+  bool toml_unsure = false;
+  explicit CachedView(const FileSystemView& view) : LeanView{view} {
+    calls.self = this;
+    calls.list_versions = list_versions;
+    calls.read_cuda_toml = read_cuda_toml;
+  }
+  static CachedView& cached(void* self) { return *static_cast<CachedView*>(static_cast<LeanView*>(self)); }
+  static int list_versions(void* self, const char* path, void (*each)(void*, const char*, int), void* context) {
+    cached(self).versions_listed.push_back(path);
+    return list_dir(self, path, each, context);
+  }
+  static int read_cuda_toml(void* self, const char* path, const char* cache_dir, lean_cuda_toml* out, char** text) {
+    cached(self).cache_dirs.push_back(cache_dir);
+    size_t size = 0;
+    *text = read_file(self, path, LEAN_SMALL_FILE_LIMIT, &size);
+    return !cached(self).toml_unsure && *text && lean_read_cuda_toml(*text, size, out);
+  }
+};
+
+TEST_CASE("lean selection: a file system's versions/ listing and cuda.toml reader, where it has them") {
+  MemoryFileSystem fs = machine();
+  fs.file("/opt/shared/versions/12.6.0/bin/nvcc", "", true);
+  fs.file("/home/u/proj/cuda.toml", "[cuda]\nversion = \"12\"\narch = [\"8.9\"]\n");
+  EnvMap env = with(kBase, {{"CUDAENV_SHARED_ROOT", "/opt/shared"}});
+  auto full = full_answer(fs, env, "/home/u/proj", "nvcc");
+  REQUIRE(full);
+  CachedView view{fs};
+  auto lean = lean_answer(view, strings_of(env), "/home/u/proj", "nvcc");
+  REQUIRE(lean);
+  CHECK(lean->program == full->program);
+  CHECK(lean->env == full->env);
+  CHECK(view.versions_listed == std::vector<std::string>{"/home/u/.cudaenv/versions", "/opt/shared/versions"});
+  CHECK(view.listings == 2);  // through list_versions, once per root
+  CHECK(view.cache_dirs == std::vector<std::string>{"/home/u/.cudaenv/cache"});
+  // Unsure of the cuda.toml: unsure of the answer.
+  view.toml_unsure = true;
+  CHECK_FALSE(lean_answer(view, strings_of(env), "/home/u/proj", "nvcc"));
+  // The lean versions list through it too, as list_toolkits() lists.
+  view.versions_listed.clear();
+  auto listed = lean_listing_checked(fs, env, &view);
+  REQUIRE(listed);
+  CHECK(*listed > 2);
+  CHECK(view.versions_listed == std::vector<std::string>{"/home/u/.cudaenv/versions", "/opt/shared/versions"});
+}
 
 TEST_CASE("lean listing: the toolkits list_toolkits() lists, in its order") {
   MemoryFileSystem fs = machine();
