@@ -264,9 +264,12 @@ static int pristine_of(struct lean_plan* memory, const struct environment* env, 
 char** lean_without_hook_changes(struct lean_plan* memory, char** environ) {
   struct environment env, pristine;
   struct lean_state state;
+  size_t n = strlen(STATE_VARIABLE "=");
+  char** entry = environ;
+  while (*entry && strncmp(*entry, STATE_VARIABLE "=", n) != 0) ++entry;
+  if (!*entry) return environ; /* no hook ran */
   if (!lean_environment_is_plain(environ) || !read_environment(memory, environ, &env)) return NULL;
   const char* text = value_of(&env, STATE_VARIABLE);
-  if (!text) return environ;
   return lean_parse_state(memory, text, strlen(text), &state) && pristine_of(memory, &env, &state, &pristine)
              ? environ_of(memory, &pristine)
              : NULL;

@@ -24,7 +24,8 @@ int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, st
                   struct lean_text* code, struct lean_text* messages);
 
 /* without_hook_changes() (core/hook_state.h): `environ` as it was before the hook changed it,
- * its state variable gone; NULL where it is unsure (not every entry NAME=value, each name once). */
+ * its state variable gone (`environ` itself where it has none); NULL where there is a state and
+ * not every entry is NAME=value, each name once. */
 char** lean_without_hook_changes(struct lean_plan* memory, char** environ);
 
 /* __CUDAENV_STATE (core/hook_state.h) as parse_state() reads and format_state() writes it. */
