@@ -368,18 +368,32 @@ static void record(void* context, const char* name, int not_a_link) {
   }
 }
 
+/* The text of the cache file `cache` (to free), with `body` pointing into it, when it was made
+ * from what now has the stamp `now` and is fresh (lean_cache_is_fresh); NULL otherwise. */
+static char* read_fresh(const char* cache, const char* magic, const struct lean_stamp* now, const char** body,
+                        size_t* body_size) {
+  size_t size = 0;
+  unsigned long long dev = 0;
+  struct lean_stamp recorded;
+  struct lean_time started;
+  char* text = read_cache(cache, LEAN_SMALL_FILE_LIMIT + LEAN_CACHE_HEADER_MAX, &size, &dev);
+  if (text && dev == now->dev && lean_cache_parse(text, size, magic, &recorded, &started, body, body_size) &&
+      lean_cache_is_fresh(&recorded, started, now)) {
+    return text;
+  }
+  free(text);
+  return NULL;
+}
+
 int lean_disk_list_versions(void* self, const char* path, void (*each)(void*, const char*, int), void* context) {
   char index[PATH_SIZE];
   struct stat st;
   if (!index_path(path, index) || stat(path, &st) != 0) return lean_disk.list_dir(self, path, each, context);
-  struct lean_stamp now = stamp_of(&st), recorded;
-  size_t size = 0, body_size = 0;
-  unsigned long long dev = 0;
-  char* text = read_cache(index, LEAN_SMALL_FILE_LIMIT + LEAN_CACHE_HEADER_MAX, &size, &dev);
-  struct lean_time started;
-  const char* body;
-  int hit = text && dev == now.dev && lean_cache_parse(text, size, kIndexMagic, &recorded, &started, &body, &body_size) &&
-            lean_cache_is_fresh(&recorded, started, &now) && lean_index_entries((char*)body, body_size, each, context);
+  struct lean_stamp now = stamp_of(&st);
+  const char* body = NULL;
+  size_t body_size = 0;
+  char* text = read_fresh(index, kIndexMagic, &now, &body, &body_size);
+  int hit = text && lean_index_entries((char*)body, body_size, each, context);
   free(text);
   if (hit) return 0;
 
@@ -415,14 +429,11 @@ int lean_disk_read_cuda_toml(void* self, const char* path, const char* cache_dir
   int n = snprintf(cache, sizeof cache, "%s/cuda-toml.%016llx", cache_dir,
                    (unsigned long long)lean_hash(CHECKSUM_SEED, path, strlen(path)));
   if (n <= 0 || (size_t)n >= sizeof cache) return read_and_parse(path, out, text);
-  struct lean_stamp now = stamp_of(&st), recorded;
-  size_t size = 0, body_size = 0;
-  unsigned long long dev = 0;
-  char* cached = read_cache(cache, LEAN_SMALL_FILE_LIMIT + LEAN_CACHE_HEADER_MAX, &size, &dev);
-  struct lean_time started;
-  const char* body;
-  if (cached && dev == now.dev && lean_cache_parse(cached, size, kTomlMagic, &recorded, &started, &body, &body_size) &&
-      lean_cache_is_fresh(&recorded, started, &now) && lean_toml_from_body(body, body_size, out)) {
+  struct lean_stamp now = stamp_of(&st);
+  const char* body = NULL;
+  size_t body_size = 0;
+  char* cached = read_fresh(cache, kTomlMagic, &now, &body, &body_size);
+  if (cached && lean_toml_from_body(body, body_size, out)) {
     *text = cached;
     return 1;
   }
