@@ -16,7 +16,8 @@ std::string format_state(const HookState& state) {
   for (const OwnedValue& owned : state.values) {
     values.push_back({owned.variable.c_str(), owned.value.c_str(), owned.previous ? owned.previous->c_str() : nullptr});
   }
-  lean_state lean{state.announced.c_str(), state.notice_key.c_str(), entries.data(), entries.size(), values.data(), values.size()};
+  lean_state lean{
+      state.announced.c_str(), state.notice_key.c_str(), entries.data(), entries.size(), values.data(), values.size()};
   lean_text out{};
   lean_format_state(&lean, &out);
   return take_lean_text(out);
@@ -33,7 +34,8 @@ HookState parse_state(std::string_view text) {
   for (size_t i = 0; i < parsed.entry_count; ++i) state.entries.push_back({parsed.entries[i].variable, parsed.entries[i].value});
   for (size_t i = 0; i < parsed.value_count; ++i) {
     const lean_owned& owned = parsed.values[i];
-    state.values.push_back({owned.variable, owned.value, owned.previous ? std::optional<std::string>(owned.previous) : std::nullopt});
+    state.values.push_back(
+        {owned.variable, owned.value, owned.previous ? std::optional<std::string>(owned.previous) : std::nullopt});
   }
   lean_plan_free(&memory);
   return state;

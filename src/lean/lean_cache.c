@@ -31,8 +31,7 @@ int lean_cache_is_fresh(const struct lean_stamp* recorded, struct lean_time star
    * back; one after `started` sets it to `started` or later, so where the recorded ctime is
    * earlier the stamp would show it. */
   return recorded->dev == now->dev && recorded->ino == now->ino && recorded->size == now->size &&
-         same_time(recorded->mtime, now->mtime) && same_time(recorded->ctime, now->ctime) &&
-         earlier(recorded->ctime, started);
+         same_time(recorded->mtime, now->mtime) && same_time(recorded->ctime, now->ctime) && earlier(recorded->ctime, started);
 }
 
 /* Of the header's numbers and the body: a changed byte anywhere shows. */
@@ -43,10 +42,12 @@ static uint64_t checksum(const char* numbers, size_t numbers_size, const char* b
 size_t lean_cache_header(char* out, const char* magic, const struct lean_stamp* stamp, struct lean_time started, const char* body,
                          size_t body_size) {
   if (stamp->mtime.s < 0 || stamp->ctime.s < 0 || started.s < 0) return 0;
-  int n = snprintf(out, LEAN_CACHE_HEADER_MAX, "%s %llu %llu %llu %lld %ld %lld %ld %lld %ld %zu ", magic, stamp->dev, stamp->ino,
-                   stamp->size, stamp->mtime.s, stamp->mtime.ns, stamp->ctime.s, stamp->ctime.ns, started.s, started.ns, body_size);
+  int n =
+      snprintf(out, LEAN_CACHE_HEADER_MAX, "%s %llu %llu %llu %lld %ld %lld %ld %lld %ld %zu ", magic, stamp->dev, stamp->ino,
+               stamp->size, stamp->mtime.s, stamp->mtime.ns, stamp->ctime.s, stamp->ctime.ns, started.s, started.ns, body_size);
   if (n <= 0 || n >= LEAN_CACHE_HEADER_MAX) return 0;
-  int m = snprintf(out + n, (size_t)(LEAN_CACHE_HEADER_MAX - n), "%llu\n", (unsigned long long)checksum(out, (size_t)n, body, body_size));
+  int m = snprintf(out + n, (size_t)(LEAN_CACHE_HEADER_MAX - n), "%llu\n",
+                   (unsigned long long)checksum(out, (size_t)n, body, body_size));
   return m > 0 && m < LEAN_CACHE_HEADER_MAX - n ? (size_t)(n + m) : 0;
 }
 
@@ -113,7 +114,8 @@ size_t lean_index_line(char* out, const char* name, int not_a_link) {
  * answers 0; 0 also where a byte is '/' or NUL or the last line has no newline. 16 bytes a step
  * on x86-64: an index of 1000 names is read at every call. */
 /* Inlined where it is called, so that `line` is too. */
-static inline __attribute__((always_inline)) int each_line(char* body, size_t size, int (*line)(void* context, char* text, size_t n), void* context) {
+static inline __attribute__((always_inline)) int each_line(char* body, size_t size,
+                                                           int (*line)(void* context, char* text, size_t n), void* context) {
   char* end = body + size;
   char* start = body;
   char* p = body;
@@ -237,8 +239,7 @@ static int is_local(const struct statfs* fs) {
     case 0x01021994: /* tmpfs */
     case 0x794C7630: /* overlayfs */
     case 0xF2F52010: /* f2fs */
-    case 0x2FC12FC1: /* zfs */
-      return 1;
+    case 0x2FC12FC1: /* zfs */ return 1;
   }
   return 0;
 }
@@ -320,8 +321,8 @@ static int writer_begin(struct cache_writer* w, const char* path, unsigned long 
 /* The cache of what had `stamp` when read after writer_begin, renamed into place; dropped
  * where `body` is NULL, where the stamp may hide a change (a change in the same tick as
  * `started`, or on another file system, whose clock may differ), or where writing fails. */
-static void writer_end(struct cache_writer* w, const char* path, const char* magic, const struct lean_stamp* stamp, const char* body,
-                       size_t size) {
+static void writer_end(struct cache_writer* w, const char* path, const char* magic, const struct lean_stamp* stamp,
+                       const char* body, size_t size) {
   char header[LEAN_CACHE_HEADER_MAX];
   size_t header_size = 0;
   int keep = body && stamp->dev == w->dev && earlier(stamp->ctime, w->started) &&

@@ -33,7 +33,7 @@ static char* unescaped(struct lean_plan* memory, const char* text, size_t size) 
 static int read_record(struct lean_plan* memory, const char* line, size_t size, struct lean_state* state) {
   struct lean_span parts[5];
   size_t count = 0;
-  for (const char* p = line, *end = line + size;;) {
+  for (const char *p = line, *end = line + size;;) {
     const char* tab = memchr(p, '\t', (size_t)(end - p));
     if (count == 5) return 1; /* more fields than any record has */
     parts[count].text = p;
@@ -124,7 +124,7 @@ void lean_format_state(const struct lean_state* state, struct lean_text* out) {
 struct variable {
   const char* name;
   size_t name_size;
-  const char* value;   /* NULL: unset */
+  const char* value;    /* NULL: unset */
   const char* as_given; /* "NAME=value" from environ while unchanged */
 };
 
@@ -353,7 +353,8 @@ static int append_update(const struct environment* before, const struct environm
     const char* old_value = value_of(before, names[i]);
     const char* new_value = value_of(after, names[i]);
     if (new_value && (!old_value || strcmp(old_value, new_value))) append_export(&exports, names[i], new_value, dialect);
-    else if (!new_value && old_value) lean_append_all(out, dialect == LEAN_FISH ? "set -e -g " : "unset ", names[i], ";\n", (char*)NULL);
+    else if (!new_value && old_value)
+      lean_append_all(out, dialect == LEAN_FISH ? "set -e -g " : "unset ", names[i], ";\n", (char*)NULL);
   }
   lean_append(out, exports.data, exports.size);
   int ok = !exports.failed;
@@ -478,8 +479,9 @@ static int append_fast_path(const struct fast_path* fast, enum lean_dialect dial
     lean_append(out, fixed.data, fixed.size);
     lean_append_all(out, fish ? ";\nset -g __cudaenv_changed" : " );\n_cudaenv_changed=(", (char*)NULL);
     lean_append(out, folders.data, folders.size);
-    lean_append_all(out, fish ? " $__cudaenv_fixed;\nset -g __cudaenv_ready 1;\n" : " \"${_cudaenv_fixed[@]}\" );\n_cudaenv_ready=1;\n",
-                    (char*)NULL);
+    lean_append_all(
+        out, fish ? " $__cudaenv_fixed;\nset -g __cudaenv_ready 1;\n" : " \"${_cudaenv_fixed[@]}\" );\n_cudaenv_ready=1;\n",
+        (char*)NULL);
   }
   int ok = !fixed.failed && !folders.failed;
   free(fixed.data);
@@ -563,7 +565,8 @@ static int decide(struct lean_plan* memory, const struct lean_request* request, 
 /* A record naming a variable the layout or the working folder comes from: the full program
  * reads those from the environment as it is, the selection from the one before the hook. */
 static int owns_layout(const struct lean_owned* owned, size_t count) {
-  static const char* const names[] = {"CUDAENV_ROOT", "HOME", "CUDAENV_SHARED_ROOT", "CUDAENV_SYSTEM_ROOT", "PWD", STATE_VARIABLE};
+  static const char* const names[] = {"CUDAENV_ROOT",        "HOME", "CUDAENV_SHARED_ROOT",
+                                      "CUDAENV_SYSTEM_ROOT", "PWD",  STATE_VARIABLE};
   for (size_t i = 0; i < count; ++i) {
     for (size_t j = 0; j < sizeof names / sizeof *names; ++j) {
       if (!strcmp(owned[i].variable, names[j])) return 1;
@@ -577,8 +580,8 @@ static int quiet(const struct environment* env) {
   return value && *value && strcmp(value, "0") != 0;
 }
 
-int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, struct lean_plan* memory,
-                  struct lean_text* code, struct lean_text* messages) {
+int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, struct lean_plan* memory, struct lean_text* code,
+                  struct lean_text* messages) {
   struct environment env, pristine;
   if (!lean_environment_is_plain(environ) || !lean_is_plain_absolute(cwd) || !read_environment(memory, environ, &env)) return 0;
   const char* state_text = value_of(&env, STATE_VARIABLE);

@@ -20,8 +20,8 @@ enum lean_dialect { LEAN_POSIX, LEAN_FISH };
 
 /* 1: `code` holds what run_hook prints on stdout, `messages` what it prints on stderr, and the
  * stamp files are made; 0: unsure. `environ` is the shell's, `cwd` its logical working folder. */
-int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, struct lean_plan* memory,
-                  struct lean_text* code, struct lean_text* messages);
+int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, struct lean_plan* memory, struct lean_text* code,
+                  struct lean_text* messages);
 
 /* without_hook_changes() (core/hook_state.h): `environ` as it was before the hook changed it,
  * its state variable gone (`environ` itself where it has none); NULL where there is a state and

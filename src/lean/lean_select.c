@@ -383,7 +383,8 @@ static int changed_variables(struct lean_plan* plan, char** environ, const struc
     char* value = prepend_entry(plan, lean_env_value(environ, entry->name), entry->value);
     out[n++] = value ? concat(plan, entry->name, "=", value, (char*)NULL) : NULL;
   }
-  for (size_t i = 0; i < change->set_count; ++i) out[n++] = concat(plan, change->set[i].name, "=", change->set[i].value, (char*)NULL);
+  for (size_t i = 0; i < change->set_count; ++i)
+    out[n++] = concat(plan, change->set[i].name, "=", change->set[i].value, (char*)NULL);
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) return 0;
   }
@@ -568,7 +569,8 @@ int lean_plan_program(const struct lean_request* request, struct lean_plan* plan
   const char* project_path = NULL;
   /* A cuda.toml is read even where CUDAENV_VERSION decides: its arch list still counts, and
    * where it is broken the full resolver warns. */
-  int ok = lean_find_project(plan, request->fs, request->cwd, &project_path) && plan_program(request, plan, project_path, &project_text);
+  int ok = lean_find_project(plan, request->fs, request->cwd, &project_path) &&
+           plan_program(request, plan, project_path, &project_text);
   free(project_text);
   return ok;
 }

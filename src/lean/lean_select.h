@@ -107,17 +107,17 @@ enum lean_origin { LEAN_ORIGIN_ENVIRONMENT, LEAN_ORIGIN_PROJECT, LEAN_ORIGIN_GLO
 /* What select_toolkit() gives where it selects a toolkit under versions/ (never "system"). */
 struct lean_selection {
   struct lean_roots roots;
-  const char* request;     /* the version asked for */
-  const char* name;        /* the versions/ entry it resolved to */
-  size_t root;             /* 0: the user's versions/, 1: the shared one */
-  const char* home;        /* CUDA_HOME, the link's target for a registered toolkit */
-  enum lean_origin origin; /* what asked */
-  const char* origin_file; /* the cuda.toml or global file that asked; NULL for CUDAENV_VERSION */
-  int has_project;         /* a cuda.toml governs the folder */
-  int project_warns;       /* its unknown keys: the full resolver warns of them */
-  size_t project_env;      /* the entries of its [env] */
+  const char* request;       /* the version asked for */
+  const char* name;          /* the versions/ entry it resolved to */
+  size_t root;               /* 0: the user's versions/, 1: the shared one */
+  const char* home;          /* CUDA_HOME, the link's target for a registered toolkit */
+  enum lean_origin origin;   /* what asked */
+  const char* origin_file;   /* the cuda.toml or global file that asked; NULL for CUDAENV_VERSION */
+  int has_project;           /* a cuda.toml governs the folder */
+  int project_warns;         /* its unknown keys: the full resolver warns of them */
+  size_t project_env;        /* the entries of its [env] */
   struct lean_change change; /* what the toolkit sets (selection_env_change()) */
-  int fallback; /* unsure because nothing asks for a version: the full resolver falls back to "system" */
+  int fallback;              /* unsure because nothing asks for a version: the full resolver falls back to "system" */
 };
 /* 1: `selection` holds what the full resolver selects, with no warning; 0: unsure (see `fallback`). */
 int lean_select_toolkit(const struct lean_request* request, struct lean_plan* memory, struct lean_selection* selection);

@@ -39,7 +39,8 @@ TEST_CASE("a garbled state parses as nothing owned") {
 }
 
 TEST_CASE("a state's odd records are skipped and its escapes read back as written") {
-  HookState state = parse_state("cudaenv2\nN\tkey\nP\tPATH\nP\tPATH\t/a\t/b\nQ\tx\tY\nS\tV\tnew\t\nU\tW\ta\\qb\\\nA\tx\\\\y\\tz\n\n");
+  HookState state =
+      parse_state("cudaenv2\nN\tkey\nP\tPATH\nP\tPATH\t/a\t/b\nQ\tx\tY\nS\tV\tnew\t\nU\tW\ta\\qb\\\nA\tx\\\\y\\tz\n\n");
   CHECK(state.announced == "x\\y\tz");
   CHECK(state.notice_key == "key");
   CHECK(state.entries.empty());

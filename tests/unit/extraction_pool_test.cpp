@@ -121,7 +121,7 @@ TEST_CASE("extraction pool: workers run every submitted archive, largest waiting
   std::promise<void> all_submitted;
   std::shared_future<void> submitted = all_submitted.get_future().share();
   ExtractionPool pool(1, sizes, [&](size_t index) -> Status {
-    submitted.wait();  // the worker holds its first archive until the others wait
+    submitted.wait();      // the worker holds its first archive until the others wait
     ran.push_back(index);  // one core: one worker at a time, as archive 3 never comes
     return ok_status();
   });

@@ -134,7 +134,7 @@ TEST_CASE("lean cache: a truncated, extended, changed or foreign cache file is r
   CHECK_FALSE(parses(foreign));
   CHECK_FALSE(parses(std::string(4096, '\0')));
   CHECK_FALSE(parses(std::string(kMagic) + " 99999999999999999999 1 1 1 1 1 1 1 1 0 1\n"));  // past 2^64
-  CHECK_FALSE(parses(std::string(kMagic) + " 1 1 1 1 1000000000 1 1 1 1 0 1\n"));        // 10^9 ns
+  CHECK_FALSE(parses(std::string(kMagic) + " 1 1 1 1 1000000000 1 1 1 1 0 1\n"));            // 10^9 ns
   CHECK_FALSE(parses(std::string(kMagic) + " 1 1 1 -1 1 1 1 1 1 0 1\n"));
   CHECK_FALSE(parses(std::string(kMagic) + "  1 1 1 1 1 1 1 1 1 0 1\n"));
   lean_stamp negative = a_stamp();
@@ -144,8 +144,8 @@ TEST_CASE("lean cache: a truncated, extended, changed or foreign cache file is r
 }
 
 TEST_CASE("lean cache: an index body gives back every entry as listed") {
-  const Entries listed = {{"12.4.1", 1}, {"13.0", 0}, {".staging-12.6.0-4242", 1}, {"a name with spaces", 0},
-                          {"x", 1},      {"...", 0},  {"ünïcode", 1},              {std::string(300, 'n'), 0}};
+  const Entries listed = {{"12.4.1", 1}, {"13.0", 0},    {".staging-12.6.0-4242", 1}, {"a name with spaces", 0}, {"x", 1},
+                          {"...", 0},    {"ünïcode", 1}, {std::string(300, 'n'), 0}};
   CHECK(entries_of(index_body(listed)) == listed);
   CHECK(entries_of("") == Entries{});
   // 1000 names, past the 16-byte steps and their ends.
@@ -168,9 +168,10 @@ TEST_CASE("lean cache: an index body with a line no listing gives is refused who
 }
 
 TEST_CASE("lean cache: a cuda.toml's parse reads back to what lean_read_cuda_toml gave") {
-  for (const char* file : {"", "[cuda]\nversion = \"12.1\"\n", "[cuda]\nversion = '12.4.1'\narch = [\"8.9\", \"9.0a\", \"8.6+PTX\"]\n",
-                           "[cuda]\narch = [\"8.9\"]\n", "top = \"1\"\n[tool]\nx = \"y\"\n[cuda]\nversion = \"my-toolkit_1\"\nodd = \"z\"\n",
-                           "[env]\nA = \"x\"\n", "[cuda]\nversion = \"12.1\"\n[env]\nA = \"x\"\nB = \"y\"\n"}) {
+  for (const char* file :
+       {"", "[cuda]\nversion = \"12.1\"\n", "[cuda]\nversion = '12.4.1'\narch = [\"8.9\", \"9.0a\", \"8.6+PTX\"]\n",
+        "[cuda]\narch = [\"8.9\"]\n", "top = \"1\"\n[tool]\nx = \"y\"\n[cuda]\nversion = \"my-toolkit_1\"\nodd = \"z\"\n",
+        "[env]\nA = \"x\"\n", "[cuda]\nversion = \"12.1\"\n[env]\nA = \"x\"\nB = \"y\"\n"}) {
     INFO("file: " << file);
     lean_cuda_toml parsed;
     REQUIRE(lean_read_cuda_toml(file, std::strlen(file), &parsed));
