@@ -290,15 +290,7 @@ static int apply(struct lean_plan* memory, struct environment* env, const struct
     const struct lean_variable* prepend = &change->prepend[i];
     const char* list = value_of(env, prepend->name);
     const char* value = prepend->value;
-    if (list && *list) {
-      size_t entry_size = strlen(prepend->value), list_size = strlen(list);
-      char* joined = lean_allocate(memory, entry_size + list_size + 2);
-      if (!joined) return 0;
-      memcpy(joined, prepend->value, entry_size);
-      joined[entry_size] = ':';
-      memcpy(joined + entry_size + 1, list, list_size + 1);
-      value = joined;
-    }
+    if (list && *list && !(value = lean_concat(memory, prepend->value, ":", list, (char*)NULL))) return 0;
     struct lean_owned owned = {prepend->name, prepend->value, NULL};
     next->entries[next->entry_count++] = owned;
     if (!set_value(env, prepend->name, value)) return 0;
@@ -523,13 +515,6 @@ static char* relative_to(struct lean_plan* memory, const char* file, const char*
   return out;
 }
 
-static char* joined(struct lean_plan* memory, const char* a, const char* b, const char* c, const char* d) {
-  size_t size = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
-  char* out = lean_allocate(memory, size);
-  if (out) strcpy(stpcpy(stpcpy(stpcpy(out, a), b), c), d);
-  return out;
-}
-
 static int decide(struct lean_plan* memory, const struct lean_request* request, const struct lean_roots* roots,
                   const char* global, struct outcome* outcome) {
   memset(outcome, 0, sizeof *outcome);
@@ -542,9 +527,8 @@ static int decide(struct lean_plan* memory, const struct lean_request* request, 
                         : selection.origin == LEAN_ORIGIN_GLOBAL    ? "global default"
                                                                     : relative_to(memory, selection.origin_file, request->cwd);
     const char* file = selection.origin_file ? selection.origin_file : "CUDAENV_VERSION";
-    outcome->announced = joined(memory, selection.name, "\tset by ", file, "");
-    outcome->line = label ? joined(memory, "CUDA ", selection.name, " (", label) : NULL;
-    outcome->line = outcome->line ? joined(memory, outcome->line, ")", "", "") : NULL;
+    outcome->announced = lean_concat(memory, selection.name, "\tset by ", file, (char*)NULL);
+    outcome->line = label ? lean_concat(memory, "CUDA ", selection.name, " (", label, ")", (char*)NULL) : NULL;
     outcome->quiet_start = selection.origin == LEAN_ORIGIN_GLOBAL;
     return outcome->announced && outcome->line;
   }

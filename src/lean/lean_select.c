@@ -29,8 +29,7 @@ void lean_plan_free(struct lean_plan* plan) {
   plan->envp = NULL;
 }
 
-/* The NULL-terminated strings given, one after the other; NULL when out of memory. */
-static char* concat(struct lean_plan* plan, ...) {
+char* lean_concat(struct lean_plan* plan, ...) {
   va_list args;
   size_t size = 1;
   va_start(args, plan);
@@ -45,12 +44,12 @@ static char* concat(struct lean_plan* plan, ...) {
   return out;
 }
 
-char* lean_copy(struct lean_plan* plan, const char* text) { return concat(plan, text, (char*)NULL); }
+char* lean_copy(struct lean_plan* plan, const char* text) { return lean_concat(plan, text, (char*)NULL); }
 
 /* `dir` / `name` as std::filesystem joins them (no second slash after a trailing one). */
 char* lean_join(struct lean_plan* plan, const char* dir, const char* name) {
   size_t n = strlen(dir);
-  return concat(plan, dir, n && dir[n - 1] == '/' ? "" : "/", name, (char*)NULL);
+  return lean_concat(plan, dir, n && dir[n - 1] == '/' ? "" : "/", name, (char*)NULL);
 }
 
 /* An absolute path that lexically_normal() leaves as it is: no empty, "." or ".." segment
@@ -104,7 +103,7 @@ int lean_find_roots(const struct lean_request* request, struct lean_plan* plan, 
   char* derived = NULL;
   if (!user && request->self_exe) {
     /* A shim in <root>/shims knows its root where CUDAENV_ROOT is not exported. */
-    char* dir = concat(plan, request->self_exe, (char*)NULL);
+    char* dir = lean_copy(plan, request->self_exe);
     char* slash = dir ? strrchr(dir, '/') : NULL;
     if (slash && slash > dir) {
       *slash = '\0';
@@ -270,7 +269,7 @@ static void consider(void* context, const char* name, int not_a_link) {
       return;
     }
   }
-  best->name = concat(best->plan, name, (char*)NULL);
+  best->name = lean_copy(best->plan, name);
   best->failed |= !best->name;
   memcpy(best->parts, parts, sizeof parts);
   best->count = count;
@@ -361,9 +360,9 @@ static int toolkit_change(struct lean_plan* plan, const char* home, const struct
                           struct lean_change* change) {
   memset(change, 0, sizeof *change);
   if (home) {
-    const char* bin = concat(plan, home, "/bin", (char*)NULL);
-    const char* lib = concat(plan, home, "/lib64", (char*)NULL);
-    const char* nvcc = concat(plan, home, "/bin/nvcc", (char*)NULL);
+    const char* bin = lean_concat(plan, home, "/bin", (char*)NULL);
+    const char* lib = lean_concat(plan, home, "/lib64", (char*)NULL);
+    const char* nvcc = lean_concat(plan, home, "/bin/nvcc", (char*)NULL);
     if (!bin || !lib || !nvcc) return 0;
     struct lean_change toolkit = {{{"PATH", bin}, {"LD_LIBRARY_PATH", lib}},
                                   2,
@@ -381,10 +380,10 @@ static int changed_variables(struct lean_plan* plan, char** environ, const struc
   for (size_t i = 0; i < change->prepend_count; ++i) {
     const struct lean_variable* entry = &change->prepend[i];
     char* value = prepend_entry(plan, lean_env_value(environ, entry->name), entry->value);
-    out[n++] = value ? concat(plan, entry->name, "=", value, (char*)NULL) : NULL;
+    out[n++] = value ? lean_concat(plan, entry->name, "=", value, (char*)NULL) : NULL;
   }
   for (size_t i = 0; i < change->set_count; ++i)
-    out[n++] = concat(plan, change->set[i].name, "=", change->set[i].value, (char*)NULL);
+    out[n++] = lean_concat(plan, change->set[i].name, "=", change->set[i].value, (char*)NULL);
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) return 0;
   }
@@ -530,7 +529,7 @@ static int select_with_project(const struct lean_request* request, struct lean_p
   out->home = entry;
   if (fs->read_link(fs->self, entry, target, sizeof target) >= 0) {
     if (target[0] != '/') return 0; /* relative: the full resolver normalises it */
-    out->home = concat(plan, target, (char*)NULL);
+    out->home = lean_copy(plan, target);
   }
   const char* bin = out->home ? lean_join(plan, out->home, "bin") : NULL;
   if (!bin || fs->kind(fs->self, bin) != LEAN_DIRECTORY) return 0;

@@ -54,6 +54,9 @@ const char* lean_env_value(char** environ, const char* name);
 /* A copy of `text` in `memory`. */
 char* lean_copy(struct lean_plan* memory, const char* text);
 
+/* The strings given, up to a (char*)NULL, one after the other, in `memory`; NULL when out of memory. */
+char* lean_concat(struct lean_plan* memory, ...);
+
 /* `dir` / `name` as std::filesystem joins them (no second slash after a trailing one). */
 char* lean_join(struct lean_plan* memory, const char* dir, const char* name);
 
