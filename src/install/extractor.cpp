@@ -174,16 +174,16 @@ Result<bool> defer_link(archive_entry* entry, const std::string& component, cons
   return true;
 }
 
-// An open folder, closed with it.
-class FolderFd {
+// An open file or folder, closed with it.
+class OpenFd {
  public:
-  explicit FolderFd(int fd) : fd_(fd) {}
-  FolderFd(FolderFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  FolderFd& operator=(FolderFd&& other) noexcept {
+  explicit OpenFd(int fd) : fd_(fd) {}
+  OpenFd(OpenFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  OpenFd& operator=(OpenFd&& other) noexcept {
     std::swap(fd_, other.fd_);
     return *this;
   }
-  ~FolderFd() {
+  ~OpenFd() {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
@@ -203,21 +203,21 @@ std::string read_link_at(int folder, const char* name) {
 // time without following a link (O_NOFOLLOW), making missing folders when `make`; on failure,
 // why: the errno, or the path of the symlink or file in the way (`blocked`).
 struct Walked {
-  FolderFd folder;
+  OpenFd folder;
   int error = 0;
   std::string blocked;
 };
 
-Walked walk_to_parent(FolderFd folder, const std::vector<std::string>& parts, bool make) {
+Walked walk_to_parent(OpenFd folder, const std::vector<std::string>& parts, bool make) {
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     const char* name = parts[i].c_str();
-    if (make && ::mkdirat(folder.get(), name, 0755) != 0 && errno != EEXIST) return {FolderFd(-1), errno, ""};
-    FolderFd next(::openat(folder.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (make && ::mkdirat(folder.get(), name, 0755) != 0 && errno != EEXIST) return {OpenFd(-1), errno, ""};
+    OpenFd next(::openat(folder.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (next.get() < 0 && (errno == ELOOP || errno == ENOTDIR)) {
-      return {FolderFd(-1), errno,
+      return {OpenFd(-1), errno,
               join(std::vector<std::string>(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(i) + 1), "/")};
     }
-    if (next.get() < 0) return {FolderFd(-1), errno, ""};
+    if (next.get() < 0) return {OpenFd(-1), errno, ""};
     folder = std::move(next);
   }
   return {std::move(folder), 0, ""};
@@ -230,16 +230,16 @@ const char* kind_of(mode_t mode) {
 }
 
 // Makes the link without replacing anything (symlinkat and linkat fail on any existing entry).
-Status make_link(FolderFd root, const ArchiveLink& link) {
+Status make_link(OpenFd root, const ArchiveLink& link) {
   auto refuse = [&](const std::string& why) { return refused(link.component, link.archive, link.member, why); };
   std::string kind = link.hard ? "a hard link" : "a symlink";
   std::vector<std::string> parts = components_of(link.path);
-  FolderFd target_folder(-1);
+  OpenFd target_folder(-1);
   std::string target_name;
   struct stat target {};
   if (link.hard) {
     std::vector<std::string> target_parts = components_of(link.target);
-    Walked walked = walk_to_parent(FolderFd(::dup(root.get())), target_parts, false);
+    Walked walked = walk_to_parent(OpenFd(::dup(root.get())), target_parts, false);
     target_name = target_parts.empty() ? "" : target_parts.back();
     bool found = walked.error == 0 && !target_name.empty() &&
                  ::fstatat(walked.folder.get(), target_name.c_str(), &target, AT_SYMLINK_NOFOLLOW) == 0;
@@ -295,8 +295,8 @@ Status copy_data(archive* in, archive* out, const std::string& component, const 
 
 // Mode and bytes alike: what makes two archives' copies of one file the same.
 Result<bool> same_file(const std::string& a, const std::string& b) {
-  auto open_file = [](const std::string& path) { return FolderFd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)); };
-  FolderFd first = open_file(a), second = open_file(b);
+  auto open_file = [](const std::string& path) { return OpenFd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)); };
+  OpenFd first = open_file(a), second = open_file(b);
   struct stat first_info {
   }, second_info{};
   if (first.get() < 0 || second.get() < 0 || ::fstat(first.get(), &first_info) != 0 || ::fstat(second.get(), &second_info) != 0) {
@@ -562,7 +562,7 @@ Status make_links(const std::filesystem::path& root, std::vector<ArchiveLink> li
     return std::tie(a.hard, a.path, a.component, a.target, a.member) < std::tie(b.hard, b.path, b.component, b.target, b.member);
   });
   for (const ArchiveLink& link : links) {
-    FolderFd folder(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    OpenFd folder(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (folder.get() < 0) return make_error("cannot open " + root.string() + ": " + std::strerror(errno));
     CUDAENV_TRY(make_link(std::move(folder), link));
   }
