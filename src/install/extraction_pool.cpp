@@ -28,6 +28,11 @@ std::optional<size_t> ExtractionQueue::take() {
   return index;
 }
 
+unsigned ExtractionQueue::decoder_threads() const {
+  size_t unfinished = sizes_.size() - extracted_;
+  return static_cast<unsigned>(unfinished >= cores_ ? 1 : cores_ + 1 - unfinished);
+}
+
 ExtractionPool::ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work)
     : work_(std::move(work)), queue_(std::move(sizes), cores) {
   for (size_t i = 0; i < queue_.most_running(); ++i) threads_.emplace_back([this] { loop(); });
@@ -55,12 +60,14 @@ Status ExtractionPool::finish() {
 void ExtractionPool::loop() {
   while (true) {
     std::optional<size_t> next;
+    unsigned threads = 1;
     {
       std::unique_lock lock(mutex_);
       ready_.wait(lock, [&] { return (next = queue_.take()) || queue_.drained(); });
       if (!next) return;
+      threads = queue_.decoder_threads();
     }
-    Status status = failed_ ? ok_status() : work_(*next);
+    Status status = failed_ ? ok_status() : work_(*next, threads);
     std::lock_guard lock(mutex_);
     queue_.extracted();
     ready_.notify_one();  // a core is free

@@ -16,7 +16,7 @@ namespace cudaenv {
 
 // The cores this process may run on (its CPU affinity, which taskset and container cpusets
 // narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
-// How many archives are extracted side by side, and how many threads each decoder gets.
+// How many archives are extracted side by side, and how many threads a decoder may get.
 unsigned usable_cores();
 
 // The order verified archives are extracted in: the largest one waiting goes first, so the
@@ -37,8 +37,16 @@ class ExtractionQueue {
   // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when
   // none waits, or when every core has an archive and the one waiting is not the largest.
   std::optional<size_t> take();
+  // The decoder threads for the archive just taken: one while at least as many archives are
+  // unfinished as there are cores, since single-threaded decoders side by side waste nothing
+  // (liblzma's threaded decoder costs about 10% more CPU: its threads hand blocks over and
+  // allocate a buffer per block); the cores the others leave once fewer remain.
+  unsigned decoder_threads() const;
   // An archive taken has been extracted.
-  void extracted() { --running_; }
+  void extracted() {
+    --running_;
+    ++extracted_;
+  }
   // Nothing waits and nothing more will come: a free worker may stop.
   bool drained() const { return waiting_.empty() && downloads_over_; }
   // The most archives taken and not yet extracted at once: a worker for each.
@@ -51,14 +59,15 @@ class ExtractionQueue {
   bool downloads_over_ = false;
   std::vector<size_t> waiting_;  // in the order they were verified
   size_t running_ = 0;
+  size_t extracted_ = 0;
 };
 
-// Workers run `work(index)` for each submitted archive, in ExtractionQueue's order, on `cores`
-// cores.
+// Workers run `work(index, decoder_threads)` for each submitted archive, in ExtractionQueue's
+// order, on `cores` cores.
 // After the first error the rest are skipped.
 class ExtractionPool {
  public:
-  using Work = std::function<Status(size_t index)>;
+  using Work = std::function<Status(size_t index, unsigned decoder_threads)>;
   ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work);
   ~ExtractionPool() { (void)finish(); }
   ExtractionPool(const ExtractionPool&) = delete;

@@ -104,6 +104,34 @@ TEST_CASE("extraction queue: the largest archive starts at once beside the other
   CHECK(queue.most_running() == 3u);
 }
 
+TEST_CASE("extraction queue: decoders get one thread until fewer archives are left than cores") {
+  ExtractionQueue queue({3, 120, 45, 8}, 2);
+  for (size_t i = 0; i < 4; ++i) queue.verified(i);
+  queue.downloads_over();
+  CHECK(queue.take() == 1u);
+  CHECK(queue.decoder_threads() == 1u);
+  CHECK(queue.take() == 2u);
+  CHECK(queue.decoder_threads() == 1u);
+  queue.extracted();
+  CHECK(queue.take() == 3u);
+  CHECK(queue.decoder_threads() == 1u);  // three unfinished: archive 1 still runs
+  queue.extracted();
+  queue.extracted();
+  CHECK(queue.take() == 0u);
+  CHECK(queue.decoder_threads() == 2u);  // alone: both cores
+}
+
+TEST_CASE("extraction queue: one archive, or the last of a pair, decodes on every core") {
+  ExtractionQueue alone({50}, 4);
+  alone.verified(0);
+  CHECK(alone.take() == 0u);
+  CHECK(alone.decoder_threads() == 4u);
+  ExtractionQueue pair({50, 10}, 4);
+  pair.verified(0);
+  CHECK(pair.take() == 0u);
+  CHECK(pair.decoder_threads() == 3u);  // the other is still to come
+}
+
 TEST_CASE("extraction schedule: with every archive verified, two cores finish within the smallest archive") {
   std::vector<std::uint64_t> sizes = {3, 8, 120, 4, 60, 20, 45, 40};
   Schedule schedule = simulate(sizes, std::vector<std::uint64_t>(sizes.size(), 0), 2);
@@ -120,7 +148,7 @@ TEST_CASE("extraction pool: workers run every submitted archive, largest waiting
   std::vector<size_t> ran;
   std::promise<void> all_submitted;
   std::shared_future<void> submitted = all_submitted.get_future().share();
-  ExtractionPool pool(1, sizes, [&](size_t index) -> Status {
+  ExtractionPool pool(1, sizes, [&](size_t index, unsigned) -> Status {
     submitted.wait();      // the worker holds its first archive until the others wait
     ran.push_back(index);  // one core: one worker at a time, as archive 3 never comes
     return ok_status();
@@ -140,7 +168,7 @@ TEST_CASE("extraction pool: the largest archive starts while a smaller one holds
   std::promise<void> largest_started;
   std::shared_future<void> started = largest_started.get_future().share();
   std::atomic<bool> waited_in_vain{false};
-  ExtractionPool pool(1, {10, 300}, [&](size_t index) -> Status {
+  ExtractionPool pool(1, {10, 300}, [&](size_t index, unsigned) -> Status {
     if (index == 1) largest_started.set_value();
     // Generous: a loaded machine may be slow to start the second worker.
     else if (started.wait_for(std::chrono::seconds(60)) != std::future_status::ready) waited_in_vain = true;
@@ -154,7 +182,7 @@ TEST_CASE("extraction pool: the largest archive starts while a smaller one holds
 
 TEST_CASE("extraction pool: the first error is returned and the rest are skipped") {
   std::atomic<int> ran{0};
-  ExtractionPool pool(1, {10, 5}, [&](size_t index) -> Status {
+  ExtractionPool pool(1, {10, 5}, [&](size_t index, unsigned) -> Status {
     ++ran;
     if (index == 1) return make_error("archive 1 is broken");
     return ok_status();
