@@ -28,7 +28,9 @@ unsigned usable_cores();
 // would make the whole install wait for the largest at the end. Pure; not thread-safe.
 class ExtractionQueue {
  public:
-  ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores);
+  // `cores` archives are extracted side by side (give or take the largest); their decoders share
+  // `decoder_cores`.
+  ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores, unsigned decoder_cores);
 
   // Archive `index` is complete and matches its sha256.
   void verified(size_t index) { waiting_.push_back(index); }
@@ -37,10 +39,11 @@ class ExtractionQueue {
   // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when
   // none waits, or when every core has an archive and the one waiting is not the largest.
   std::optional<size_t> take();
-  // The decoder threads for the archive just taken: one while at least as many archives are
-  // unfinished as there are cores, since single-threaded decoders side by side waste nothing
-  // (liblzma's threaded decoder costs about 10% more CPU: its threads hand blocks over and
-  // allocate a buffer per block); the cores the others leave once fewer remain.
+  // The decoder threads for the archive just taken: an even share of the decoder cores among
+  // the archives that may run side by side, so one thread each while at least as many archives
+  // are unfinished as there are cores. Single-threaded decoders side by side waste nothing, and
+  // liblzma's threaded decoder costs about 10% more CPU (its threads hand blocks over and
+  // allocate a buffer per block); the last archives take the cores the others leave.
   unsigned decoder_threads() const;
   // An archive taken has been extracted.
   void extracted() {
@@ -55,6 +58,7 @@ class ExtractionQueue {
  private:
   std::vector<std::uint64_t> sizes_;
   size_t cores_;
+  unsigned decoder_cores_;
   size_t largest_;  // the largest archive of all, which never waits for a core
   bool downloads_over_ = false;
   std::vector<size_t> waiting_;  // in the order they were verified
@@ -68,7 +72,7 @@ class ExtractionQueue {
 class ExtractionPool {
  public:
   using Work = std::function<Status(size_t index, unsigned decoder_threads)>;
-  ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work);
+  ExtractionPool(size_t cores, unsigned decoder_cores, std::vector<std::uint64_t> sizes, Work work);
   ~ExtractionPool() { (void)finish(); }
   ExtractionPool(const ExtractionPool&) = delete;
   ExtractionPool& operator=(const ExtractionPool&) = delete;

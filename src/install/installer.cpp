@@ -320,7 +320,7 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
   std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
   StagedFiles files;
-  ExtractionPool pool(cores, sizes, [&](size_t i, unsigned decoder_threads) -> Status {
+  ExtractionPool pool(cores, usable_cores(), sizes, [&](size_t i, unsigned decoder_threads) -> Status {
     progress.extracting(i);
     auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
     if (!extracted) {
