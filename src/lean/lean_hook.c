@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "lean/lean_os.h"
-#include "lean/lean_toml.h"
 
 #define NOTICE_LINE_SIZE (2 + 64 + 1) /* "N\t<sha256 hex>\n", which bounded() counts in */
 
