@@ -159,6 +159,7 @@ struct Transfer {
   Clock::time_point not_before{};
   bool done = false;
   bool active = false;
+  bool small_end = false;  // started as the smallest waiting (Downloader::start_ready_transfers)
   CURL* curl = nullptr;
   int fd = -1;
   std::uint64_t offset = 0;  // bytes in the .part file
@@ -305,13 +306,33 @@ class Downloader {
 
   Status start_ready_transfers() {
     auto now = Clock::now();
+    auto ready = [&](const Transfer& t) { return !t.done && !t.active && t.not_before <= now; };
+    size_t jobs = static_cast<size_t>(std::max(1, options_.jobs));
+    // One transfer at a time comes from the small end, so that an archive is verified within
+    // moments and the cores extract while the large ones still download.
+    if (jobs > 1 && active_count() < jobs && !small_end_active()) {
+      for (auto i = order_.rbegin(); i != order_.rend(); ++i) {
+        if (!ready(transfers_[*i])) continue;
+        transfers_[*i].small_end = true;
+        CUDAENV_TRY(start(transfers_[*i]));
+        break;
+      }
+    }
     for (size_t i : order_) {
       Transfer& t = transfers_[i];
-      if (active_count() >= static_cast<size_t>(std::max(1, options_.jobs))) break;
-      if (t.done || t.active || t.not_before > now) continue;
+      if (active_count() >= jobs) break;
+      if (!ready(t)) continue;
+      t.small_end = false;
       CUDAENV_TRY(start(t));
     }
     return ok_status();
+  }
+
+  bool small_end_active() const {
+    for (const Transfer& t : transfers_) {
+      if (t.active && t.small_end) return true;
+    }
+    return false;
   }
 
   Status start(Transfer& t) {

@@ -1,0 +1,36 @@
+# The order archives are requested in: largest first, and with two or more --jobs one transfer
+# at a time from the small end, so that an archive is verified within moments and the cores
+# extract while the large ones still download.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_install.sh"
+
+for spec in libcublas:64 libcusparse:48 libcufft:32 cuda_cudart:16 cuda_nvrtc:8; do
+  add_noise_component 99.0.0 "${spec%%:*}" "${spec##*:}"
+done
+start_mirror
+
+archives_requested() {  # the components whose archive was requested, in order
+  grep -o '^GET /[a-z_]*/' "$REQUEST_LOG" | cut -d/ -f2
+}
+
+install_in_order() {  # install_in_order JOBS
+  rm -rf "$CUDAENV_ROOT/versions/99.0.0"
+  : >"$REQUEST_LOG"
+  install_from_mirror 99.0.0 --profile full --jobs "$1"
+  assert_eq 0 "$STATUS" "install with --jobs $1: $ERR"
+}
+
+install_in_order 1
+assert_eq "libcublas libcusparse libcufft cuda_cudart cuda_nvrtc" "$(archives_requested | xargs)" \
+  "one job: largest first"
+
+# The largest is slowed, so it holds its job while the small end is worked through beside it.
+echo "/$(cd "$MIRROR_ROOT" && ls libcublas/linux-x86_64/*) trickle" >"$FAULTS"
+install_in_order 2
+assert_eq "cuda_nvrtc libcublas" "$(archives_requested | head -2 | sort | xargs)" \
+  "two jobs: the smallest and the largest start together"
+assert_eq "cuda_cudart libcufft libcusparse" "$(archives_requested | tail -n +3 | xargs)" \
+  "two jobs: the next ones come from the small end while the largest downloads"
+check "every archive installed" cmp -s "$WORK/parts/99.0.0/libcublas/share/libcublas.bin" \
+  "$CUDAENV_ROOT/versions/99.0.0/share/libcublas.bin"
+finish
