@@ -5,7 +5,7 @@
 #include <set>
 #include <tuple>
 
-#include "install/release_list.h"
+#include "core/version.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -142,12 +142,6 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
   }
   sort_files(release.files);
   *held = std::move(release);
-}
-
-ReleaseCatalog mirror_catalog(const MirrorIndex& index, const std::string& base_url, const ReleaseCatalog& shipped) {
-  std::vector<ListedRelease> listed;
-  for (const MirrorRelease& held : index.releases) listed.push_back(ListedRelease{held.label, held.release_date});
-  return catalog_from_listing(listed, base_url, shipped);
 }
 
 }  // namespace cudaenv

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "install/catalog.h"
 #include "install/redist_manifest.h"
 #include "util/result.h"
 
@@ -47,9 +46,5 @@ std::string render_mirror_index(const MirrorIndex& index);
 // Adds a freshly synced release. A release already held with the same manifest gains the new
 // files; one whose manifest changed upstream is replaced, since its old files no longer match.
 void merge_release(MirrorIndex& index, MirrorRelease release);
-
-// The index's releases as a catalog `resolve` can answer from (12.1 -> the newest 12.1.z held).
-// Pins come from `shipped`, which knows NVIDIA's manifests.
-ReleaseCatalog mirror_catalog(const MirrorIndex& index, const std::string& base_url, const ReleaseCatalog& shipped);
 
 }  // namespace cudaenv

@@ -88,19 +88,3 @@ TEST_CASE("mirror index: relative paths must stay inside the folder") {
   CHECK_FALSE(is_contained_path("a//b"));
   CHECK_FALSE(is_contained_path(""));
 }
-
-TEST_CASE("mirror index: 12.1 resolves to the newest 12.1.z held, pins come from the shipped list") {
-  MirrorIndex index;
-  merge_release(index, release("12.1.0", 'a', {}));
-  merge_release(index, release("12.1.1", 'b', {}));
-  merge_release(index, release("12.4.1", 'c', {}));
-  ReleaseCatalog shipped;
-  shipped.releases.push_back(Release{"12.2.0", *parse_version("12.2.0"), {}, {}});
-  shipped.releases.push_back(Release{"12.1.0", *parse_version("12.1.0"), {}, std::string(64, 'f')});
-  ReleaseCatalog catalog = mirror_catalog(index, "file:///m/", shipped);
-  CHECK(catalog.resolve("12.1").value() == "12.1.1");
-  CHECK(catalog.resolve("12").value() == "12.4.1");
-  CHECK_FALSE(catalog.resolve("12.2"));
-  CHECK(catalog.find("12.1.0")->sha256 == std::string(64, 'f'));
-  CHECK_FALSE(catalog.find("12.1.1")->sha256);
-}
