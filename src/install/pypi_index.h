@@ -1,8 +1,9 @@
 #pragma once
-// NVIDIA's CUDA wheels on a Python package index (pure): which distribution carries each
-// redist component, the toolkit labels the `cuda-toolkit` metapackage offers and the component
-// versions it pins, which wheel fits a platform, and where a wheel's files go in the flat
-// toolkit layout. The planner reads the index through `WheelIndex`, so it is tested without one.
+// NVIDIA's CUDA wheels on a Python package index: which distribution carries each redist
+// component, the toolkit labels the `cuda-toolkit` metapackage offers and the component versions
+// it pins, which wheel fits a platform, and where a wheel's files go in the flat toolkit layout
+// (pure). The planner reads the index through `WheelIndex`, so it is tested without one;
+// `PackageIndex` is the one that reads PyPI, or a proxy of it, over the network.
 
 #include <cstdint>
 #include <map>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "install/catalog.h"
+#include "install/downloader.h"
+#include "install/installer.h"
 #include "install/plan.h"
 #include "torch/index_parser.h"
 #include "util/result.h"
@@ -104,5 +107,30 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
 // whose wheels all exist for the request.
 Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog& profiles, const std::string& version,
                                         const WheelRequest& request);
+
+// The index over the network: project pages read once per command, metapackage wheels (a few
+// kB) fetched into memory and checked against the index's sha256 before their METADATA is read.
+class PackageIndex : public WheelIndex {
+ public:
+  // `url` the index root (a trailing '/' is dropped).
+  explicit PackageIndex(std::string url);
+
+  const std::string& url() const override { return url_; }
+  Result<std::vector<IndexFile>> files(const std::string& project) override;
+  Result<std::string> wheel_metadata(const IndexFile& wheel) override;
+  Result<std::uint64_t> size_of(const IndexFile& wheel) override;
+  void set_should_stop(std::function<bool()> should_stop) { options_.should_stop = std::move(should_stop); }
+
+ private:
+  std::string url_;
+  DownloadOptions options_;
+  // Resolving a label plans it once, the install again: each page, metapackage and size is read once.
+  std::map<std::string, std::vector<IndexFile>> pages_;
+  std::map<std::string, std::string> metadata_;
+  std::map<std::string, std::uint64_t> sizes_;
+};
+
+// The pypi source's part of an install (the redist source's is plan_redist_files).
+PlanFiles plan_wheel_files(PackageIndex& index, const ProfileCatalog& profiles);
 
 }  // namespace cudaenv
