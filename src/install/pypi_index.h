@@ -6,22 +6,44 @@
 // `PackageIndex` is the one that reads PyPI, or a proxy of it, over the network.
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "install/catalog.h"
 #include "install/downloader.h"
 #include "install/installer.h"
 #include "install/plan.h"
 #include "torch/index_parser.h"
+#include "util/environment.h"
+#include "util/file_system.h"
 #include "util/result.h"
 
 namespace cudaenv {
 
+// The index `install --source pypi` reads: --index-url, else the one pip would use, so a site's
+// proxy (Artifactory, Nexus, devpi) is followed without being told twice: PIP_INDEX_URL, else
+// pip's configuration files (read through a FileSystemView, so tested on an in-memory one), else
+// PyPI.
 inline constexpr const char* kDefaultPackageIndex = "https://pypi.org/simple";
+
+// pip's files in the order pip loads them, each overriding the ones before (pip 23's
+// configuration.py, checked with `pip config debug`): the XDG global files and /etc/pip.conf;
+// ~/.pip/pip.conf and $XDG_CONFIG_HOME/pip/pip.conf unless PIP_CONFIG_FILE names a file that
+// exists; $VIRTUAL_ENV/pip.conf; $PIP_CONFIG_FILE. None when PIP_CONFIG_FILE is /dev/null.
+std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const FileSystemView& fs);
+
+// What pip would use as index: PIP_INDEX_URL (an environment setting), else the last file
+// that sets index-url (a file setting: where is that file).
+std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs);
+
+// `index-url` of one file: [install] over [global] (a command's section overrides [global]);
+// pip also accepts index_url.
+std::optional<std::string> pip_config_index_url(std::string_view text);
 
 // The redist component a profile names -> its CUDA 13 wheel ("cuda_nvcc" -> "nvidia-cuda-nvcc");
 // nullopt for a component NVIDIA publishes no wheel of.
