@@ -3,8 +3,9 @@
 // release needs no new cudaenv: a mirror's cudaenv-mirror.json where it has one, else the
 // folder's listing of redistrib_<label>.json files (NVIDIA's index page, nginx autoindex,
 // Apache mod_autoindex, or a file:// folder). An http(s) answer is cached in CACHE/releases for
-// a day. Reading a listing and the cache's text is pure (any bytes give a maybe empty answer in
-// one pass); discover_releases does the fetching and caching.
+// a day. Reading, merging and writing the mirror index, reading a listing and the cache's text
+// are pure (a listing of any bytes gives a maybe empty answer in one pass); discover_releases
+// does the fetching and caching.
 
 #include <cstdint>
 #include <filesystem>
@@ -14,9 +15,47 @@
 #include <vector>
 
 #include "install/catalog.h"
+#include "install/redist_manifest.h"
 #include "util/result.h"
 
 namespace cudaenv {
+
+// cudaenv-mirror.json: what a mirror folder made by `cudaenv mirror sync` holds, every release
+// with every file, so that `mirror verify` knows each file to re-check too.
+inline constexpr const char* kMirrorIndexName = "cudaenv-mirror.json";
+
+struct MirrorFile {
+  std::string component;  // "cuda_nvcc"; for the manifest itself, "manifest"
+  std::string version;    // the component's own version
+  std::string platform;   // "linux-x86_64"
+  std::string relative_path;
+  std::string sha256;
+  std::uint64_t size = 0;
+};
+
+struct MirrorRelease {
+  std::string label;  // "12.1.1"
+  std::optional<std::string> release_date;
+  MirrorFile manifest;            // redistrib_<label>.json as fetched
+  std::vector<MirrorFile> files;  // sorted by platform, then component
+
+  std::vector<std::string> platforms() const;
+};
+
+struct MirrorIndex {
+  std::vector<MirrorRelease> releases;  // newest first
+
+  const MirrorRelease* find(std::string_view label) const;
+};
+
+Result<MirrorIndex> parse_mirror_index(std::string_view text, const std::string& source);
+std::string render_mirror_index(const MirrorIndex& index);
+
+// Adds a freshly synced release. A release already held with the same manifest gains the new
+// files; one whose manifest changed upstream is replaced, since its old files no longer match.
+void merge_release(MirrorIndex& index, MirrorRelease release);
+
+// A folder without a mirror index is read from its listing of manifests.
 
 // "redistrib_12.1.1.json" -> "12.1.1"; anything else (other names, 4-part or non-canonical
 // labels such as "12.01.1") -> nullopt.
