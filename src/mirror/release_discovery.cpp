@@ -250,7 +250,7 @@ std::string render_release_cache(const ReleaseListCache& cache) {
     if (release.date) entry["release_date"] = *release.date;
     root["releases"].push_back(std::move(entry));
   }
-  return root.dump(2) + "\n";
+  return json_text(root);
 }
 
 namespace {

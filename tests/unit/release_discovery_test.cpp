@@ -229,4 +229,9 @@ TEST_CASE("release list cache: round trip, a day of freshness, hostile files ign
     INFO(hostile);
     CHECK(!parse_release_cache(hostile));
   }
+  // A mirror URL that is not UTF-8 is written (and, no longer matching, fetched again next time).
+  ReleaseListCache odd{"https://m.example/\xff/", "listing", 1000000, {}};
+  auto written = parse_release_cache(render_release_cache(odd));
+  REQUIRE(written);
+  CHECK(written->base_url != odd.base_url);
 }
