@@ -10,11 +10,11 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
-#include "core/hook_state.h"
 #include "core/toolkit_env.h"
 #include "shell/ci_env.h"
 #include "shell/hook.h"
 #include "shell/trust.h"
+#include "util/environment.h"
 #include "util/output.h"
 #include "util/strings.h"
 

@@ -18,6 +18,7 @@
 #include "lean/lean_hook.h"
 #include "lean/lean_os.h"
 #include "lean/lean_select.h"
+#include "lean/lean_state.h"
 #include "lean/lean_text.h"
 #include "lean/lean_toolkits.h"
 
@@ -106,7 +107,9 @@ static int find_system_home(struct lean_plan* memory, const struct lean_roots* r
   *home = NULL;
   const char* fallback = "/usr/local/cuda";
   int fallback_exists = fs->is_executable(fs->self, "/usr/local/cuda/bin/nvcc");
-  char** pristine = lean_without_hook_changes(memory, environ);
+  struct lean_memory state_memory = lean_plan_memory(memory);
+  /* Each name once: lean_find_roots() found the roots in `environ`. */
+  char** pristine = lean_without_hook_changes(&state_memory, environ);
   const char* path = pristine ? lean_env_value(pristine, "PATH") : NULL;
   char* nvcc = NULL;
   if (!pristine) return 0;

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "util/environment.h"
+#include "lean/lean_state.h"
 
 namespace cudaenv {
 
@@ -42,23 +42,17 @@ struct HookState {
   std::vector<OwnedValue> values;
 };
 
-inline constexpr const char* kStateVariable = "__CUDAENV_STATE";
+inline constexpr const char* kStateVariable = LEAN_STATE_VARIABLE;
 // The kernel refuses an environment string over 128 KiB (MAX_ARG_STRLEN), and then every
 // command fails; half of it leaves room for the name and for growth between checks.
-inline constexpr std::size_t kStateLimit = 64 * 1024;
+inline constexpr std::size_t kStateLimit = LEAN_STATE_LIMIT;
 
 std::string format_state(const HookState& state);
 
 // Tolerant: a missing or garbled state is an empty one (nothing owned).
 HookState parse_state(std::string_view text);
 
-// `env` without what `owned` records: each owned list entry loses its first occurrence
-// (a list left empty is unset), and each owned variable still holding the value cudaenv
-// gave it gets its previous value back. A variable the user changed since keeps theirs.
-EnvMap revert_owned(EnvMap env, const std::vector<OwnedEntry>& entries, const std::vector<OwnedValue>& values);
-
-// The environment as it was before the shell hook changed it (its state variable gone):
-// what `system` means and what another toolkit's environment is built on.
-EnvMap without_hook_changes(EnvMap env);
+// The environment before the hook's changes, which this state records, is util/environment.h's
+// without_hook_changes(): the resolver needs it, and not the state's types.
 
 }  // namespace cudaenv

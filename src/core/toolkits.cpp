@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include "core/hook_state.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -123,8 +123,8 @@ struct Probes {
   bool deepspeed_skip_check = false;  // DS_SKIP_CUDA_CHECK=1
 };
 
-// The probes: run_probes (probe_toolchain.cpp) runs them all; the driver's and Python's have
-// files of their own.
+// The probes: run_probes runs them all; the driver's have a file of their own (probe_driver.cpp),
+// since a driver that crashes or hangs must be probed in a child process.
 struct ProbeContext {
   const FileSystemView& fs;
   const EnvMap& env;
@@ -148,9 +148,5 @@ void print_driver_probe(const FileSystemView& fs);
 // The driver probed in that child, given at most `timeout`; a child that crashes, hangs or
 // answers nonsense is a DriverProbe whose problem says so.
 DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout);
-
-// The interpreter (--python, else python3/python on PATH) asked about torch and DeepSpeed.
-PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python,
-                         std::chrono::milliseconds timeout);
 
 }  // namespace cudaenv

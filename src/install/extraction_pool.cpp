@@ -13,9 +13,10 @@ unsigned usable_cores() {
   return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
 }
 
-ExtractionQueue::ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores)
+ExtractionQueue::ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores, unsigned decoder_cores)
     : sizes_(std::move(sizes)),
       cores_(std::max<size_t>(1, cores)),
+      decoder_cores_(std::max(1u, decoder_cores)),
       largest_(static_cast<size_t>(std::max_element(sizes_.begin(), sizes_.end()) - sizes_.begin())) {}
 
 std::optional<size_t> ExtractionQueue::take() {
@@ -28,8 +29,13 @@ std::optional<size_t> ExtractionQueue::take() {
   return index;
 }
 
-ExtractionPool::ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work)
-    : work_(std::move(work)), queue_(std::move(sizes), cores) {
+unsigned ExtractionQueue::decoder_threads() const {
+  size_t side_by_side = std::clamp<size_t>(sizes_.size() - extracted_, 1, cores_);
+  return std::max(1u, decoder_cores_ / static_cast<unsigned>(side_by_side));
+}
+
+ExtractionPool::ExtractionPool(size_t cores, unsigned decoder_cores, std::vector<std::uint64_t> sizes, Work work)
+    : work_(std::move(work)), queue_(std::move(sizes), cores, decoder_cores) {
   for (size_t i = 0; i < queue_.most_running(); ++i) threads_.emplace_back([this] { loop(); });
 }
 
@@ -55,12 +61,14 @@ Status ExtractionPool::finish() {
 void ExtractionPool::loop() {
   while (true) {
     std::optional<size_t> next;
+    unsigned threads = 1;
     {
       std::unique_lock lock(mutex_);
       ready_.wait(lock, [&] { return (next = queue_.take()) || queue_.drained(); });
       if (!next) return;
+      threads = queue_.decoder_threads();
     }
-    Status status = failed_ ? ok_status() : work_(*next);
+    Status status = failed_ ? ok_status() : work_(*next, threads);
     std::lock_guard lock(mutex_);
     queue_.extracted();
     ready_.notify_one();  // a core is free

@@ -16,7 +16,7 @@ namespace cudaenv {
 
 // The cores this process may run on (its CPU affinity, which taskset and container cpusets
 // narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
-// How many archives are extracted side by side, and how many threads each decoder gets.
+// How many archives are extracted side by side, and how many threads a decoder may get.
 unsigned usable_cores();
 
 // The order verified archives are extracted in: the largest one waiting goes first, so the
@@ -28,7 +28,9 @@ unsigned usable_cores();
 // would make the whole install wait for the largest at the end. Pure; not thread-safe.
 class ExtractionQueue {
  public:
-  ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores);
+  // `cores` archives are extracted side by side (give or take the largest); their decoders share
+  // `decoder_cores`.
+  ExtractionQueue(std::vector<std::uint64_t> sizes, size_t cores, unsigned decoder_cores);
 
   // Archive `index` is complete and matches its sha256.
   void verified(size_t index) { waiting_.push_back(index); }
@@ -37,8 +39,17 @@ class ExtractionQueue {
   // The largest waiting archive (the first verified among equal sizes), now taken; nullopt when
   // none waits, or when every core has an archive and the one waiting is not the largest.
   std::optional<size_t> take();
+  // The decoder threads for the archive just taken: an even share of the decoder cores among
+  // the archives that may run side by side, so one thread each while at least as many archives
+  // are unfinished as there are cores. Single-threaded decoders side by side waste nothing, and
+  // liblzma's threaded decoder costs about 10% more CPU (its threads hand blocks over and
+  // allocate a buffer per block); the last archives take the cores the others leave.
+  unsigned decoder_threads() const;
   // An archive taken has been extracted.
-  void extracted() { --running_; }
+  void extracted() {
+    --running_;
+    ++extracted_;
+  }
   // Nothing waits and nothing more will come: a free worker may stop.
   bool drained() const { return waiting_.empty() && downloads_over_; }
   // The most archives taken and not yet extracted at once: a worker for each.
@@ -47,19 +58,21 @@ class ExtractionQueue {
  private:
   std::vector<std::uint64_t> sizes_;
   size_t cores_;
+  unsigned decoder_cores_;
   size_t largest_;  // the largest archive of all, which never waits for a core
   bool downloads_over_ = false;
   std::vector<size_t> waiting_;  // in the order they were verified
   size_t running_ = 0;
+  size_t extracted_ = 0;
 };
 
-// Workers run `work(index)` for each submitted archive, in ExtractionQueue's order, on `cores`
-// cores.
+// Workers run `work(index, decoder_threads)` for each submitted archive, in ExtractionQueue's
+// order, on `cores` cores.
 // After the first error the rest are skipped.
 class ExtractionPool {
  public:
-  using Work = std::function<Status(size_t index)>;
-  ExtractionPool(size_t cores, std::vector<std::uint64_t> sizes, Work work);
+  using Work = std::function<Status(size_t index, unsigned decoder_threads)>;
+  ExtractionPool(size_t cores, unsigned decoder_cores, std::vector<std::uint64_t> sizes, Work work);
   ~ExtractionPool() { (void)finish(); }
   ExtractionPool(const ExtractionPool&) = delete;
   ExtractionPool& operator=(const ExtractionPool&) = delete;

@@ -319,12 +319,8 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
   std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
   StagedFiles files;
-  ExtractionPool pool(cores, sizes, [&](size_t i) -> Status {
+  ExtractionPool pool(cores, usable_cores(), sizes, [&](size_t i, unsigned decoder_threads) -> Status {
     progress.extracting(i);
-    // Every archive may decode on every core: two side by side share them, and when one ends
-    // (or has a single block, which decodes on one thread) the other's decoder threads take up
-    // the cores it leaves.
-    unsigned decoder_threads = usable_cores();
     auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
     if (!extracted) {
       Error error = extracted.take_error();

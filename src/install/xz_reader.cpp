@@ -1,6 +1,8 @@
 #include "install/xz_reader.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,12 +31,28 @@ bool is_xz_file(const std::filesystem::path& path) {
 
 XzReader::~XzReader() {
   lzma_end(&stream_);
-  if (fd_ >= 0) ::close(fd_);
+  if (mapped_) ::munmap(mapped_, mapped_size_);
 }
 
 Status XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) return make_error("cannot open " + path.string() + ": " + std::strerror(errno));
+  // Mapped, not read: the decoder reads the page cache itself instead of a copy of it. The file
+  // is this install's own download, under its lock, so nothing truncates it while mapped.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error("cannot open " + path.string() + ": " + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && info.st_size > 0) {
+    void* mapped = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped != MAP_FAILED) {
+      mapped_ = mapped;
+      mapped_size_ = static_cast<size_t>(info.st_size);
+      ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);
+    }
+  }
+  int error = errno;
+  ::close(fd);
+  if (info.st_size > 0 && !mapped_) return make_error("cannot read " + path.string() + ": " + std::strerror(error));
+  stream_.next_in = static_cast<const std::uint8_t*>(mapped_);
+  stream_.avail_in = mapped_size_;
   lzma_mt options{};
   options.threads = std::max(1u, threads);
   options.memlimit_threading = kThreadingMemoryLimit;
@@ -42,17 +60,30 @@ Status XzReader::open(archive* reader, const std::filesystem::path& path, unsign
   // The archive matched its manifest's sha256 before extraction: the xz check (CRC64 of the
   // content, about 1.5% of the decoding time) could only tell what that already proved.
   options.flags = LZMA_CONCATENATED | LZMA_IGNORE_CHECK;
-  if (lzma_stream_decoder_mt(&stream_, &options) != LZMA_OK) {
+  // One thread: the plain decoder, which needs no block hand-over between threads.
+  lzma_ret started = options.threads > 1 ? lzma_stream_decoder_mt(&stream_, &options)
+                                         : lzma_stream_decoder(&stream_, options.memlimit_stop, options.flags);
+  if (started != LZMA_OK) {
     return make_error("cannot start the xz decoder for " + path.string());
   }
-  // As xz's own buffers are small: they stay in the core's cache between liblzma and the tar
-  // writer, and a decoder beside others keeps to its memory budget.
-  in_.resize(64 << 10);
+  // As xz's own output buffer is small: it stays in the core's cache between liblzma and the
+  // tar writer.
   out_.resize(64 << 10);
   if (archive_read_open(reader, this, nullptr, &XzReader::read, nullptr) != ARCHIVE_OK) {
     return make_error("cannot read " + path.string() + ": " + archive_error_string(reader));
   }
   return ok_status();
+}
+
+// What the decoder has read leaves this process's resident memory (the page cache keeps it), so
+// that a mapped 1 GB archive costs no more memory than a read buffer would.
+void XzReader::release_read_input() {
+  constexpr size_t kReleaseStep = 4 << 20;
+  size_t read = mapped_size_ - stream_.avail_in;
+  if (read - released_ < kReleaseStep) return;
+  size_t end = read & ~(kReleaseStep - 1);
+  ::madvise(static_cast<char*>(mapped_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
 }
 
 la_ssize_t XzReader::read(archive* reader, void* self, const void** buffer) {
@@ -64,18 +95,8 @@ la_ssize_t XzReader::next(archive* reader, const void** buffer) {
   stream_.next_out = out_.data();
   stream_.avail_out = out_.size();
   while (!finished_ && stream_.avail_out == out_.size()) {
-    if (stream_.avail_in == 0 && !input_done_) {
-      ssize_t got = ::read(fd_, in_.data(), in_.size());
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) {
-        archive_set_error(reader, errno, "read error");
-        return -1;
-      }
-      stream_.next_in = in_.data();
-      stream_.avail_in = static_cast<size_t>(got);
-      input_done_ = got == 0;
-    }
-    lzma_ret status = lzma_code(&stream_, input_done_ ? LZMA_FINISH : LZMA_RUN);
+    release_read_input();
+    lzma_ret status = lzma_code(&stream_, LZMA_FINISH);
     if (status == LZMA_STREAM_END) {
       finished_ = true;
     } else if (status != LZMA_OK) {

@@ -5,127 +5,15 @@
 #include <string.h>
 
 #include "lean/lean_os.h"
-#include "lean/lean_toml.h"
 
-#define STATE_VARIABLE "__CUDAENV_STATE" /* kStateVariable */
-#define STATE_LIMIT ((size_t)64 * 1024)  /* kStateLimit */
-#define NOTICE_LINE_SIZE (2 + 64 + 1)    /* "N\t<sha256 hex>\n", which bounded() counts in */
-
-/* ---- The state: parse_state() and format_state() ---- */
-
-static char* unescaped(struct lean_plan* memory, const char* text, size_t size) {
-  char* out = lean_allocate(memory, size + 1);
-  if (!out) return NULL;
-  size_t n = 0;
-  for (size_t i = 0; i < size; ++i) {
-    if (text[i] != '\\' || i + 1 == size) {
-      out[n++] = text[i];
-      continue;
-    }
-    char next = text[++i];
-    out[n++] = next == 'n' ? '\n' : next == 't' ? '\t' : next;
-  }
-  out[n] = '\0';
-  return out;
-}
-
-/* read_owned(): a record of the right tag and number of fields, others skipped. */
-static int read_record(struct lean_plan* memory, const char* line, size_t size, struct lean_state* state) {
-  struct lean_span parts[5];
-  size_t count = 0;
-  for (const char *p = line, *end = line + size;;) {
-    const char* tab = memchr(p, '\t', (size_t)(end - p));
-    if (count == 5) return 1; /* more fields than any record has */
-    parts[count].text = p;
-    parts[count++].size = tab ? (size_t)(tab - p) : (size_t)(end - p);
-    if (!tab) break;
-    p = tab + 1;
-  }
-  char tag = parts[0].size == 1 ? parts[0].text[0] : '\0';
-  int wanted = tag == 'A' || tag == 'N' ? 2 : tag == 'P' || tag == 'U' ? 3 : tag == 'S' ? 4 : 0;
-  if ((int)count != wanted) return 1;
-  char* fields[3] = {NULL, NULL, NULL};
-  for (size_t i = 1; i < count; ++i) {
-    if (!(fields[i - 1] = unescaped(memory, parts[i].text, parts[i].size))) return 0;
-  }
-  struct lean_owned owned = {fields[0], fields[1], fields[2]};
-  if (tag == 'A') state->announced = fields[0];
-  else if (tag == 'N') state->notice_key = fields[0];
-  else if (tag == 'P') state->entries[state->entry_count++] = owned;
-  else state->values[state->value_count++] = owned;
-  return 1;
-}
-
-int lean_parse_state(struct lean_plan* memory, const char* text, size_t size, struct lean_state* state) {
-  memset(state, 0, sizeof *state);
-  state->announced = state->notice_key = "";
-  while (size && *text == '!') ++text, --size; /* an older shell function's stale mark */
-  const char* end = text + size;
-  const char* line_end = memchr(text, '\n', size);
-  if (!line_end) line_end = end;
-  size_t first = (size_t)(line_end - text);
-  int old = first == 8 && !memcmp(text, "cudaenv1", 8);
-  if (!old && !(first == 8 && !memcmp(text, "cudaenv2", 8))) return 1;
-  size_t lines = 1;
-  for (const char* p = text; (p = memchr(p, '\n', (size_t)(end - p))); ++p) ++lines;
-  state->entries = lean_allocate(memory, lines * sizeof *state->entries);
-  state->values = lean_allocate(memory, lines * sizeof *state->values);
-  if (!state->entries || !state->values) return 0;
-  /* A cudaenv1 state's watch lines end at an empty line. */
-  int skipping = old;
-  for (const char* line = line_end; line < end;) {
-    ++line;
-    const char* next = memchr(line, '\n', (size_t)(end - line));
-    if (!next) next = end;
-    size_t n = (size_t)(next - line);
-    if (skipping) skipping = n != 0;
-    else if (n && !read_record(memory, line, n, state)) return 0;
-    line = next;
-  }
-  return 1;
-}
-
-static void append_escaped(struct lean_text* out, const char* text) {
-  for (; *text; ++text) {
-    if (*text == '\\') lean_append(out, "\\\\", 2);
-    else if (*text == '\n') lean_append(out, "\\n", 2);
-    else if (*text == '\t') lean_append(out, "\\t", 2);
-    else lean_append(out, text, 1);
-  }
-}
-
-/* A line of `tag` and the `count` fields given, each escaped. */
-static void append_record(struct lean_text* out, const char* tag, size_t count, const char* a, const char* b, const char* c) {
-  const char* fields[3] = {a, b, c};
-  lean_append_all(out, tag, (char*)NULL);
-  for (size_t i = 0; i < count; ++i) {
-    lean_append(out, "\t", 1);
-    append_escaped(out, fields[i]);
-  }
-  lean_append(out, "\n", 1);
-}
-
-void lean_format_state(const struct lean_state* state, struct lean_text* out) {
-  lean_append_all(out, "cudaenv2\n", (char*)NULL);
-  if (*state->announced) append_record(out, "A", 1, state->announced, NULL, NULL);
-  if (*state->notice_key) append_record(out, "N", 1, state->notice_key, NULL, NULL);
-  for (size_t i = 0; i < state->entry_count; ++i) {
-    append_record(out, "P", 2, state->entries[i].variable, state->entries[i].value, NULL);
-  }
-  for (size_t i = 0; i < state->value_count; ++i) {
-    const struct lean_owned* owned = &state->values[i];
-    if (owned->previous) append_record(out, "S", 3, owned->variable, owned->value, owned->previous);
-    else append_record(out, "U", 2, owned->variable, owned->value, NULL);
-  }
-}
+#define NOTICE_LINE_SIZE (2 + 64 + 1) /* "N\t<sha256 hex>\n", which bounded() counts in */
 
 /* ---- The environment as a map (EnvMap): each name once, a value or unset ---- */
 
 struct variable {
   const char* name;
   size_t name_size;
-  const char* value;    /* NULL: unset */
-  const char* as_given; /* "NAME=value" from environ while unchanged */
+  const char* value; /* NULL: unset */
 };
 
 struct environment {
@@ -144,7 +32,7 @@ static int read_environment(struct lean_plan* memory, char** environ, struct env
   for (env->count = 0; env->count < count; ++env->count) {
     const char* entry = environ[env->count];
     const char* eq = strchr(entry, '=');
-    struct variable variable = {entry, (size_t)(eq - entry), eq + 1, entry};
+    struct variable variable = {entry, (size_t)(eq - entry), eq + 1};
     env->items[env->count] = variable;
   }
   return 1;
@@ -184,95 +72,7 @@ static int set_value(struct environment* env, const char* name, const char* valu
     variable->name_size = strlen(name);
   }
   variable->value = value;
-  variable->as_given = NULL;
   return 1;
-}
-
-/* The set variables as an environ array, for the lean resolver. */
-static char** environ_of(struct lean_plan* memory, const struct environment* env) {
-  char** out = lean_allocate(memory, (env->count + 1) * sizeof *out);
-  if (!out) return NULL;
-  size_t n = 0;
-  for (size_t i = 0; i < env->count; ++i) {
-    const struct variable* variable = &env->items[i];
-    if (!variable->value) continue;
-    char* entry = (char*)variable->as_given;
-    if (!entry) {
-      size_t value_size = strlen(variable->value);
-      if (!(entry = lean_allocate(memory, variable->name_size + value_size + 2))) return NULL;
-      memcpy(entry, variable->name, variable->name_size);
-      entry[variable->name_size] = '=';
-      memcpy(entry + variable->name_size + 1, variable->value, value_size + 1);
-    }
-    out[n++] = entry;
-  }
-  out[n] = NULL;
-  return out;
-}
-
-/* `list` without the first of its ':'-separated parts equal to `entry`: 1 with `out` set (NULL:
- * no part left), or 0 when none is equal. */
-static int without_entry(struct lean_plan* memory, const char* list, const char* entry, const char** out) {
-  size_t entry_size = strlen(entry);
-  for (const char* part = list;;) {
-    const char* colon = strchr(part, ':');
-    size_t n = colon ? (size_t)(colon - part) : strlen(part);
-    if (n == entry_size && !memcmp(part, entry, n)) {
-      if (part == list && !colon) *out = NULL;
-      else if (part == list) *out = colon + 1;
-      else {
-        /* Drop the part and the ':' before it. */
-        size_t head = (size_t)(part - list) - 1, tail = strlen(part + n);
-        char* kept = lean_allocate(memory, head + tail + 1);
-        if (!kept) return -1;
-        memcpy(kept, list, head);
-        memcpy(kept + head, part + n, tail + 1);
-        *out = kept;
-      }
-      return 1;
-    }
-    if (!colon) return 0;
-    part = colon + 1;
-  }
-}
-
-/* revert_owned(): the last recorded first; a variable the user changed since keeps theirs. */
-static int revert(struct lean_plan* memory, struct environment* env, const struct lean_state* state) {
-  for (size_t i = state->entry_count; i-- > 0;) {
-    const struct lean_owned* owned = &state->entries[i];
-    const char* list = value_of(env, owned->variable);
-    const char* kept = NULL;
-    if (!list) continue;
-    int found = without_entry(memory, list, owned->value, &kept);
-    if (found < 0 || (found && !set_value(env, owned->variable, kept))) return 0;
-  }
-  for (size_t i = state->value_count; i-- > 0;) {
-    const struct lean_owned* owned = &state->values[i];
-    const char* value = value_of(env, owned->variable);
-    if (value && !strcmp(value, owned->value) && !set_value(env, owned->variable, owned->previous)) return 0;
-  }
-  return 1;
-}
-
-/* The environment before the hook: `env` without what the state `old` records, and without the
- * state itself; 0 when out of memory. */
-static int pristine_of(struct lean_plan* memory, const struct environment* env, const struct lean_state* old,
-                       struct environment* pristine) {
-  return copy_environment(memory, env, pristine) && revert(memory, pristine, old) && set_value(pristine, STATE_VARIABLE, NULL);
-}
-
-char** lean_without_hook_changes(struct lean_plan* memory, char** environ) {
-  struct environment env, pristine;
-  struct lean_state state;
-  size_t n = strlen(STATE_VARIABLE "=");
-  char** entry = environ;
-  while (*entry && strncmp(*entry, STATE_VARIABLE "=", n) != 0) ++entry;
-  if (!*entry) return environ; /* no hook ran */
-  if (!lean_environment_is_plain(environ) || !read_environment(memory, environ, &env)) return NULL;
-  const char* text = value_of(&env, STATE_VARIABLE);
-  return lean_parse_state(memory, text, strlen(text), &state) && pristine_of(memory, &env, &state, &pristine)
-             ? environ_of(memory, &pristine)
-             : NULL;
 }
 
 /* apply_owned(): the variables set, then the list entries put in front, each recorded. */
@@ -550,7 +350,7 @@ static int decide(struct lean_plan* memory, const struct lean_request* request, 
  * reads those from the environment as it is, the selection from the one before the hook. */
 static int owns_layout(const struct lean_owned* owned, size_t count) {
   static const char* const names[] = {"CUDAENV_ROOT",        "HOME", "CUDAENV_SHARED_ROOT",
-                                      "CUDAENV_SYSTEM_ROOT", "PWD",  STATE_VARIABLE};
+                                      "CUDAENV_SYSTEM_ROOT", "PWD",  LEAN_STATE_VARIABLE};
   for (size_t i = 0; i < count; ++i) {
     for (size_t j = 0; j < sizeof names / sizeof *names; ++j) {
       if (!strcmp(owned[i].variable, names[j])) return 1;
@@ -568,18 +368,20 @@ int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, st
                   struct lean_text* messages) {
   struct environment env, pristine;
   if (!lean_environment_is_plain(environ) || !lean_is_plain_absolute(cwd) || !read_environment(memory, environ, &env)) return 0;
-  const char* state_text = value_of(&env, STATE_VARIABLE);
+  const char* state_text = value_of(&env, LEAN_STATE_VARIABLE);
   int first_run = state_text == NULL;
   size_t state_size = first_run ? 0 : strlen(state_text);
+  struct lean_memory state_memory = lean_plan_memory(memory);
   struct lean_state old;
-  if (state_size > STATE_LIMIT || !lean_parse_state(memory, first_run ? "" : state_text, state_size, &old) ||
+  if (state_size > LEAN_STATE_LIMIT || !lean_parse_state(&state_memory, first_run ? "" : state_text, state_size, &old) ||
       owns_layout(old.entries, old.entry_count) || owns_layout(old.values, old.value_count)) {
     return 0;
   }
-  if (!pristine_of(memory, &env, &old, &pristine)) return 0;
-  struct lean_request request = {&lean_disk, environ_of(memory, &pristine), cwd, NULL, ""};
+  struct lean_request request = {&lean_disk, lean_revert_state(&state_memory, environ, &old), cwd, NULL, ""};
   struct lean_roots roots;
-  if (!request.environ || !lean_find_roots(&request, memory, &roots)) return 0;
+  if (!request.environ || !read_environment(memory, request.environ, &pristine) || !lean_find_roots(&request, memory, &roots)) {
+    return 0;
+  }
   const char* version_override = lean_env_value(request.environ, "CUDAENV_VERSION");
   const char* project = NULL;
   const char* global = lean_join(memory, roots.user_root, "version");
@@ -604,7 +406,8 @@ int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, st
   if (state_value) memcpy(state_value, state.data, state.size), state_value[state.size] = '\0';
   free(state.data);
   /* Larger, bounded() would leave [env] or everything out and say so. */
-  if (!state_value || state.size + NOTICE_LINE_SIZE > STATE_LIMIT || !set_value(&after, STATE_VARIABLE, state_value)) return 0;
+  if (!state_value || state.size + NOTICE_LINE_SIZE > LEAN_STATE_LIMIT || !set_value(&after, LEAN_STATE_VARIABLE, state_value))
+    return 0;
 
   int silent_start = first_run && (outcome.quiet_start || !*outcome.announced);
   if (strcmp(next.announced, old.announced) != 0 && !silent_start && !quiet(&env)) {
@@ -620,7 +423,7 @@ int lean_hook_env(char** environ, const char* cwd, enum lean_dialect dialect, st
   for (size_t i = 0; i < next.entry_count; ++i) names[n++] = next.entries[i].variable;
   for (size_t i = 0; i < old.value_count; ++i) names[n++] = old.values[i].variable;
   for (size_t i = 0; i < next.value_count; ++i) names[n++] = next.values[i].variable;
-  names[n++] = STATE_VARIABLE;
+  names[n++] = LEAN_STATE_VARIABLE;
   return append_update(&env, &after, names, n, dialect, code) && append_fast_path(&fast, dialect, code) && !code->failed &&
          !messages->failed;
 }

@@ -19,6 +19,13 @@ void* lean_allocate(struct lean_plan* plan, size_t size) {
   return block + 1;
 }
 
+static void* allocate(void* plan, size_t size) { return lean_allocate(plan, size); }
+
+struct lean_memory lean_plan_memory(struct lean_plan* plan) {
+  struct lean_memory memory = {allocate, plan};
+  return memory;
+}
+
 void lean_plan_free(struct lean_plan* plan) {
   while (plan->blocks) {
     struct lean_block* next = plan->blocks->next;

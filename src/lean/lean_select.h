@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "lean/lean_fs.h"
+#include "lean/lean_state.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,8 @@ void lean_plan_free(struct lean_plan* plan);
 /* `size` bytes that live until lean_plan_free(plan); NULL when out of memory. The functions
  * below keep what they answer in a plan used as memory (zero-initialised before its first use). */
 void* lean_allocate(struct lean_plan* plan, size_t size);
+/* The plan as the memory lean_state.h's calls keep their answers in. */
+struct lean_memory lean_plan_memory(struct lean_plan* plan);
 
 /* An absolute path that lexically_normal() leaves as it is: no empty, "." or ".." segment and
  * no trailing slash. */

@@ -169,8 +169,7 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
   auto state_text = env.find(kStateVariable);
   bool first_run = state_text == env.end();
   HookState old = parse_state(first_run ? "" : state_text->second);
-  EnvMap pristine = revert_owned(env, old.entries, old.values);
-  pristine.erase(kStateVariable);
+  EnvMap pristine = without_hook_changes(env);
 
   HookResult result;
   std::string version_override = env_get(pristine, "CUDAENV_VERSION").value_or("");

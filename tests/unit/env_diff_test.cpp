@@ -7,6 +7,15 @@
 
 using namespace cudaenv;
 
+// What the hook leaves on leaving: `env` without what `owned` records, through the exported state.
+static EnvMap left_with(EnvMap env, const OwnedChange& owned) {
+  HookState state;
+  state.entries = owned.entries;
+  state.values = owned.values;
+  env[kStateVariable] = format_state(state);
+  return without_hook_changes(env);
+}
+
 TEST_CASE("the hook state survives a round trip, odd characters included") {
   HookState state;
   state.announced = "12.1.1\tset by /home/u/proj/cuda.toml";
@@ -91,7 +100,7 @@ TEST_CASE("leaving removes exactly the entries cudaenv added") {
   CHECK(env["PATH"] == "/tk/bin:/usr/bin");
   // The user adds entries on both sides of ours while inside.
   env["PATH"] = "/user/front:" + env["PATH"] + ":/user/back";
-  EnvMap left = revert_owned(env, owned.entries, owned.values);
+  EnvMap left = left_with(env, owned);
   CHECK(left["PATH"] == "/user/front:/usr/bin:/user/back");
   CHECK(left["LD_LIBRARY_PATH"] == "/user/lib");
 }
@@ -117,7 +126,7 @@ TEST_CASE("an entry already on the list is added in front and only that copy rem
   change.prepend = {{"PATH", "/tk/bin"}};
   OwnedChange owned = apply_owned(change, env);
   CHECK(env["PATH"] == "/tk/bin:/a:/tk/bin:/b");
-  CHECK(revert_owned(env, owned.entries, owned.values)["PATH"] == "/a:/tk/bin:/b");
+  CHECK(left_with(env, owned)["PATH"] == "/a:/tk/bin:/b");
 }
 
 TEST_CASE("a list cudaenv created is unset again on leaving") {
@@ -125,7 +134,7 @@ TEST_CASE("a list cudaenv created is unset again on leaving") {
   EnvChange change;
   change.prepend = {{"LD_LIBRARY_PATH", "/tk/lib64"}};
   OwnedChange owned = apply_owned(change, env);
-  CHECK(revert_owned(env, owned.entries, owned.values).count("LD_LIBRARY_PATH") == 0);
+  CHECK(left_with(env, owned).count("LD_LIBRARY_PATH") == 0);
 }
 
 TEST_CASE("overridden variables get their old values back unless the user changed them") {
@@ -134,7 +143,7 @@ TEST_CASE("overridden variables get their old values back unless the user change
   change.set = {{"CUDA_HOME", "/tk"}, {"CUDACXX", "/tk/bin/nvcc"}, {"CUDAARCHS", "89"}};
   OwnedChange owned = apply_owned(change, env);
   env["CUDAARCHS"] = "90";  // the user's own choice, made inside the project
-  EnvMap left = revert_owned(env, owned.entries, owned.values);
+  EnvMap left = left_with(env, owned);
   CHECK(left["CUDA_HOME"] == "/opt/cuda");
   CHECK(left.count("CUDACXX") == 0);
   CHECK(left["CUDAARCHS"] == "90");
@@ -146,7 +155,7 @@ TEST_CASE("a variable set twice (toolkit, then [env]) is restored through both")
   change.set = {{"CUDA_HOME", "/tk"}, {"CUDA_HOME", "/from-env-table"}};
   OwnedChange owned = apply_owned(change, env);
   CHECK(env["CUDA_HOME"] == "/from-env-table");
-  CHECK(revert_owned(env, owned.entries, owned.values)["CUDA_HOME"] == "/orig");
+  CHECK(left_with(env, owned)["CUDA_HOME"] == "/orig");
 }
 
 TEST_CASE("the update names only variables that changed, in each shell's syntax") {

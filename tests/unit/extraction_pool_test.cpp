@@ -27,7 +27,7 @@ struct Schedule {
 // Cores extracting at one byte per tick, each archive verified at its own tick: when each
 // archive starts, taken from an ExtractionQueue the way the pool's workers take them.
 Schedule simulate(const std::vector<std::uint64_t>& sizes, const std::vector<std::uint64_t>& verified_at, size_t cores) {
-  ExtractionQueue queue(sizes, cores);
+  ExtractionQueue queue(sizes, cores, static_cast<unsigned>(cores));
   Schedule schedule;
   schedule.finished_at.assign(cores, 0);
   std::vector<bool> busy(cores, false);
@@ -57,7 +57,7 @@ Schedule simulate(const std::vector<std::uint64_t>& sizes, const std::vector<std
 }  // namespace
 
 TEST_CASE("extraction queue: the largest verified archive goes first, whatever order downloads finish in") {
-  ExtractionQueue queue({3, 120, 45, 8}, 4);  // a core for each: only the order counts
+  ExtractionQueue queue({3, 120, 45, 8}, 4, 4);  // a core for each: only the order counts
   CHECK(!queue.take());
   queue.verified(0);
   queue.verified(3);
@@ -75,7 +75,7 @@ TEST_CASE("extraction queue: the largest verified archive goes first, whatever o
 }
 
 TEST_CASE("extraction queue: equal sizes go in the order they were verified") {
-  ExtractionQueue queue({5, 5, 5}, 3);
+  ExtractionQueue queue({5, 5, 5}, 3, 3);
   queue.verified(2);
   queue.verified(0);
   queue.verified(1);
@@ -85,7 +85,7 @@ TEST_CASE("extraction queue: equal sizes go in the order they were verified") {
 }
 
 TEST_CASE("extraction queue: the largest archive starts at once beside the others, which wait for a core") {
-  ExtractionQueue queue({3, 120, 45, 8}, 2);
+  ExtractionQueue queue({3, 120, 45, 8}, 2, 2);
   queue.verified(2);
   queue.verified(3);
   CHECK(queue.take() == 2u);
@@ -104,6 +104,43 @@ TEST_CASE("extraction queue: the largest archive starts at once beside the other
   CHECK(queue.most_running() == 3u);
 }
 
+TEST_CASE("extraction queue: decoders get one thread until fewer archives are left than cores") {
+  ExtractionQueue queue({3, 120, 45, 8}, 2, 2);
+  for (size_t i = 0; i < 4; ++i) queue.verified(i);
+  queue.downloads_over();
+  CHECK(queue.take() == 1u);
+  CHECK(queue.decoder_threads() == 1u);
+  CHECK(queue.take() == 2u);
+  CHECK(queue.decoder_threads() == 1u);
+  queue.extracted();
+  CHECK(queue.take() == 3u);
+  CHECK(queue.decoder_threads() == 1u);  // three unfinished: archive 1 still runs
+  queue.extracted();
+  queue.extracted();
+  CHECK(queue.take() == 0u);
+  CHECK(queue.decoder_threads() == 2u);  // alone: both cores
+}
+
+TEST_CASE("extraction queue: the decoder cores are shared evenly among the archives that can run side by side") {
+  ExtractionQueue alone({50}, 4, 4);
+  alone.verified(0);
+  CHECK(alone.take() == 0u);
+  CHECK(alone.decoder_threads() == 4u);
+  ExtractionQueue pair({50, 10}, 4, 4);
+  pair.verified(0);
+  CHECK(pair.take() == 0u);
+  CHECK(pair.decoder_threads() == 2u);  // the other is still to come
+  // --jobs 1 on 16 cores: one archive at a time, on every core; --jobs 4: a quarter each.
+  ExtractionQueue one_at_a_time({50, 10, 20}, 1, 16);
+  one_at_a_time.verified(0);
+  CHECK(one_at_a_time.take() == 0u);
+  CHECK(one_at_a_time.decoder_threads() == 16u);
+  ExtractionQueue four({50, 10, 20, 30, 40}, 4, 16);
+  four.verified(0);
+  CHECK(four.take() == 0u);
+  CHECK(four.decoder_threads() == 4u);
+}
+
 TEST_CASE("extraction schedule: with every archive verified, two cores finish within the smallest archive") {
   std::vector<std::uint64_t> sizes = {3, 8, 120, 4, 60, 20, 45, 40};
   Schedule schedule = simulate(sizes, std::vector<std::uint64_t>(sizes.size(), 0), 2);
@@ -120,7 +157,7 @@ TEST_CASE("extraction pool: workers run every submitted archive, largest waiting
   std::vector<size_t> ran;
   std::promise<void> all_submitted;
   std::shared_future<void> submitted = all_submitted.get_future().share();
-  ExtractionPool pool(1, sizes, [&](size_t index) -> Status {
+  ExtractionPool pool(1, 1, sizes, [&](size_t index, unsigned) -> Status {
     submitted.wait();      // the worker holds its first archive until the others wait
     ran.push_back(index);  // one core: one worker at a time, as archive 3 never comes
     return ok_status();
@@ -140,7 +177,7 @@ TEST_CASE("extraction pool: the largest archive starts while a smaller one holds
   std::promise<void> largest_started;
   std::shared_future<void> started = largest_started.get_future().share();
   std::atomic<bool> waited_in_vain{false};
-  ExtractionPool pool(1, {10, 300}, [&](size_t index) -> Status {
+  ExtractionPool pool(1, 1, {10, 300}, [&](size_t index, unsigned) -> Status {
     if (index == 1) largest_started.set_value();
     // Generous: a loaded machine may be slow to start the second worker.
     else if (started.wait_for(std::chrono::seconds(60)) != std::future_status::ready) waited_in_vain = true;
@@ -154,7 +191,7 @@ TEST_CASE("extraction pool: the largest archive starts while a smaller one holds
 
 TEST_CASE("extraction pool: the first error is returned and the rest are skipped") {
   std::atomic<int> ran{0};
-  ExtractionPool pool(1, {10, 5}, [&](size_t index) -> Status {
+  ExtractionPool pool(1, 1, {10, 5}, [&](size_t index, unsigned) -> Status {
     ++ran;
     if (index == 1) return make_error("archive 1 is broken");
     return ok_status();

@@ -1,5 +1,8 @@
-// The toolchain side: the selected toolkit, nvcc on PATH, CUDA_HOME, LD_LIBRARY_PATH,
-// the host compiler and the arch list.
+// run_probes and the probes of the toolchain side (the selected toolkit, nvcc on PATH,
+// CUDA_HOME, LD_LIBRARY_PATH, the host compiler, the arch list) and of Python, torch and
+// DeepSpeed, asked by running the interpreter, never by importing them here.
+#include "doctor/probes.h"
+
 #include <algorithm>
 #include <cctype>
 #include <future>
@@ -9,7 +12,6 @@
 #include "core/version_detect.h"
 #include "doctor/checks.h"
 #include "doctor/parsers.h"
-#include "doctor/probes.h"
 #include "util/process.h"
 #include "util/strings.h"
 
@@ -181,6 +183,48 @@ ArchListProbe probe_arch_list(const ProbeContext& context) {
   } else if (const Selection* selection = selected(context); selection && selection->project) {
     probe.source = selection->project->path.string();
     probe.entries = selection->project->arch;
+  }
+  return probe;
+}
+
+std::optional<fs::path> find_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& given) {
+  if (given) {
+    if (given->has_parent_path()) return fs.is_executable(*given) ? given : std::nullopt;
+    return find_on_path(fs, env, given->string(), {});
+  }
+  for (const char* name : {"python3", "python"}) {
+    if (auto path = find_on_path(fs, env, name, {})) return path;
+  }
+  return std::nullopt;
+}
+
+// The interpreter (--python, else python3/python on PATH) asked about torch and DeepSpeed.
+PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std::optional<fs::path>& python,
+                         std::chrono::milliseconds timeout) {
+  PythonProbe probe;
+  probe.limit = timeout;
+  probe.interpreter = find_python(fs, env, python);
+  if (!probe.interpreter) {
+    if (python) {
+      probe.interpreter = python;
+      probe.problem = "not found";
+    }
+    return probe;
+  }
+  auto started = std::chrono::steady_clock::now();
+  auto output = run_capture({probe.interpreter->string(), "-c", kPythonProbeScript}, timeout, &env);
+  probe.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  if (!output) {
+    // run_capture stops a program only at the deadline or for printing too much.
+    probe.timed_out = probe.took >= timeout;
+    probe.problem = probe.timed_out ? "no answer within " + seconds_text(std::chrono::duration<double>(timeout).count()) +
+                                          " (importing torch reads hundreds of MB)"
+                                    : output.error().message;
+  } else if (!read_python_answer(output->out, probe)) {
+    // A traceback ends with the line that says what went wrong.
+    std::string said(trim(output->err));
+    if (size_t last_line = said.rfind('\n'); last_line != std::string::npos) said.erase(0, last_line + 1);
+    probe.problem = "exit status " + std::to_string(output->exit_code) + (said.empty() ? "" : ": " + said);
   }
   return probe;
 }
