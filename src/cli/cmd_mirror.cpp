@@ -10,7 +10,7 @@
 #include "cli/session.h"
 #include "mirror/mirror_store.h"
 #include "mirror/mirror_verify.h"
-#include "util/file_lock.h"
+#include "util/file_system.h"
 #include "util/output.h"
 #include "util/strings.h"
 

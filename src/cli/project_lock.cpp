@@ -5,8 +5,8 @@
 
 #include "cli/redist_source.h"
 #include "install/library.h"
-#include "install/package_index.h"
 #include "install/plan.h"
+#include "install/pypi_index.h"
 #include "install/redist_files.h"
 #include "mirror/release_discovery.h"
 #include "util/file_system.h"

@@ -4,7 +4,6 @@
 
 #include <sys/utsname.h>
 
-#include "install/pip_config.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
 #include "util/output.h"

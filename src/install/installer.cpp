@@ -18,7 +18,6 @@
 #include "install/extraction_pool.h"
 #include "install/extractor.h"
 #include "install/plan.h"
-#include "util/file_lock.h"
 #include "util/file_system.h"
 #include "util/json_reader.h"
 #include "util/strings.h"

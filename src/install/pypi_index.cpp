@@ -3,12 +3,18 @@
 #include <algorithm>
 #include <cctype>
 
+#include "install/extractor.h"
 #include "install/plan.h"
+#include "install/redist_manifest.h"
+#include "util/sha256.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace {
+
+// A metapackage wheel is a few kB; its METADATA lists the component pins.
+constexpr std::uint64_t kMaxMetapackageBytes = 1 << 20;
 
 // Redist component -> wheel, from the Requires-Dist of NVIDIA's cuda-toolkit 13.2.2 metapackage
 // on PyPI (its extras name the same parts as redistrib_13.2.2.json's components).
@@ -172,6 +178,57 @@ Result<std::vector<std::pair<std::string, std::string>>> wanted_wheels(const Pro
 }
 
 }  // namespace
+
+std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const FileSystemView& disk) {
+  std::optional<std::string> explicit_file = env_get(env, "PIP_CONFIG_FILE");
+  if (explicit_file == "/dev/null") return {};
+  std::vector<fs::path> files;
+  std::string xdg_dirs = env_get(env, "XDG_CONFIG_DIRS").value_or("/etc/xdg");
+  for (const std::string& dir : split(xdg_dirs, ':')) {
+    if (!dir.empty()) files.push_back(fs::path(dir) / "pip" / "pip.conf");
+  }
+  files.emplace_back("/etc/pip.conf");
+  bool explicit_exists = explicit_file && disk.kind(*explicit_file) != EntryKind::missing;
+  if (auto home = env_get(env, "HOME"); home && !explicit_exists) {
+    files.push_back(fs::path(*home) / ".pip" / "pip.conf");
+    files.push_back(fs::path(env_get(env, "XDG_CONFIG_HOME").value_or(*home + "/.config")) / "pip" / "pip.conf");
+  }
+  if (auto venv = env_get(env, "VIRTUAL_ENV")) files.push_back(fs::path(*venv) / "pip.conf");
+  if (explicit_file) files.emplace_back(*explicit_file);
+  return files;
+}
+
+std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs) {
+  if (auto url = env_get(env, "PIP_INDEX_URL")) return Setting{*url, OriginKind::environment, "PIP_INDEX_URL"};
+  std::optional<Setting> found;
+  for (const std::filesystem::path& file : pip_config_files(env, fs)) {
+    auto text = fs.read_file(file);
+    if (!text) continue;  // pip skips files it cannot read
+    if (auto url = pip_config_index_url(*text)) found = Setting{*url, OriginKind::global_file, file.string()};
+  }
+  return found;
+}
+
+std::optional<std::string> pip_config_index_url(std::string_view text) {
+  std::optional<std::string> global, install;
+  std::string section;
+  for (std::string_view line : split(text, '\n')) {
+    line = trim(line);
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (line.front() == '[' && line.back() == ']') {
+      section = ascii_lower(trim(line.substr(1, line.size() - 2)));
+      continue;
+    }
+    size_t separator = line.find_first_of("=:");
+    if (separator == std::string_view::npos) continue;
+    std::string key = ascii_lower(trim(line.substr(0, separator)));
+    std::string value(trim(line.substr(separator + 1)));
+    if ((key != "index-url" && key != "index_url") || value.empty()) continue;
+    if (section == "global") global = value;
+    if (section == "install") install = value;
+  }
+  return install ? install : global;
+}
 
 std::optional<std::string> wheel_distribution(std::string_view component) {
   for (const auto& [name, wheel] : kWheels) {
@@ -411,6 +468,66 @@ Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog&
   return make_error("no CUDA " + version + " on " + project_url(index, kMetapackage),
                     labels.empty() ? "that index offers no CUDA toolkit wheels; check --index-url"
                                    : "it has: " + join(labels, ", ") + " (`cudaenv list-remote --source pypi`)");
+}
+
+PackageIndex::PackageIndex(std::string url) : url_(std::move(url)) {
+  while (!url_.empty() && url_.back() == '/') url_.pop_back();
+  options_.tries = 3;
+  options_.low_speed_seconds = 20;
+}
+
+Result<std::vector<IndexFile>> PackageIndex::files(const std::string& project) {
+  std::string name = normalize_project_name(project);
+  if (auto cached = pages_.find(name); cached != pages_.end()) return cached->second;
+  std::string page_url = url_ + "/" + name + "/";
+  auto page = fetch_text(page_url, options_, kSimpleIndexAccept);
+  if (!page) {
+    Error error = page.take_error();
+    error.hint = "check --index-url, PIP_INDEX_URL or pip's index-url (`pip config list`); the index must serve " + name +
+                 " (PEP 503 or PEP 691)";
+    return error;
+  }
+  std::vector<IndexFile> files = parse_project_page(*page);
+  for (IndexFile& file : files) file.url = resolve_url(page_url, file.url);
+  return pages_[name] = std::move(files);
+}
+
+Result<std::string> PackageIndex::wheel_metadata(const IndexFile& wheel) {
+  if (wheel.sha256.empty()) {
+    return make_error(url_ + " lists " + wheel.filename + " without a sha256",
+                      "cudaenv reads only wheels it can check: use an index that publishes hashes");
+  }
+  if (auto cached = metadata_.find(wheel.url); cached != metadata_.end()) return cached->second;
+  CUDAENV_TRY_ASSIGN(auto bytes, fetch_text(wheel.url, options_));
+  if (bytes.size() > kMaxMetapackageBytes) {
+    return make_error(wheel.url + " is larger than a metapackage: refused",
+                      "check --index-url: the index serves something else than NVIDIA's cuda-toolkit");
+  }
+  std::string actual = sha256_hex(bytes);
+  if (actual != wheel.sha256) {
+    return make_error(wheel.url + " has sha256 " + actual + " but " + url_ + " says " + wheel.sha256,
+                      "the index or a proxy serves an altered file: nothing was installed; run the command again or "
+                      "use another --index-url");
+  }
+  CUDAENV_TRY_ASSIGN(auto metadata, read_wheel_metadata(bytes, wheel.url));
+  return metadata_[wheel.url] = std::move(metadata);
+}
+
+Result<std::uint64_t> PackageIndex::size_of(const IndexFile& wheel) {
+  if (auto cached = sizes_.find(wheel.url); cached != sizes_.end()) return cached->second;
+  CUDAENV_TRY_ASSIGN(auto size, fetch_size(wheel.url, options_));
+  if (size > kMaxArchiveBytes) {
+    return make_error(wheel.url + " is " + std::to_string(size) + " bytes, more than any CUDA wheel: refused",
+                      "check --index-url: the index serves something else than NVIDIA's wheels");
+  }
+  return sizes_[wheel.url] = size;
+}
+
+PlanFiles plan_wheel_files(PackageIndex& index, const ProfileCatalog& profiles) {
+  return [&index, &profiles](const InstallRequest& request, const std::function<bool()>& should_stop) {
+    index.set_should_stop(should_stop);
+    return plan_wheels(index, profiles, WheelRequest{request.label, request.profile, request.components, request.platform});
+  };
 }
 
 }  // namespace cudaenv

@@ -1,24 +1,49 @@
 #pragma once
-// NVIDIA's CUDA wheels on a Python package index (pure): which distribution carries each
-// redist component, the toolkit labels the `cuda-toolkit` metapackage offers and the component
-// versions it pins, which wheel fits a platform, and where a wheel's files go in the flat
-// toolkit layout. The planner reads the index through `WheelIndex`, so it is tested without one.
+// NVIDIA's CUDA wheels on a Python package index: which distribution carries each redist
+// component, the toolkit labels the `cuda-toolkit` metapackage offers and the component versions
+// it pins, which wheel fits a platform, and where a wheel's files go in the flat toolkit layout
+// (pure). The planner reads the index through `WheelIndex`, so it is tested without one;
+// `PackageIndex` is the one that reads PyPI, or a proxy of it, over the network.
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "install/catalog.h"
+#include "install/downloader.h"
+#include "install/installer.h"
 #include "install/plan.h"
 #include "torch/index_parser.h"
+#include "util/environment.h"
+#include "util/file_system.h"
 #include "util/result.h"
 
 namespace cudaenv {
 
+// The index `install --source pypi` reads: --index-url, else the one pip would use, so a site's
+// proxy (Artifactory, Nexus, devpi) is followed without being told twice: PIP_INDEX_URL, else
+// pip's configuration files (read through a FileSystemView, so tested on an in-memory one), else
+// PyPI.
 inline constexpr const char* kDefaultPackageIndex = "https://pypi.org/simple";
+
+// pip's files in the order pip loads them, each overriding the ones before (pip 23's
+// configuration.py, checked with `pip config debug`): the XDG global files and /etc/pip.conf;
+// ~/.pip/pip.conf and $XDG_CONFIG_HOME/pip/pip.conf unless PIP_CONFIG_FILE names a file that
+// exists; $VIRTUAL_ENV/pip.conf; $PIP_CONFIG_FILE. None when PIP_CONFIG_FILE is /dev/null.
+std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const FileSystemView& fs);
+
+// What pip would use as index: PIP_INDEX_URL (an environment setting), else the last file
+// that sets index-url (a file setting: where is that file).
+std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs);
+
+// `index-url` of one file: [install] over [global] (a command's section overrides [global]);
+// pip also accepts index_url.
+std::optional<std::string> pip_config_index_url(std::string_view text);
 
 // The redist component a profile names -> its CUDA 13 wheel ("cuda_nvcc" -> "nvidia-cuda-nvcc");
 // nullopt for a component NVIDIA publishes no wheel of.
@@ -104,5 +129,30 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
 // whose wheels all exist for the request.
 Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog& profiles, const std::string& version,
                                         const WheelRequest& request);
+
+// The index over the network: project pages read once per command, metapackage wheels (a few
+// kB) fetched into memory and checked against the index's sha256 before their METADATA is read.
+class PackageIndex : public WheelIndex {
+ public:
+  // `url` the index root (a trailing '/' is dropped).
+  explicit PackageIndex(std::string url);
+
+  const std::string& url() const override { return url_; }
+  Result<std::vector<IndexFile>> files(const std::string& project) override;
+  Result<std::string> wheel_metadata(const IndexFile& wheel) override;
+  Result<std::uint64_t> size_of(const IndexFile& wheel) override;
+  void set_should_stop(std::function<bool()> should_stop) { options_.should_stop = std::move(should_stop); }
+
+ private:
+  std::string url_;
+  DownloadOptions options_;
+  // Resolving a label plans it once, the install again: each page, metapackage and size is read once.
+  std::map<std::string, std::vector<IndexFile>> pages_;
+  std::map<std::string, std::string> metadata_;
+  std::map<std::string, std::uint64_t> sizes_;
+};
+
+// The pypi source's part of an install (the redist source's is plan_redist_files).
+PlanFiles plan_wheel_files(PackageIndex& index, const ProfileCatalog& profiles);
 
 }  // namespace cudaenv

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "install/release_list.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -73,7 +72,7 @@ std::string layout_problem(const std::string& component, const std::string& rela
   }
   if (parts.size() < 2 || parts.front() != component) return "lies outside the component's folder " + component + "/";
   const std::string& name = parts.back();
-  if (label_from_file_name(name) || starts_with(name, "redistrib_")) return "names a manifest";
+  if (starts_with(name, "redistrib_")) return "names a manifest";
   if (name == "cudaenv-mirror.json") return "names the mirror index";
   if (name.size() > 5 && name.compare(name.size() - 5, 5, ".part") == 0) return "names a partial download";
   return "";

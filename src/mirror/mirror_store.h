@@ -8,7 +8,7 @@
 
 #include "install/catalog.h"
 #include "install/progress.h"
-#include "mirror/mirror_index.h"
+#include "mirror/release_discovery.h"
 #include "util/result.h"
 
 namespace cudaenv {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "mirror/mirror_index.h"
+#include "mirror/release_discovery.h"
 #include "util/result.h"
 
 namespace cudaenv {

@@ -1,17 +1,292 @@
 #include "mirror/release_discovery.h"
 
+#include <algorithm>
+#include <cctype>
 #include <ctime>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
 
+#include "core/version.h"
 #include "install/downloader.h"
-#include "install/release_list.h"
-#include "mirror/mirror_index.h"
 #include "util/file_system.h"
+#include "util/json_reader.h"
 #include "util/sha256.h"
 #include "util/strings.h"
 
 namespace cudaenv {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+using nlohmann::ordered_json;
+
+auto file_key(const MirrorFile& file) { return std::tie(file.platform, file.component, file.relative_path); }
+
+void sort_files(std::vector<MirrorFile>& files) {
+  std::sort(files.begin(), files.end(), [](const MirrorFile& a, const MirrorFile& b) { return file_key(a) < file_key(b); });
+}
+
+constexpr const char* kRebuildHint = "delete it and run `cudaenv mirror sync VERSION --to DIR` to rebuild it";
+
+Result<MirrorFile> file_from(const JsonValue& object) {
+  MirrorFile file;
+  for (auto [key, field] : {std::pair{"component", &file.component}, {"version", &file.version}, {"platform", &file.platform}}) {
+    CUDAENV_TRY_ASSIGN(auto value, object.optional_string(key));
+    *field = value.value_or("");
+  }
+  CUDAENV_TRY_ASSIGN(auto relative_path, object.string_at("relative_path"));
+  if (!is_contained_path(relative_path))
+    return object.error("has relative_path \"" + relative_path + "\", which leaves the mirror folder");
+  file.relative_path = relative_path;
+  CUDAENV_TRY_ASSIGN(auto sha256, object.string_at("sha256"));
+  if (sha256.size() != 64) return object.error("has a sha256 that is not 64 hex digits");
+  file.sha256 = sha256;
+  CUDAENV_TRY_ASSIGN(auto size, object.at("size"));
+  CUDAENV_TRY_ASSIGN(auto bytes, size.unsigned_integer());
+  file.size = bytes;
+  return file;
+}
+
+Result<MirrorRelease> release_from(const JsonValue& entry) {
+  MirrorRelease release;
+  CUDAENV_TRY_ASSIGN(auto label, entry.string_at("label"));
+  if (!parse_version(label)) return entry.error("has label \"" + label + "\", which is not a version such as \"12.1.1\"");
+  release.label = label;
+  CUDAENV_TRY_ASSIGN(auto date, entry.optional_string("release_date"));
+  release.release_date = date;
+  CUDAENV_TRY_ASSIGN(auto manifest, entry.at("manifest"));
+  CUDAENV_TRY_ASSIGN(auto manifest_file, file_from(manifest));
+  release.manifest = manifest_file;
+  CUDAENV_TRY_ASSIGN(auto files, entry.find("files"));
+  if (!files) return release;
+  CUDAENV_TRY_ASSIGN(auto items, files->elements());
+  for (const JsonValue& item : items) {
+    CUDAENV_TRY_ASSIGN(auto file, file_from(item));
+    release.files.push_back(std::move(file));
+  }
+  sort_files(release.files);
+  return release;
+}
+
+ordered_json file_json(const MirrorFile& file) {
+  ordered_json out;
+  if (!file.component.empty()) out["component"] = file.component;
+  if (!file.version.empty()) out["version"] = file.version;
+  if (!file.platform.empty()) out["platform"] = file.platform;
+  out["relative_path"] = file.relative_path;
+  out["sha256"] = file.sha256;
+  out["size"] = file.size;
+  return out;
+}
+
+void sort_releases(std::vector<MirrorRelease>& releases) {
+  std::sort(releases.begin(), releases.end(),
+            [](const MirrorRelease& a, const MirrorRelease& b) { return parse_version(a.label) > parse_version(b.label); });
+}
+
+}  // namespace
+
+std::vector<std::string> MirrorRelease::platforms() const {
+  std::set<std::string> seen;
+  for (const MirrorFile& file : files) seen.insert(file.platform);
+  return {seen.begin(), seen.end()};
+}
+
+const MirrorRelease* MirrorIndex::find(std::string_view label) const {
+  for (const MirrorRelease& release : releases) {
+    if (release.label == label) return &release;
+  }
+  return nullptr;
+}
+
+Result<MirrorIndex> parse_mirror_index(std::string_view text, const std::string& source) {
+  CUDAENV_TRY_ASSIGN(auto root, JsonValue::parse(text, source, kRebuildHint));
+  CUDAENV_TRY_ASSIGN(auto releases, root.at("releases"));
+  CUDAENV_TRY_ASSIGN(auto entries, releases.elements());
+  MirrorIndex index;
+  for (const JsonValue& entry : entries) {
+    CUDAENV_TRY_ASSIGN(auto release, release_from(entry));
+    index.releases.push_back(std::move(release));
+  }
+  sort_releases(index.releases);
+  return index;
+}
+
+std::string render_mirror_index(const MirrorIndex& index) {
+  ordered_json root;
+  root["format"] = 1;
+  root["releases"] = ordered_json::array();
+  for (const MirrorRelease& release : index.releases) {
+    ordered_json entry;
+    entry["label"] = release.label;
+    entry["release_date"] = release.release_date ? ordered_json(*release.release_date) : ordered_json(nullptr);
+    entry["platforms"] = release.platforms();
+    entry["manifest"] = file_json(release.manifest);
+    entry["files"] = ordered_json::array();
+    for (const MirrorFile& file : release.files) entry["files"].push_back(file_json(file));
+    root["releases"].push_back(std::move(entry));
+  }
+  return json_text(root);
+}
+
+void merge_release(MirrorIndex& index, MirrorRelease release) {
+  auto held = std::find_if(index.releases.begin(), index.releases.end(),
+                           [&](const MirrorRelease& r) { return r.label == release.label; });
+  if (held == index.releases.end()) {
+    sort_files(release.files);
+    index.releases.push_back(std::move(release));
+    sort_releases(index.releases);
+    return;
+  }
+  if (held->manifest.sha256 == release.manifest.sha256) {
+    for (const MirrorFile& old : held->files) {
+      bool replaced = std::any_of(release.files.begin(), release.files.end(),
+                                  [&](const MirrorFile& f) { return file_key(f) == file_key(old); });
+      if (!replaced) release.files.push_back(old);
+    }
+  }
+  sort_files(release.files);
+  *held = std::move(release);
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+bool iequals_at(std::string_view text, size_t pos, std::string_view word) {
+  if (pos + word.size() > text.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[pos + i])) != word[i]) return false;
+  }
+  return true;
+}
+
+// The attribute value that starts at `pos` (quoted or bare); `pos` ends after it.
+std::string_view attribute_value(std::string_view html, size_t& pos) {
+  if (pos >= html.size()) return {};
+  char quote = html[pos];
+  if (quote == '"' || quote == '\'') {
+    size_t end = html.find(quote, pos + 1);
+    if (end == std::string_view::npos) end = html.size();
+    std::string_view value = html.substr(pos + 1, end - pos - 1);
+    pos = end;
+    return value;
+  }
+  size_t start = pos;
+  while (pos < html.size() && !is_space(html[pos]) && html[pos] != '>') ++pos;
+  return html.substr(start, pos - start);
+}
+
+std::string_view last_segment(std::string_view link) {
+  link = link.substr(0, std::min(link.find('?'), link.find('#')));
+  size_t slash = link.rfind('/');
+  return slash == std::string_view::npos ? link : link.substr(slash + 1);
+}
+
+}  // namespace
+
+std::optional<std::string> label_from_file_name(std::string_view name) {
+  constexpr std::string_view prefix = "redistrib_", suffix = ".json";
+  if (name.size() <= prefix.size() + suffix.size() || name.substr(0, prefix.size()) != prefix ||
+      name.substr(name.size() - suffix.size()) != suffix) {
+    return std::nullopt;
+  }
+  std::string_view label = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  auto version = parse_version(label);
+  if (!version || version->parts.size() != 3 || version->str() != label) return std::nullopt;
+  return std::string(label);
+}
+
+std::vector<std::string> parse_redist_listing(std::string_view html) {
+  std::vector<std::string> labels;
+  for (size_t pos = 0; pos + 4 < html.size(); ++pos) {
+    if (!iequals_at(html, pos, "href")) continue;
+    size_t at = pos + 4;
+    while (at < html.size() && is_space(html[at])) ++at;
+    if (at >= html.size() || html[at] != '=') continue;
+    ++at;
+    while (at < html.size() && is_space(html[at])) ++at;
+    std::string_view link = attribute_value(html, at);
+    pos = at > pos ? at - 1 : pos;
+    if (auto label = label_from_file_name(last_segment(link))) labels.push_back(std::move(*label));
+  }
+  std::sort(labels.begin(), labels.end(),
+            [](const std::string& a, const std::string& b) { return *parse_version(a) > *parse_version(b); });
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  return labels;
+}
+
+ReleaseCatalog catalog_from_listing(const std::vector<ListedRelease>& listed, const std::string& base_url,
+                                    const ReleaseCatalog& shipped) {
+  ReleaseCatalog catalog;
+  catalog.default_base = base_url;
+  catalog.oldest = shipped.oldest;
+  catalog.not_offered = shipped.not_offered;
+  for (const ListedRelease& entry : listed) {
+    auto version = parse_version(entry.label);
+    if (!version || !shipped.offered(entry.label) || catalog.find(entry.label)) continue;
+    const Release* known = shipped.find(entry.label);
+    std::optional<std::string> date = entry.date;
+    if (!date && known) date = known->date;
+    catalog.releases.push_back(Release{entry.label, *version, date, known ? known->sha256 : std::nullopt});
+  }
+  std::sort(catalog.releases.begin(), catalog.releases.end(),
+            [](const Release& a, const Release& b) { return a.version > b.version; });
+  return catalog;
+}
+
+std::string render_release_cache(const ReleaseListCache& cache) {
+  nlohmann::ordered_json root;
+  root["format"] = 1;
+  root["base_url"] = cache.base_url;
+  root["origin"] = cache.origin;
+  root["fetched_at"] = cache.fetched_at;
+  root["releases"] = nlohmann::ordered_json::array();
+  for (const ListedRelease& release : cache.releases) {
+    nlohmann::ordered_json entry;
+    entry["label"] = release.label;
+    if (release.date) entry["release_date"] = *release.date;
+    root["releases"].push_back(std::move(entry));
+  }
+  return json_text(root);
+}
+
+namespace {
+
+Result<ReleaseListCache> read_release_cache(std::string_view text) {
+  CUDAENV_TRY_ASSIGN(auto root, JsonValue::parse(text, "release cache"));
+  ReleaseListCache cache;
+  for (auto [key, field] : {std::pair{"base_url", &cache.base_url}, {"origin", &cache.origin}}) {
+    CUDAENV_TRY_ASSIGN(auto value, root.string_at(key));
+    *field = std::move(value);
+  }
+  CUDAENV_TRY_ASSIGN(auto fetched, root.at("fetched_at"));
+  CUDAENV_TRY_ASSIGN(auto seconds, fetched.integer());
+  cache.fetched_at = seconds;
+  CUDAENV_TRY_ASSIGN(auto releases, root.at("releases"));
+  CUDAENV_TRY_ASSIGN(auto entries, releases.elements());
+  for (const JsonValue& entry : entries) {
+    CUDAENV_TRY_ASSIGN(auto label, entry.string_at("label"));
+    if (!parse_version(label)) return entry.error("is not a version");
+    CUDAENV_TRY_ASSIGN(auto date, entry.optional_string("release_date"));
+    cache.releases.push_back(ListedRelease{label, date});
+  }
+  return cache;
+}
+
+}  // namespace
+
+std::optional<ReleaseListCache> parse_release_cache(std::string_view text) {
+  auto cache = read_release_cache(text);
+  if (!cache) return std::nullopt;
+  return std::move(*cache);
+}
+
+bool is_fresh(const ReleaseListCache& cache, std::int64_t now) {
+  return cache.fetched_at <= now && now - cache.fetched_at < kReleaseListTtlSeconds;
+}
 
 namespace {
 

@@ -11,7 +11,6 @@
 #include "core/toolkits.h"
 #include "lean/lean_os.h"
 #include "util/data_dir.h"
-#include "util/file_lock.h"
 #include "util/file_system.h"
 
 namespace cudaenv {

@@ -1,11 +1,13 @@
 #pragma once
 // The disk: the read-only view that pure logic (version selection, toolkit listing) works
-// against, so tests can hand it an in-memory tree instead, and the one way cudaenv writes a file.
+// against, so tests can hand it an in-memory tree instead, the one way cudaenv writes a file, and
+// the lock that keeps two writers of the same files apart.
 
 #include <sys/types.h>
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,5 +68,26 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
 // A name beside `path` that nothing else will pick (".<name>.tmp-<random>"), for files that
 // are put in place by rename but not written (hard links).
 std::filesystem::path temporary_path_beside(const std::filesystem::path& path);
+
+// An exclusive lock held by the kernel on an open file (an fcntl open-file-description
+// lock), so a killed holder never leaves a stale lock behind, and NFS honours it. The lock
+// file itself may stay; it is never the guard.
+class FileLock {
+ public:
+  // Blocks until the lock on `path` (created if missing) is held; `on_wait` runs first when
+  // another process holds it, so the caller can say what it is waiting for.
+  static Result<FileLock> acquire(const std::filesystem::path& path, const std::function<void()>& on_wait = {});
+  // The lock if no one holds it now; nullopt when another holder has it (or the lock file
+  // cannot be opened), without waiting.
+  static std::optional<FileLock> try_acquire(const std::filesystem::path& path);
+  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileLock& operator=(FileLock&&) = delete;
+  FileLock(const FileLock&) = delete;
+  ~FileLock();
+
+ private:
+  explicit FileLock(int fd) : fd_(fd) {}
+  int fd_;
+};
 
 }  // namespace cudaenv

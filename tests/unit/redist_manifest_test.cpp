@@ -38,6 +38,14 @@ ReleaseCatalog shipped_releases() {
   return *releases;
 }
 
+std::string artifact(const std::string& path, char digit = 'a', const std::string& size = "10") {
+  return R"({"relative_path": ")" + path + R"(", "sha256": ")" + std::string(64, digit) + R"(", "size": ")" + size + "\"}";
+}
+
+std::string one_component(const std::string& key, const std::string& path) {
+  return "{\"" + key + "\": {\"name\": \"x\", \"version\": \"1.0\", \"linux-x86_64\": " + artifact(path) + "}}";
+}
+
 }  // namespace
 
 TEST_CASE("every real redist manifest parses and every profile resolves for its platforms") {
@@ -207,4 +215,82 @@ TEST_CASE("plan: a release label is a version, never a path") {
     REQUIRE_FALSE(checked);
     CHECK(checked.error().message.find("is not a CUDA release label") != std::string::npos);
   }
+}
+
+TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3; both install with one profile") {
+  ProfileCatalog profiles = shipped_profiles();
+  CHECK(profiles.alternatives("cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});
+  CHECK(profiles.alternatives("cuda_cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});
+  CHECK(profiles.alternatives("libcurand") == std::vector<std::string>{"libcurand"});
+  std::string manifest_13_3 = R"({"release_label": "13.3.0",
+    "cuda_nvcc": {"version": "13.3.33", "linux-x86_64": )" +
+                              artifact("cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
+    "cuda_cudart": {"version": "13.3.30", "linux-x86_64": )" +
+                              artifact("cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-13.3.30-archive.tar.xz") + R"(},
+    "cuda_crt": {"version": "13.3.33", "linux-x86_64": )" +
+                              artifact("cuda_crt/linux-x86_64/cuda_crt-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
+    "libnvvm": {"version": "13.3.33", "linux-x86_64": )" +
+                              artifact("libnvvm/linux-x86_64/libnvvm-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
+    "cccl": {"version": "13.3.1", "linux-x86_64": )" +
+                              artifact("cccl/linux-x86_64/cccl-linux-x86_64-13.3.1-archive.tar.xz") + R"(}})";
+  auto manifest = parse_redist_manifest(manifest_13_3, "redistrib_13.3.0.json");
+  REQUIRE(manifest.ok());
+  auto plan = plan_install(*manifest, profiles, PlanRequest{"13.3.0", "minimal", {"cuda_cccl"}, "linux-x86_64"});
+  REQUIRE(plan.ok());
+  std::vector<std::string> components;
+  for (const PlannedArchive& archive : *plan) components.push_back(archive.component);
+  CHECK(components == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cccl", "cuda_crt", "libnvvm"});
+  auto without = parse_redist_manifest(one_component("cuda_nvcc", "cuda_nvcc/a.tar.xz"), "m.json");
+  REQUIRE(without.ok());
+  auto missing = plan_install(*without, profiles, PlanRequest{"12.1.1", "minimal", {}, "linux-x86_64"});
+  REQUIRE(!missing.ok());
+  CHECK(missing.error().message.find("cuda_cudart") != std::string::npos);
+  auto no_cccl = plan_install(*without, profiles, PlanRequest{"12.1.1", "full", {"cccl"}, "linux-x86_64"});
+  REQUIRE(!no_cccl.ok());
+  CHECK(no_cccl.error().message.find("cuda_cccl or cccl") != std::string::npos);
+}
+
+TEST_CASE("manifest layout: hostile relative paths are refused, blaming the manifest") {
+  for (const char* path :
+       {"../cuda_nvcc/a.tar.xz", "/etc/passwd", "cuda_nvcc/../../x.tar.xz", "cuda_nvcc//a.tar.xz", "cuda_nvcc/./a.tar.xz",
+        "libcublas/a.tar.xz", "a.tar.xz", "cuda_nvcc/", "cuda_nvcc/redistrib_12.1.1.json", "cuda_nvcc/redistrib_x.json",
+        "cuda_nvcc/cudaenv-mirror.json", "cuda_nvcc/a.tar.xz.part", "cuda_nvcc/.hidden", "cuda_nvcc/a b.tar.xz", "cuda_nvcc/a\\b",
+        "cuda_nvcc/%2e%2e/a", "cuda_nvcc/a\\u001b[31m.tar.xz", "cuda_nvcc/a?.tar.xz"}) {
+    INFO(path);
+    auto manifest = parse_redist_manifest(one_component("cuda_nvcc", path), "https://m.example/redistrib_12.1.1.json");
+    REQUIRE(!manifest.ok());
+    CHECK(manifest.error().message.find("https://m.example/redistrib_12.1.1.json") == 0);
+    CHECK(manifest.error().message.find("cuda_nvcc.linux-x86_64") != std::string::npos);
+    CHECK(manifest.error().hint.find("not the network") != std::string::npos);
+  }
+  CHECK(!parse_redist_manifest(one_component("../x", "../x/a.tar.xz"), "m.json").ok());
+  CHECK(!parse_redist_manifest(one_component(".hidden", ".hidden/a.tar.xz"), "m.json").ok());
+  CHECK(parse_redist_manifest(one_component("cuda_nvcc", "cuda_nvcc/linux-x86_64/a-1.0+x~1.tar.xz"), "m.json").ok());
+}
+
+TEST_CASE("manifest layout: two archives sharing a file name are refused") {
+  std::string same_name = R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(},
+                               "b": {"linux-x86_64": )" +
+                          artifact("b/x.tar.xz", 'b') + "}}";
+  auto clash = parse_redist_manifest(same_name, "m.json");
+  REQUIRE(!clash.ok());
+  CHECK(clash.error().message.find("both name a file x.tar.xz") != std::string::npos);
+  std::string two_platforms =
+      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'c') + "}}";
+  CHECK(!parse_redist_manifest(two_platforms, "m.json").ok());
+  // The very same archive listed for two platforms is one file, not a clash.
+  std::string shared =
+      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'a') + "}}";
+  CHECK(parse_redist_manifest(shared, "m.json").ok());
+}
+
+TEST_CASE("manifest: a declared size above the cap is refused") {
+  auto huge =
+      parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "18000000000000000000") + "}}", "m.json");
+  REQUIRE(!huge.ok());
+  CHECK(huge.error().message.find("GiB") != std::string::npos);
+  CHECK(parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "17179869184") + "}}", "m.json").ok());
+  CHECK(!parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "99999999999999999999999") + "}}",
+                               "m.json")
+             .ok());
 }

@@ -1,5 +1,5 @@
-// Release discovery (folder listings, the release-list cache), component roles and the layout
-// checks of redist manifests: the pure parts, fed real-looking and hostile input.
+// Release discovery's pure parts (the mirror index, folder listings, the release-list cache), fed
+// real-looking and hostile input.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -7,13 +7,22 @@
 #include <sstream>
 
 #include "install/catalog.h"
-#include "install/plan.h"
-#include "install/redist_manifest.h"
-#include "install/release_list.h"
+#include "mirror/release_discovery.h"
 
 using namespace cudaenv;
 
 namespace {
+
+MirrorFile file(std::string component, std::string platform, char digit, std::uint64_t size = 10) {
+  return MirrorFile{component, "1.0", platform, component + "/" + platform + "/" + component + ".tar.xz", std::string(64, digit),
+                    size};
+}
+
+MirrorRelease release(std::string label, char manifest_digit, std::vector<MirrorFile> files) {
+  return MirrorRelease{label, "2023-04-19",
+                       MirrorFile{"manifest", "", "", "redistrib_" + label + ".json", std::string(64, manifest_digit), 5},
+                       std::move(files)};
+}
 
 std::string source_file(const std::string& relative) {
   std::ifstream in(std::string(CUDAENV_SOURCE_DIR) + "/" + relative, std::ios::binary);
@@ -26,12 +35,6 @@ ReleaseCatalog shipped_releases() {
   auto releases = parse_release_catalog(source_file("manifests/redist-releases.toml"), "redist-releases.toml");
   REQUIRE(releases.ok());
   return *releases;
-}
-
-ProfileCatalog shipped_profiles() {
-  auto profiles = parse_profile_catalog(source_file("manifests/redist-profiles.toml"), "redist-profiles.toml");
-  REQUIRE(profiles.ok());
-  return *profiles;
 }
 
 // NVIDIA's index page: a table whose rows hold a link, a size and a date (the shape of
@@ -71,15 +74,77 @@ const char* kApacheListing = R"(<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Fina
 <tr><td valign="top"><img src="/icons/text.gif" alt="[TXT]"></td><td><a href=redistrib_12.4.1.json>redistrib_12.4.1.json</a></td><td align="right">2024-04-18 19:24  </td><td align="right"> 44K</td></tr>
 </table></body></html>)";
 
-std::string artifact(const std::string& path, char digit = 'a', const std::string& size = "10") {
-  return R"({"relative_path": ")" + path + R"(", "sha256": ")" + std::string(64, digit) + R"(", "size": ")" + size + "\"}";
-}
-
-std::string one_component(const std::string& key, const std::string& path) {
-  return "{\"" + key + "\": {\"name\": \"x\", \"version\": \"1.0\", \"linux-x86_64\": " + artifact(path) + "}}";
-}
-
 }  // namespace
+
+TEST_CASE("mirror index: written and read back unchanged, newest release first") {
+  MirrorIndex index;
+  merge_release(index, release("11.8.0", 'a', {file("cuda_nvcc", "linux-x86_64", '1')}));
+  merge_release(index, release("12.1.1", 'b', {file("cuda_nvcc", "linux-sbsa", '2'), file("cuda_cudart", "linux-x86_64", '3')}));
+  std::string text = render_mirror_index(index);
+  auto parsed = parse_mirror_index(text, "idx");
+  REQUIRE(parsed);
+  REQUIRE(parsed->releases.size() == 2);
+  CHECK(parsed->releases[0].label == "12.1.1");
+  CHECK(parsed->releases[0].platforms() == std::vector<std::string>{"linux-sbsa", "linux-x86_64"});
+  CHECK(parsed->releases[0].files[0].component == "cuda_nvcc");  // sorted by platform first
+  CHECK(parsed->releases[1].release_date == "2023-04-19");
+  CHECK(render_mirror_index(*parsed) == text);
+}
+
+TEST_CASE("mirror index: a second sync of the same manifest adds files, a changed manifest replaces them") {
+  MirrorIndex index;
+  merge_release(index, release("12.1.1", 'b', {file("cuda_nvcc", "linux-x86_64", '1')}));
+  merge_release(index, release("12.1.1", 'b', {file("libcurand", "linux-x86_64", '2'), file("cuda_nvcc", "linux-x86_64", '1')}));
+  REQUIRE(index.releases.size() == 1);
+  CHECK(index.releases[0].files.size() == 2);
+  merge_release(index, release("12.1.1", 'c', {file("cuda_cccl", "linux-x86_64", '4')}));
+  REQUIRE(index.releases[0].files.size() == 1);
+  CHECK(index.releases[0].files[0].component == "cuda_cccl");
+  CHECK(index.releases[0].manifest.sha256 == std::string(64, 'c'));
+}
+
+TEST_CASE("mirror index: damaged or escaping entries are refused with the file named") {
+  auto not_json = parse_mirror_index("{", "/m/cudaenv-mirror.json");
+  REQUIRE_FALSE(not_json);
+  CHECK(not_json.error().message.find("/m/cudaenv-mirror.json") != std::string::npos);
+  std::string escaping = R"({"releases": [{"label": "12.1.1", "manifest": {"relative_path": "redistrib_12.1.1.json",
+    "sha256": ")" + std::string(64, 'a') +
+                         R"(", "size": 3}, "files": [{"component": "x", "relative_path": "../etc/passwd",
+    "sha256": ")" + std::string(64, 'a') +
+                         R"(", "size": 3}]}]})";
+  auto parsed = parse_mirror_index(escaping, "idx");
+  REQUIRE_FALSE(parsed);
+  CHECK(parsed.error().message ==
+        "idx: releases[0].files[0] has relative_path \"../etc/passwd\", which leaves the mirror folder");
+}
+
+TEST_CASE("mirror index: wrong JSON types are errors naming the entry, never exceptions") {
+  auto number_label = parse_mirror_index(R"({"releases":[{"label":12}]})", "/m/cudaenv-mirror.json");
+  REQUIRE_FALSE(number_label);
+  CHECK(number_label.error().message == "/m/cudaenv-mirror.json: releases[0].label must be a string (it is number)");
+  CHECK(number_label.error().hint.find("mirror sync") != std::string::npos);
+  std::string sha = std::string(64, 'a');
+  for (std::string text : std::vector<std::string>{
+           R"({"releases": {}})", R"({"releases": [7]})", R"({"releases": [{"label": "1.2", "manifest": 1}]})",
+           R"({"releases": [{"label": "1.2", "release_date": 5, "manifest": {}}]})",
+           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha + R"(", "size": -1}}]})",
+           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+               R"(", "size": 1, "component": []}}]})",
+           R"({"releases": [{"label": "1.2", "manifest": {"relative_path": "r.json", "sha256": ")" + sha +
+               R"(", "size": 1}, "files": {}}]})"}) {
+    auto parsed = parse_mirror_index(text, "idx");
+    CHECK_FALSE(parsed);
+    if (!parsed) CHECK(parsed.error().message.rfind("idx: releases", 0) == 0);
+  }
+}
+
+TEST_CASE("mirror index: relative paths must stay inside the folder") {
+  CHECK(is_contained_path("cuda_nvcc/linux-x86_64/a.tar.xz"));
+  CHECK_FALSE(is_contained_path("/etc/passwd"));
+  CHECK_FALSE(is_contained_path("a/../../b"));
+  CHECK_FALSE(is_contained_path("a//b"));
+  CHECK_FALSE(is_contained_path(""));
+}
 
 TEST_CASE("listing: NVIDIA's index page gives every real label, newest first") {
   CHECK(parse_redist_listing(kNvidiaListing) == std::vector<std::string>{"13.10.0", "13.4.0", "12.9.1", "12.1.1", "11.0.3"});
@@ -164,82 +229,9 @@ TEST_CASE("release list cache: round trip, a day of freshness, hostile files ign
     INFO(hostile);
     CHECK(!parse_release_cache(hostile));
   }
-}
-
-TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3; both install with one profile") {
-  ProfileCatalog profiles = shipped_profiles();
-  CHECK(profiles.alternatives("cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});
-  CHECK(profiles.alternatives("cuda_cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});
-  CHECK(profiles.alternatives("libcurand") == std::vector<std::string>{"libcurand"});
-  std::string manifest_13_3 = R"({"release_label": "13.3.0",
-    "cuda_nvcc": {"version": "13.3.33", "linux-x86_64": )" +
-                              artifact("cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
-    "cuda_cudart": {"version": "13.3.30", "linux-x86_64": )" +
-                              artifact("cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-13.3.30-archive.tar.xz") + R"(},
-    "cuda_crt": {"version": "13.3.33", "linux-x86_64": )" +
-                              artifact("cuda_crt/linux-x86_64/cuda_crt-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
-    "libnvvm": {"version": "13.3.33", "linux-x86_64": )" +
-                              artifact("libnvvm/linux-x86_64/libnvvm-linux-x86_64-13.3.33-archive.tar.xz") + R"(},
-    "cccl": {"version": "13.3.1", "linux-x86_64": )" +
-                              artifact("cccl/linux-x86_64/cccl-linux-x86_64-13.3.1-archive.tar.xz") + R"(}})";
-  auto manifest = parse_redist_manifest(manifest_13_3, "redistrib_13.3.0.json");
-  REQUIRE(manifest.ok());
-  auto plan = plan_install(*manifest, profiles, PlanRequest{"13.3.0", "minimal", {"cuda_cccl"}, "linux-x86_64"});
-  REQUIRE(plan.ok());
-  std::vector<std::string> components;
-  for (const PlannedArchive& archive : *plan) components.push_back(archive.component);
-  CHECK(components == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cccl", "cuda_crt", "libnvvm"});
-  auto without = parse_redist_manifest(one_component("cuda_nvcc", "cuda_nvcc/a.tar.xz"), "m.json");
-  REQUIRE(without.ok());
-  auto missing = plan_install(*without, profiles, PlanRequest{"12.1.1", "minimal", {}, "linux-x86_64"});
-  REQUIRE(!missing.ok());
-  CHECK(missing.error().message.find("cuda_cudart") != std::string::npos);
-  auto no_cccl = plan_install(*without, profiles, PlanRequest{"12.1.1", "full", {"cccl"}, "linux-x86_64"});
-  REQUIRE(!no_cccl.ok());
-  CHECK(no_cccl.error().message.find("cuda_cccl or cccl") != std::string::npos);
-}
-
-TEST_CASE("manifest layout: hostile relative paths are refused, blaming the manifest") {
-  for (const char* path :
-       {"../cuda_nvcc/a.tar.xz", "/etc/passwd", "cuda_nvcc/../../x.tar.xz", "cuda_nvcc//a.tar.xz", "cuda_nvcc/./a.tar.xz",
-        "libcublas/a.tar.xz", "a.tar.xz", "cuda_nvcc/", "cuda_nvcc/redistrib_12.1.1.json", "cuda_nvcc/redistrib_x.json",
-        "cuda_nvcc/cudaenv-mirror.json", "cuda_nvcc/a.tar.xz.part", "cuda_nvcc/.hidden", "cuda_nvcc/a b.tar.xz", "cuda_nvcc/a\\b",
-        "cuda_nvcc/%2e%2e/a", "cuda_nvcc/a\\u001b[31m.tar.xz", "cuda_nvcc/a?.tar.xz"}) {
-    INFO(path);
-    auto manifest = parse_redist_manifest(one_component("cuda_nvcc", path), "https://m.example/redistrib_12.1.1.json");
-    REQUIRE(!manifest.ok());
-    CHECK(manifest.error().message.find("https://m.example/redistrib_12.1.1.json") == 0);
-    CHECK(manifest.error().message.find("cuda_nvcc.linux-x86_64") != std::string::npos);
-    CHECK(manifest.error().hint.find("not the network") != std::string::npos);
-  }
-  CHECK(!parse_redist_manifest(one_component("../x", "../x/a.tar.xz"), "m.json").ok());
-  CHECK(!parse_redist_manifest(one_component(".hidden", ".hidden/a.tar.xz"), "m.json").ok());
-  CHECK(parse_redist_manifest(one_component("cuda_nvcc", "cuda_nvcc/linux-x86_64/a-1.0+x~1.tar.xz"), "m.json").ok());
-}
-
-TEST_CASE("manifest layout: two archives sharing a file name are refused") {
-  std::string same_name = R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(},
-                               "b": {"linux-x86_64": )" +
-                          artifact("b/x.tar.xz", 'b') + "}}";
-  auto clash = parse_redist_manifest(same_name, "m.json");
-  REQUIRE(!clash.ok());
-  CHECK(clash.error().message.find("both name a file x.tar.xz") != std::string::npos);
-  std::string two_platforms =
-      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'c') + "}}";
-  CHECK(!parse_redist_manifest(two_platforms, "m.json").ok());
-  // The very same archive listed for two platforms is one file, not a clash.
-  std::string shared =
-      R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a') + R"(, "linux-sbsa": )" + artifact("a/x.tar.xz", 'a') + "}}";
-  CHECK(parse_redist_manifest(shared, "m.json").ok());
-}
-
-TEST_CASE("manifest: a declared size above the cap is refused") {
-  auto huge =
-      parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "18000000000000000000") + "}}", "m.json");
-  REQUIRE(!huge.ok());
-  CHECK(huge.error().message.find("GiB") != std::string::npos);
-  CHECK(parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "17179869184") + "}}", "m.json").ok());
-  CHECK(!parse_redist_manifest(R"({"a": {"linux-x86_64": )" + artifact("a/x.tar.xz", 'a', "99999999999999999999999") + "}}",
-                               "m.json")
-             .ok());
+  // A mirror URL that is not UTF-8 is written (and, no longer matching, fetched again next time).
+  ReleaseListCache odd{"https://m.example/\xff/", "listing", 1000000, {}};
+  auto written = parse_release_cache(render_release_cache(odd));
+  REQUIRE(written);
+  CHECK(written->base_url != odd.base_url);
 }
