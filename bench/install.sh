@@ -12,10 +12,11 @@
 # The floor is what decoding alone costs on 2 cores, output thrown away: `xz -T2 -dc` of every
 # archive in turn, and two single-threaded `xz -dc` side by side taking the archives largest
 # first (xargs -P2); the faster of the two counts. cudaenv also downloads, checks sha256 and
-# writes the files. Each round runs the floors and cudaenv one after the other (ROUNDS, default
-# 5); printed are medians, the spread of the per-round ratios cudaenv/floor (goal <= 1.05) and
-# cudaenv's peak RSS (goal <= 64 MiB, /usr/bin/time -v). A sequential `curl | tar -xJ` of the
-# same archives runs once per set, as the baseline of a plain script (goal <= 0.8).
+# writes the files. Each round runs the floors and cudaenv one after the other, cudaenv last in
+# odd rounds and first in even ones (ROUNDS, default 5); printed are medians, the spread of the
+# per-round ratios cudaenv/floor (goal <= 1.05) and cudaenv's peak RSS (goal <= 64 MiB,
+# /usr/bin/time -v). A sequential `curl | tar -xJ` of the same archives runs once per set, as
+# the baseline of a plain script (goal <= 0.8).
 # Each round also measures the honest floor, the work cudaenv may not skip done by plain tools,
 # two archives side by side largest first: curl to a file, its sha256 checked against the
 # manifest before any byte is decoded (openssl, which uses the CPU's SHA instructions as
@@ -182,10 +183,13 @@ for set in $SETS; do
   threaded=() pair=() installs=() ratios=() cpu_ratios=() cpu_threaded=() cpu_pair=() cpu_installs=() peak_rss=0
   honest=() cpu_honest=() honest_ratios=() honest_cpu_ratios=()
   for round in $(seq "$ROUNDS"); do
+    # cudaenv runs first in even rounds, last in odd ones, so that a drift in the machine's
+    # speed over a round does not favour one side.
+    [ $((round % 2)) -eq 0 ] && read -r c c_cpu rss <<<"$(with_cudaenv)"
     read -r t t_cpu _ <<<"$(floor_threaded)"
     read -r p p_cpu _ <<<"$(floor_pair)"
     read -r h h_cpu _ <<<"$(floor_honest)"
-    read -r c c_cpu rss <<<"$(with_cudaenv)"
+    [ $((round % 2)) -eq 1 ] && read -r c c_cpu rss <<<"$(with_cudaenv)"
     threaded+=("$t") pair+=("$p") installs+=("$c") ratios+=("$(ratio "$c" "$(minimum "$t" "$p")")")
     cpu_threaded+=("$t_cpu") cpu_pair+=("$p_cpu") cpu_installs+=("$c_cpu")
     cpu_ratios+=("$(ratio "$c_cpu" "$(minimum "$t_cpu" "$p_cpu")")")

@@ -1,10 +1,12 @@
 #include <archive.h>
 #include <archive_entry.h>
+#include <lzma.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -108,7 +110,7 @@ using Archives = std::vector<std::pair<fs::path, std::string>>;
 
 // Extracts the archives one after another into a fresh `staging`, in the given order, then
 // makes their links, as the installer does once every archive is written.
-Status extract_in_order(const fs::path& staging, const Archives& archives, StagedFiles& files) {
+Status extract_in_order(const fs::path& staging, const Archives& archives, StagedFiles& files, unsigned threads = 1) {
   fs::remove_all(staging);
   fs::create_directories(staging);
   fs::path previous = fs::current_path();
@@ -116,7 +118,7 @@ Status extract_in_order(const fs::path& staging, const Archives& archives, Stage
   std::vector<ArchiveLink> links;
   Status status = ok_status();
   for (const auto& [archive, component] : archives) {
-    auto extracted = extract_archive(archive, component, files, nullptr, 1);
+    auto extracted = extract_archive(archive, component, files, nullptr, threads);
     if (!extracted) {
       status = extracted.take_error();
       break;
@@ -304,5 +306,86 @@ TEST_CASE("a member named like cudaenv's own overlap copies is refused") {
   REQUIRE_FALSE(made);
   CHECK_THAT(made.error().message,
              Catch::Contains("has a name starting with '.cudaenv-overlap-', which cudaenv keeps for itself"));
+  fs::remove_all(root);
+}
+
+namespace {
+
+// `data` as xz writes it: in blocks of `block_size` (as `xz -T` does), or one block (0).
+std::string xz_of(const std::string& data, std::uint64_t block_size) {
+  lzma_stream stream = LZMA_STREAM_INIT;
+  lzma_mt options{};
+  options.threads = 2;
+  options.block_size = block_size;
+  options.preset = 0;
+  options.check = LZMA_CHECK_CRC64;
+  REQUIRE((block_size ? lzma_stream_encoder_mt(&stream, &options) : lzma_easy_encoder(&stream, 0, LZMA_CHECK_CRC64)) == LZMA_OK);
+  std::string out(lzma_stream_buffer_bound(data.size()), '\0');
+  stream.next_in = reinterpret_cast<const std::uint8_t*>(data.data());
+  stream.avail_in = data.size();
+  stream.next_out = reinterpret_cast<std::uint8_t*>(out.data());
+  stream.avail_out = out.size();
+  REQUIRE(lzma_code(&stream, LZMA_FINISH) == LZMA_STREAM_END);
+  out.resize(out.size() - stream.avail_out);
+  lzma_end(&stream);
+  return out;
+}
+
+// Bytes xz cannot shrink, so that an archive is larger than what the reader maps at a time.
+std::string noise(size_t size, unsigned seed) {
+  std::mt19937 random(seed);
+  std::string text(size, '\0');
+  for (char& c : text) c = static_cast<char>(random());
+  return text;
+}
+
+void write_bytes(const fs::path& file, const std::string& bytes) { std::ofstream(file, std::ios::binary) << bytes; }
+
+}  // namespace
+
+TEST_CASE(".tar.xz: the plain and the threaded decoder extract single- and multi-block archives alike") {
+  fs::path root = fs::temp_directory_path() / ("cudaenv-xz-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  std::string big = noise(9 << 20, 1);
+  write_tar(root / "t.tar",
+            {{"t/", AE_IFDIR, ""}, {"t/lib/libbig.so", AE_IFREG, big}, {"t/include/small.h", AE_IFREG, "#pragma once\n"}});
+  for (std::uint64_t block_size : {std::uint64_t{0}, std::uint64_t{1} << 20}) {
+    fs::path archive = root / ("blocks-" + std::to_string(block_size) + ".tar.xz");
+    write_bytes(archive, xz_of(read_text(root / "t.tar"), block_size));
+    for (unsigned threads : {1u, 2u, 4u}) {
+      INFO("block size " << block_size << ", " << threads << " threads");
+      StagedFiles files;
+      REQUIRE(extract_in_order(root / "staging", {{archive, "cuda_t"}}, files, threads));
+      CHECK(read_text(root / "staging" / "lib" / "libbig.so") == big);
+      CHECK(read_text(root / "staging" / "include" / "small.h") == "#pragma once\n");
+    }
+  }
+  fs::remove_all(root);
+}
+
+TEST_CASE(".tar.xz: a truncated or corrupt archive is refused with the fix, with either decoder") {
+  fs::path root = fs::temp_directory_path() / ("cudaenv-xz-bad-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  write_tar(root / "t.tar", {{"t/", AE_IFDIR, ""}, {"t/lib/a.so", AE_IFREG, noise(6 << 20, 2)}});
+  std::string xz = xz_of(read_text(root / "t.tar"), 1 << 20);
+  // The footer's magic: a flipped byte of the data itself may pass, as the CRC64 is not checked
+  // (the archive's sha256 was).
+  std::string corrupt = xz;
+  corrupt.back() ^= 0x55;
+  for (const auto& [name, bytes] :
+       {std::pair<std::string, std::string>{"truncated", xz.substr(0, xz.size() * 3 / 4)}, {"corrupt", corrupt}}) {
+    fs::path archive = root / (name + ".tar.xz");
+    write_bytes(archive, bytes);
+    for (unsigned threads : {1u, 2u}) {
+      INFO(name << ", " << threads << " threads");
+      StagedFiles files;
+      Status made = extract_in_order(root / "staging", {{archive, "cuda_t"}}, files, threads);
+      REQUIRE_FALSE(made);
+      CHECK_THAT(made.error().message, Catch::Contains("cuda_t: cannot read") || Catch::Contains("is not a readable archive"));
+      CHECK_THAT(made.error().hint, Catch::Contains("delete it from the cache"));
+    }
+  }
   fs::remove_all(root);
 }
