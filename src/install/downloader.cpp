@@ -135,7 +135,7 @@ void set_common_options(CURL* curl, const std::string& url, const DownloadOption
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.low_speed_seconds);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(deadline.count()));
-  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024);
+  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 64L * 1024);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
 }
 
@@ -248,7 +248,11 @@ class Downloader {
       if (remaining() == 0) return ok_status();
       int running = 0;
       curl_multi_perform(multi_, &running);
+      size_t active = active_count();
       CUDAENV_TRY(collect_finished());
+      // A transfer that just ended leaves its job free: the next starts now, not after a poll
+      // that has nothing left to wait for.
+      if (active_count() < active) continue;
       curl_multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
   }
