@@ -357,9 +357,10 @@ class XzReader {
   XzReader(const XzReader&) = delete;
   XzReader& operator=(const XzReader&) = delete;
 
-  // Opens `path`, whose sha256 has been checked, and hands the decompressed stream to `reader`
-  // (tar format expected), decoding on up to `threads` threads (see ExtractionQueue).
-  Status open(archive* reader, const std::filesystem::path& path, unsigned threads);
+  // Opens `path`, whose sha256 has been checked: false when it does not start with the xz magic
+  // bytes (libarchive's own filters read it then); else hands the decompressed stream to
+  // `reader` (tar format expected), decoding on up to `threads` threads (see ExtractionQueue).
+  Result<bool> open(archive* reader, const std::filesystem::path& path, unsigned threads);
 
  private:
   static la_ssize_t read(archive* reader, void* self, const void** buffer);
@@ -378,39 +379,29 @@ class XzReader {
 // (or one) rather than exceed it, which keeps `cudaenv install` within its memory budget.
 constexpr std::uint64_t kThreadingMemoryLimit = 16ull << 20;
 
-// True when `path` starts with the xz magic bytes.
-bool is_xz_file(const std::filesystem::path& path) {
-  static const unsigned char magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
-  unsigned char head[6] = {};
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  bool xz = ::read(fd, head, sizeof head) == static_cast<ssize_t>(sizeof head) && std::memcmp(head, magic, 6) == 0;
-  ::close(fd);
-  return xz;
-}
-
 XzReader::~XzReader() {
   lzma_end(&stream_);
   if (mapped_) ::munmap(mapped_, mapped_size_);
 }
 
-Status XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads) {
+Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads) {
   // Mapped, not read: the decoder reads the page cache itself instead of a copy of it. The file
   // is this install's own download, under its lock, so nothing truncates it while mapped.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error("cannot open " + path.string() + ": " + std::strerror(errno));
+  static const unsigned char magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+  unsigned char head[sizeof magic] = {};
+  bool xz = ::pread(fd, head, sizeof head, 0) == static_cast<ssize_t>(sizeof head) && std::memcmp(head, magic, sizeof magic) == 0;
   struct stat info {};
-  if (::fstat(fd, &info) == 0 && info.st_size > 0) {
-    void* mapped = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapped != MAP_FAILED) {
-      mapped_ = mapped;
-      mapped_size_ = static_cast<size_t>(info.st_size);
-      ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);
-    }
-  }
+  void* mapped = xz && ::fstat(fd, &info) == 0 ? ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+                                               : MAP_FAILED;
   int error = errno;
   ::close(fd);
-  if (info.st_size > 0 && !mapped_) return make_error("cannot read " + path.string() + ": " + std::strerror(error));
+  if (!xz) return false;
+  if (mapped == MAP_FAILED) return make_error("cannot read " + path.string() + ": " + std::strerror(error));
+  mapped_ = mapped;
+  mapped_size_ = static_cast<size_t>(info.st_size);
+  ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);
   stream_.next_in = static_cast<const std::uint8_t*>(mapped_);
   stream_.avail_in = mapped_size_;
   lzma_mt options{};
@@ -432,7 +423,7 @@ Status XzReader::open(archive* reader, const std::filesystem::path& path, unsign
   if (archive_read_open(reader, this, nullptr, &XzReader::read, nullptr) != ARCHIVE_OK) {
     return make_error("cannot read " + path.string() + ": " + archive_error_string(reader));
   }
-  return ok_status();
+  return true;
 }
 
 // What the decoder has read leaves this process's resident memory (the page cache keeps it), so
@@ -624,8 +615,9 @@ Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& ar
   archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                                 ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
   Status opened = ok_status();
-  if (is_xz_file(archive_path)) opened = xz.open(in.get(), archive_path, threads);
-  else if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
+  Result<bool> xz_opened = xz.open(in.get(), archive_path, threads);
+  if (!xz_opened) opened = xz_opened.take_error();
+  else if (!*xz_opened && archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
     opened = make_error("cannot open " + archive_path.string() + ": " + archive_error_string(in.get()));
   }
   if (!opened) {
