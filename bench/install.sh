@@ -21,7 +21,9 @@
 # two archives side by side largest first: curl to a file, its sha256 checked against the
 # manifest before any byte is decoded (openssl, which uses the CPU's SHA instructions as
 # cudaenv's nettle does; sha256sum, without them, where openssl is missing), `xz -dc | tar -x`
-# into a folder, the file removed.
+# into a folder, the file removed. And it measures what the decode floor skips, each step alone:
+# receiving the archives, their sha256 and writing the decoded files, as a share of the floor's CPU
+# time (cudaenv keeps both cores busy, so that share is about what it must add to the floor).
 # SETS="multi" or SETS="single" measures one set only.
 set -euo pipefail
 
@@ -153,6 +155,29 @@ floor_honest() {
   timed xargs -P2 -n4 bash "$WORK/honest_one.sh" <"$WORK/honest-jobs"
 }
 
+# What cudaenv must do beyond decoding, which the decode floor skips, each step alone and one after
+# the other so that no step slows another: receiving every archive into a file (one curl for all,
+# the files removed), its sha256 ($HASH) and writing the decoded files (tar -x of the decoded tar,
+# less reading that tar: cat of it). Prints the CPU seconds of each: RECEIVE SHA256 WRITE.
+prepare_skipped() {  # once per set: each archive's tar, decoded
+  rm -rf "$WORK/tars" && mkdir -p "$WORK/tars"
+  local archive
+  for archive in $ARCHIVES; do xz -T2 -dc "$archive" >"$WORK/tars/$(basename "$archive" .xz)"; done
+}
+
+work_skipped() {
+  local receive sha write read
+  rm -rf "$WORK/skipped" && mkdir -p "$WORK/skipped/tree" "$WORK/honest"
+  receive=$(timed bash -c 'args=() files=()
+    while read -r url _ file _; do args+=(-o "$file" "$url") files+=("$file"); done
+    curl -sSf "${args[@]}" && rm -f "${files[@]}"' <"$WORK/honest-jobs")
+  sha=$(timed $HASH $ARCHIVES)
+  write=$(timed bash -c 'for tar in "$1"/*.tar; do tar -xf "$tar" -C "$2" --strip-components=1; done' - "$WORK/tars" "$WORK/skipped/tree")
+  read=$(timed cat "$WORK"/tars/*.tar)
+  rm -rf "$WORK/skipped"
+  echo "${receive#* }" "${sha#* }" "${write#* }" "${read#* }" | awk '{ printf "%.2f %.2f %.2f\n", $1, $3, $5 - $7 }'
+}
+
 with_cudaenv() {
   rm -rf "$WORK/root"
   CUDAENV_ROOT="$WORK/root" NO_COLOR=1 timed "$CUDAENV" install "$LABEL" --mirror "$URL" --skip-manifest-pin \
@@ -178,10 +203,12 @@ for set in $SETS; do
   esac
   start_mirror "$FIXTURE"
   honest_jobs
+  prepare_skipped
   total=$(du -cb $ARCHIVES | tail -1 | cut -f1)
   cat $ARCHIVES >/dev/null  # in the page cache for every side
   threaded=() pair=() installs=() ratios=() cpu_ratios=() cpu_threaded=() cpu_pair=() cpu_installs=() peak_rss=0
   honest=() cpu_honest=() honest_ratios=() honest_cpu_ratios=()
+  skipped_receive=() skipped_sha=() skipped_write=() skipped_shares=() with_skipped_ratios=()
   for round in $(seq "$ROUNDS"); do
     # cudaenv runs first in even rounds, last in odd ones, so that a drift in the machine's
     # speed over a round does not favour one side.
@@ -189,12 +216,16 @@ for set in $SETS; do
     read -r t t_cpu _ <<<"$(floor_threaded)"
     read -r p p_cpu _ <<<"$(floor_pair)"
     read -r h h_cpu _ <<<"$(floor_honest)"
+    read -r k_receive k_sha k_write <<<"$(work_skipped)"
     [ $((round % 2)) -eq 1 ] && read -r c c_cpu rss <<<"$(with_cudaenv)"
     threaded+=("$t") pair+=("$p") installs+=("$c") ratios+=("$(ratio "$c" "$(minimum "$t" "$p")")")
     cpu_threaded+=("$t_cpu") cpu_pair+=("$p_cpu") cpu_installs+=("$c_cpu")
     cpu_ratios+=("$(ratio "$c_cpu" "$(minimum "$t_cpu" "$p_cpu")")")
     honest+=("$h") cpu_honest+=("$h_cpu")
     honest_ratios+=("$(ratio "$c" "$h")") honest_cpu_ratios+=("$(ratio "$c_cpu" "$h_cpu")")
+    skipped_receive+=("$k_receive") skipped_sha+=("$k_sha") skipped_write+=("$k_write")
+    skipped_shares+=("$(echo "100 * ($k_receive + $k_sha + $k_write) / $(minimum "$t_cpu" "$p_cpu")" | bc -l)")
+    with_skipped_ratios+=("$(ratio "$c_cpu" "($(minimum "$t_cpu" "$p_cpu") + $k_receive + $k_sha + $k_write)")")
     [ "$rss" -gt "$peak_rss" ] && peak_rss=$rss
     printf '  %s round %d: xz -T2 -dc %.2f s (CPU %.2f s), 2 x xz -dc %.2f s (CPU %.2f s), honest floor %.2f s (CPU %.2f s), cudaenv %.2f s (CPU %.2f s): %.3f x floor (CPU %.3f x), %.3f x honest floor (CPU %.3f x)\n' \
       "$set" "$round" "$t" "$t_cpu" "$p" "$p_cpu" "$h" "$h_cpu" "$c" "$c_cpu" "${ratios[-1]}" "${cpu_ratios[-1]}" \
@@ -222,6 +253,13 @@ for set in $SETS; do
   printf '  ratio cudaenv/honest floor: %.3f (rounds %.3f-%.3f), CPU %.3f (rounds %.3f-%.3f)\n' \
     "$(ratio "$mc" "$(median "${honest[@]}")")" "$(minimum "${honest_ratios[@]}")" "$(maximum "${honest_ratios[@]}")" \
     "$(median "${honest_cpu_ratios[@]}")" "$(minimum "${honest_cpu_ratios[@]}")" "$(maximum "${honest_cpu_ratios[@]}")"
+  # cudaenv is CPU-bound on both cores, so what these cost comes on top of the decode floor,
+  # unless it fills time a floor leaves a core idle.
+  printf '  work the decode floor skips, each step alone (CPU): receive %.2f s, sha256 %.2f s, write the files %.2f s: %.1f%% of the floor'"'"'s CPU (rounds %.1f-%.1f%%)\n' \
+    "$(median "${skipped_receive[@]}")" "$(median "${skipped_sha[@]}")" "$(median "${skipped_write[@]}")" \
+    "$(median "${skipped_shares[@]}")" "$(minimum "${skipped_shares[@]}")" "$(maximum "${skipped_shares[@]}")"
+  printf '    CPU time cudaenv/(decode floor + that work): %.3f (rounds %.3f-%.3f)\n' "$(median "${with_skipped_ratios[@]}")" \
+    "$(minimum "${with_skipped_ratios[@]}")" "$(maximum "${with_skipped_ratios[@]}")"
   printf '  sequential curl | tar -xJ: %.2f s, ratio cudaenv/it %.2f (goal <= 0.8)\n' "$b" "$(ratio "$mc" "$b")"
   printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak_rss / 1024" | bc -l)"
 done
