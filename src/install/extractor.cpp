@@ -358,7 +358,7 @@ class XzReader {
   XzReader& operator=(const XzReader&) = delete;
 
   // Opens `path`, whose sha256 has been checked: false when it does not start with the xz magic
-  // bytes (libarchive's own filters read it then); else hands the decompressed stream to
+  // bytes or cannot be mapped (libarchive's own filters read it then); else hands the decompressed stream to
   // `reader` (tar format expected), decoding on up to `threads` threads (see ExtractionQueue).
   Result<bool> open(archive* reader, const std::filesystem::path& path, unsigned threads);
 
@@ -395,10 +395,10 @@ Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, 
   struct stat info {};
   void* mapped = xz && ::fstat(fd, &info) == 0 ? ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
                                                : MAP_FAILED;
-  int error = errno;
   ::close(fd);
-  if (!xz) return false;
-  if (mapped == MAP_FAILED) return make_error("cannot read " + path.string() + ": " + std::strerror(error));
+  // A file system that cannot map files (some FUSE mounts: ENODEV), or too little address space
+  // for the whole archive (ENOMEM): libarchive's own xz filter reads it in pieces instead.
+  if (!xz || mapped == MAP_FAILED) return false;
   mapped_ = mapped;
   mapped_size_ = static_cast<size_t>(info.st_size);
   ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);

@@ -1,6 +1,10 @@
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 #include <lzma.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
@@ -387,5 +391,56 @@ TEST_CASE(".tar.xz: a truncated or corrupt archive is refused with the fix, with
       CHECK_THAT(made.error().hint, Catch::Contains("delete it from the cache"));
     }
   }
+  fs::remove_all(root);
+}
+
+namespace {
+
+// The child's outcome: 0 extracted alike, 1 the extraction failed, 2 the bytes differ, 3 the
+// archive could be mapped after all (the test would prove nothing).
+int extract_without_address_space(const fs::path& root, const fs::path& archive, const std::string& big) {
+  // What the process maps now, and 6 MiB more: less than the 9 MiB archive.
+  std::ifstream statm("/proc/self/statm");
+  unsigned long pages = 0;
+  statm >> pages;
+  rlim_t limit = pages * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (6 << 20);
+  struct rlimit space = {limit, limit};
+  if (::setrlimit(RLIMIT_AS, &space) != 0) return 1;
+  int fd = ::open(archive.c_str(), O_RDONLY);
+  void* mapped = ::mmap(nullptr, fs::file_size(archive), PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (mapped != MAP_FAILED) return 3;
+  StagedFiles files;
+  if (!extract_in_order(root / "staging", {{archive, "cuda_t"}}, files, 1)) return 1;
+  std::ifstream in(root / "staging" / "lib" / "libbig.so", std::ios::binary);
+  std::vector<char> chunk(1 << 16);
+  size_t offset = 0;
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    size_t got = static_cast<size_t>(in.gcount());
+    if (big.compare(offset, got, chunk.data(), got) != 0) return 2;
+    offset += got;
+  }
+  return offset == big.size() ? 0 : 2;
+}
+
+}  // namespace
+
+TEST_CASE(".tar.xz: an archive that cannot be mapped is read in pieces instead") {
+  fs::path root = fs::temp_directory_path() / ("cudaenv-xz-unmapped-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  std::string big = noise(9 << 20, 3);
+  write_tar(root / "t.tar", {{"t/", AE_IFDIR, ""}, {"t/lib/libbig.so", AE_IFREG, big}});
+  fs::path archive = root / "t.tar.xz";
+  write_bytes(archive, xz_of(read_text(root / "t.tar"), 0));
+  fs::remove(root / "t.tar");
+  // In a child, since the address space limit stays with the process.
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(extract_without_address_space(root, archive, big));
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
   fs::remove_all(root);
 }
