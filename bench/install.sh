@@ -242,8 +242,10 @@ for set in $SETS; do
     "$mt" "$(median "${cpu_threaded[@]}")" "$mp" "$(median "${cpu_pair[@]}")"
   printf '  cudaenv install (--jobs 4, sha256-checked, files written): %.2f s (CPU %.2f s)\n' \
     "$mc" "$(median "${cpu_installs[@]}")"
-  printf '  ratio cudaenv/floor: %.3f (rounds %.3f-%.3f; goal <= 1.05)\n' "$(ratio "$mc" "$floor")" \
-    "$(minimum "${ratios[@]}")" "$(maximum "${ratios[@]}")"
+  # The rounds' own ratios pair each install with the floors measured beside it, which a drift in
+  # the machine's speed over the run moves least.
+  printf '  ratio cudaenv/floor: %.3f (median of the rounds'"'"' ratios %.3f, rounds %.3f-%.3f; goal <= 1.05)\n' \
+    "$(ratio "$mc" "$floor")" "$(median "${ratios[@]}")" "$(minimum "${ratios[@]}")" "$(maximum "${ratios[@]}")"
   # Load from others falls unevenly on the floors and cudaenv, which run one after the other;
   # CPU time is what it moves least.
   printf '  CPU time cudaenv/floor: %.3f (rounds %.3f-%.3f)\n' "$(median "${cpu_ratios[@]}")" \
