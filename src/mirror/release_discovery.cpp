@@ -1,7 +1,6 @@
 #include "mirror/release_discovery.h"
 
 #include <algorithm>
-#include <cctype>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -10,6 +9,7 @@
 #include "core/version.h"
 #include "install/downloader.h"
 #include "util/file_system.h"
+#include "util/html.h"
 #include "util/json_reader.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -153,32 +153,6 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
-bool iequals_at(std::string_view text, size_t pos, std::string_view word) {
-  if (pos + word.size() > text.size()) return false;
-  for (size_t i = 0; i < word.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[pos + i])) != word[i]) return false;
-  }
-  return true;
-}
-
-// The attribute value that starts at `pos` (quoted or bare); `pos` ends after it.
-std::string_view attribute_value(std::string_view html, size_t& pos) {
-  if (pos >= html.size()) return {};
-  char quote = html[pos];
-  if (quote == '"' || quote == '\'') {
-    size_t end = html.find(quote, pos + 1);
-    if (end == std::string_view::npos) end = html.size();
-    std::string_view value = html.substr(pos + 1, end - pos - 1);
-    pos = end;
-    return value;
-  }
-  size_t start = pos;
-  while (pos < html.size() && !is_space(html[pos]) && html[pos] != '>') ++pos;
-  return html.substr(start, pos - start);
-}
-
 std::string_view last_segment(std::string_view link) {
   link = link.substr(0, std::min(link.find('?'), link.find('#')));
   size_t slash = link.rfind('/');
@@ -201,16 +175,10 @@ std::optional<std::string> label_from_file_name(std::string_view name) {
 
 std::vector<std::string> parse_redist_listing(std::string_view html) {
   std::vector<std::string> labels;
-  for (size_t pos = 0; pos + 4 < html.size(); ++pos) {
-    if (!iequals_at(html, pos, "href")) continue;
-    size_t at = pos + 4;
-    while (at < html.size() && is_space(html[at])) ++at;
-    if (at >= html.size() || html[at] != '=') continue;
-    ++at;
-    while (at < html.size() && is_space(html[at])) ++at;
-    std::string_view link = attribute_value(html, at);
-    pos = at > pos ? at - 1 : pos;
-    if (auto label = label_from_file_name(last_segment(link))) labels.push_back(std::move(*label));
+  for (const HtmlAttributes& anchor : html_anchors(html)) {
+    auto href = anchor.find("href");
+    if (href == anchor.end()) continue;
+    if (auto label = label_from_file_name(last_segment(href->second))) labels.push_back(std::move(*label));
   }
   std::sort(labels.begin(), labels.end(),
             [](const std::string& a, const std::string& b) { return *parse_version(a) > *parse_version(b); });

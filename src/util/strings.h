@@ -15,6 +15,8 @@ std::vector<std::string> split(std::string_view text, char separator);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string_view trim(std::string_view text);
 bool starts_with(std::string_view text, std::string_view prefix);
+// The value of a hexadecimal digit, either case; -1 for any other byte.
+int hex_digit(char c);
 // ASCII letters lowercased, other bytes kept (names and hex digits from indexes and manifests).
 std::string ascii_lower(std::string_view text);
 // The text a lean (C) function built, its buffer freed; std::bad_alloc where it ran out of memory.

@@ -174,7 +174,8 @@ TEST_CASE("listing: hostile HTML gives an answer, never a crash") {
   CHECK(parse_redist_listing("").empty());
   CHECK(parse_redist_listing("href").empty());
   CHECK(parse_redist_listing("href=").empty());
-  CHECK(parse_redist_listing("<a href=\"redistrib_12.1.1.json").size() == 1);  // unterminated quote
+  CHECK(parse_redist_listing("<a href=\"redistrib_12.1.1.json").empty());            // cut off before its '>'
+  CHECK(parse_redist_listing("<a href=\"redistrib_12.1.1.json>x</a>").size() == 1);  // unterminated quote
   CHECK(parse_redist_listing("<a href='").empty());
   CHECK(parse_redist_listing(std::string("<a href=\"redistrib_12.1.1.json\0\">", 33)).empty());
   CHECK(parse_redist_listing("redistrib_12.1.1.json in text, not a link").empty());
