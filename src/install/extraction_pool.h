@@ -42,8 +42,9 @@ class ExtractionQueue {
   // The decoder threads for the archive just taken: an even share of the decoder cores among
   // the archives that may run side by side, so one thread each while at least as many archives
   // are unfinished as there are cores. Single-threaded decoders side by side waste nothing, and
-  // liblzma's threaded decoder costs about 10% more CPU (its threads hand blocks over and
-  // allocate a buffer per block); the last archives take the cores the others leave.
+  // liblzma's threaded decoder for every archive cost 4-5% more CPU in an install (its threads
+  // hand blocks over and allocate a buffer per block; bench/install.sh's fixture, 14.5 against
+  // 13.9 s); the last archives take the cores the others leave.
   unsigned decoder_threads() const;
   // An archive taken has been extracted.
   void extracted() {
