@@ -61,9 +61,9 @@ void merge_release(MirrorIndex& index, MirrorRelease release);
 // labels such as "12.01.1") -> nullopt.
 std::optional<std::string> label_from_file_name(std::string_view name);
 
-// The labels of every link (`<a href>`, see html_anchors) in `html` whose last path segment names a redistrib_<label>.json,
-// each once, newest first. Where a link points does not matter: manifests are always fetched
-// from the folder itself.
+// The labels of every link (`<a href>`, see html_anchors) in `html` whose last path segment
+// names a redistrib_<label>.json, each once, newest first. Where a link points does not
+// matter: manifests are always fetched from the folder itself.
 std::vector<std::string> parse_redist_listing(std::string_view html);
 
 struct ListedRelease {
