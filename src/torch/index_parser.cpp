@@ -44,7 +44,7 @@ std::string filename_of(const std::string& url) {
 }
 
 // PEP 714: data-core-metadata, or the older data-dist-info-metadata; "false" means none.
-bool announces_metadata(const std::map<std::string, std::string>& attributes) {
+bool announces_metadata(const HtmlAttributes& attributes) {
   for (const char* name : {"data-core-metadata", "data-dist-info-metadata"}) {
     auto found = attributes.find(name);
     if (found != attributes.end() && found->second != "false") return true;
