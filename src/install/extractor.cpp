@@ -19,7 +19,9 @@
 #include <utility>
 
 #include "install/downloader.h"
+#include "install/lzma2_decoder.h"
 #include "install/pypi_index.h"
+#include "install/xz_blocks.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -346,10 +348,11 @@ Status settle_overlap(StagedFiles& files, const std::string& path, const std::st
   return ok_status();
 }
 
-// Reading a .tar.xz for libarchive through liblzma, from the archive mapped into memory: with
-// one thread the plain decoder; with more, the multi-threaded one, on which an archive that xz
-// split into blocks (xz -T) decodes on several cores and runs ahead of the tar writer as
-// `xz -d | tar -x` would.
+// Reading a .tar.xz for libarchive from the archive mapped into memory. Blocks whose only
+// filter is LZMA2 (what xz writes) are decoded by Lzma2Decoder, straight into the ring
+// libarchive reads; other filter chains, and an archive of several blocks given more than one
+// thread, go through liblzma: the multi-threaded decoder then decodes blocks (xz -T splits an
+// archive into them) on several cores and runs ahead of the tar writer as `xz -d | tar -x` would.
 class XzReader {
  public:
   XzReader() = default;
@@ -364,12 +367,19 @@ class XzReader {
 
  private:
   static la_ssize_t read(archive* reader, void* self, const void** buffer);
-  la_ssize_t next(archive* reader, const void** buffer);
-  void release_read_input();
+  la_ssize_t next_from_blocks(archive* reader, const void** buffer);
+  la_ssize_t next_from_liblzma(archive* reader, const void** buffer);
+  Status start_liblzma(unsigned threads);
+  void release_read_input(size_t read);
 
   void* mapped_ = nullptr;  // the whole archive
   size_t mapped_size_ = 0;
   size_t released_ = 0;  // the first bytes of the mapping, given back by release_read_input
+  std::optional<std::vector<XzBlock>> blocks_;  // set when Lzma2Decoder decodes them
+  size_t block_ = 0;                           // the block being decoded
+  std::uint64_t block_decoded_ = 0;
+  bool block_started_ = false;
+  std::unique_ptr<Lzma2Decoder> lzma2_;
   lzma_stream stream_ = LZMA_STREAM_INIT;
   std::vector<std::uint8_t> out_;
   bool finished_ = false;
@@ -402,6 +412,20 @@ Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, 
   mapped_ = mapped;
   mapped_size_ = static_cast<size_t>(info.st_size);
   ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);
+  auto blocks = plain_lzma2_blocks({static_cast<const std::uint8_t*>(mapped_), mapped_size_});
+  if (!blocks) return make_error("cannot read " + path.string() + ": " + blocks.error().message);
+  if (*blocks && (threads <= 1 || (*blocks)->size() <= 1)) {
+    blocks_ = std::move(*blocks);
+  } else if (auto started = start_liblzma(threads); !started) {
+    return make_error(started.error().message + " for " + path.string());
+  }
+  if (archive_read_open(reader, this, nullptr, &XzReader::read, nullptr) != ARCHIVE_OK) {
+    return make_error("cannot read " + path.string() + ": " + archive_error_string(reader));
+  }
+  return true;
+}
+
+Status XzReader::start_liblzma(unsigned threads) {
   stream_.next_in = static_cast<const std::uint8_t*>(mapped_);
   stream_.avail_in = mapped_size_;
   lzma_mt options{};
@@ -414,23 +438,17 @@ Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, 
   // One thread: the plain decoder, which needs no block hand-over between threads.
   lzma_ret started = options.threads > 1 ? lzma_stream_decoder_mt(&stream_, &options)
                                          : lzma_stream_decoder(&stream_, options.memlimit_stop, options.flags);
-  if (started != LZMA_OK) {
-    return make_error("cannot start the xz decoder for " + path.string());
-  }
+  if (started != LZMA_OK) return make_error("cannot start the xz decoder");
   // As xz's own output buffer is small: it stays in the core's cache between liblzma and the
   // tar writer.
   out_.resize(64 << 10);
-  if (archive_read_open(reader, this, nullptr, &XzReader::read, nullptr) != ARCHIVE_OK) {
-    return make_error("cannot read " + path.string() + ": " + archive_error_string(reader));
-  }
-  return true;
+  return ok_status();
 }
 
 // What the decoder has read leaves this process's resident memory (the page cache keeps it), so
 // that a mapped 1 GB archive costs no more memory than a read buffer would.
-void XzReader::release_read_input() {
+void XzReader::release_read_input(size_t read) {
   constexpr size_t kReleaseStep = 4 << 20;
-  size_t read = mapped_size_ - stream_.avail_in;
   if (read - released_ < kReleaseStep) return;
   size_t end = read & ~(kReleaseStep - 1);
   ::madvise(static_cast<char*>(mapped_) + released_, end - released_, MADV_DONTNEED);
@@ -438,15 +456,50 @@ void XzReader::release_read_input() {
 }
 
 la_ssize_t XzReader::read(archive* reader, void* self, const void** buffer) {
-  return static_cast<XzReader*>(self)->next(reader, buffer);
+  auto* xz = static_cast<XzReader*>(self);
+  return xz->blocks_ ? xz->next_from_blocks(reader, buffer) : xz->next_from_liblzma(reader, buffer);
 }
 
-la_ssize_t XzReader::next(archive* reader, const void** buffer) {
+la_ssize_t XzReader::next_from_blocks(archive* reader, const void** buffer) {
+  std::vector<XzBlock>& blocks = *blocks_;
+  while (block_ < blocks.size()) {
+    const XzBlock& block = blocks[block_];
+    if (!block_started_) {
+      if (!lzma2_ || lzma2_->dictionary_size() != block.dictionary_size) {
+        lzma2_ = std::make_unique<Lzma2Decoder>(block.dictionary_size);
+      }
+      lzma2_->start({static_cast<const std::uint8_t*>(mapped_) + block.data_offset, block.data_size});
+      block_decoded_ = 0;
+      block_started_ = true;
+    }
+    release_read_input(block.data_offset + lzma2_->consumed());
+    Result<std::span<const std::uint8_t>> piece = lzma2_->next();
+    if (!piece) {
+      archive_set_error(reader, EINVAL, "%s", piece.error().message.c_str());
+      return -1;
+    }
+    block_decoded_ += piece->size();
+    if (block_decoded_ > block.decoded_size || (piece->empty() && block_decoded_ != block.decoded_size)) {
+      archive_set_error(reader, EINVAL, "xz data is corrupt: a block decodes to other than the %llu bytes its index gives",
+                        static_cast<unsigned long long>(block.decoded_size));
+      return -1;
+    }
+    if (!piece->empty()) {
+      *buffer = piece->data();
+      return static_cast<la_ssize_t>(piece->size());
+    }
+    ++block_;
+    block_started_ = false;
+  }
+  return 0;
+}
+
+la_ssize_t XzReader::next_from_liblzma(archive* reader, const void** buffer) {
   *buffer = out_.data();
   stream_.next_out = out_.data();
   stream_.avail_out = out_.size();
   while (!finished_ && stream_.avail_out == out_.size()) {
-    release_read_input();
+    release_read_input(mapped_size_ - stream_.avail_in);
     lzma_ret status = lzma_code(&stream_, LZMA_FINISH);
     if (status == LZMA_STREAM_END) {
       finished_ = true;
