@@ -45,6 +45,12 @@ void ExtractionPool::submit(size_t index) {
   ready_.notify_one();
 }
 
+void ExtractionPool::offer(Help help) {
+  std::lock_guard lock(mutex_);
+  help_.push_back(std::move(help));
+  ready_.notify_all();
+}
+
 Status ExtractionPool::finish() {
   {
     std::lock_guard lock(mutex_);
@@ -62,16 +68,30 @@ void ExtractionPool::loop() {
   while (true) {
     std::optional<size_t> next;
     unsigned threads = 1;
+    Help help;
     {
       std::unique_lock lock(mutex_);
-      ready_.wait(lock, [&] { return (next = queue_.take()) || queue_.drained(); });
-      if (!next) return;
-      threads = queue_.decoder_threads();
+      ready_.wait(lock, [&] {
+        if ((next = queue_.take())) return true;
+        if (!queue_.drained()) return false;
+        if (!help_.empty()) {
+          help = std::move(help_.back());  // one whose extraction is over returns at once
+          help_.pop_back();
+          return true;
+        }
+        return queue_.idle();
+      });
+      if (!next && !help) return;
+      if (next) threads = queue_.decoder_threads();
+    }
+    if (help) {
+      help();
+      continue;
     }
     Status status = failed_ ? ok_status() : work_(*next, threads);
     std::lock_guard lock(mutex_);
     queue_.extracted();
-    ready_.notify_one();  // a core is free
+    ready_.notify_all();  // a core is free, or the last extraction is over
     if (!status && !error_) error_ = status.take_error();
     if (!status) failed_ = true;
   }

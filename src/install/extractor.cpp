@@ -18,6 +18,7 @@
 #include <tuple>
 #include <utility>
 
+#include "install/blocks_ahead.h"
 #include "install/downloader.h"
 #include "install/lzma2_decoder.h"
 #include "install/pypi_index.h"
@@ -363,7 +364,7 @@ class XzReader {
   // Opens `path`, whose sha256 has been checked: false when it does not start with the xz magic
   // bytes or cannot be mapped (libarchive's own filters read it then); else hands the decompressed stream to
   // `reader` (tar format expected), decoding on up to `threads` threads (see ExtractionQueue).
-  Result<bool> open(archive* reader, const std::filesystem::path& path, unsigned threads);
+  Result<bool> open(archive* reader, const std::filesystem::path& path, unsigned threads, const OfferHelp& offer_help);
 
  private:
   static la_ssize_t read(archive* reader, void* self, const void** buffer);
@@ -376,10 +377,12 @@ class XzReader {
   size_t mapped_size_ = 0;
   size_t released_ = 0;  // the first bytes of the mapping, given back by release_read_input
   std::optional<std::vector<XzBlock>> blocks_;  // set when Lzma2Decoder decodes them
+  std::shared_ptr<BlocksAhead> ahead_;         // shared with helpers, for an archive of several blocks
   size_t block_ = 0;                           // the block being decoded
   std::uint64_t block_decoded_ = 0;
   bool block_started_ = false;
   std::unique_ptr<Lzma2Decoder> lzma2_;
+  std::vector<std::uint8_t> decoded_ahead_;  // the block a helper decoded, being read
   lzma_stream stream_ = LZMA_STREAM_INIT;
   std::vector<std::uint8_t> out_;
   bool finished_ = false;
@@ -390,11 +393,13 @@ class XzReader {
 constexpr std::uint64_t kThreadingMemoryLimit = 16ull << 20;
 
 XzReader::~XzReader() {
+  if (ahead_) ahead_->stop();  // before the mapping the helpers read goes
   lzma_end(&stream_);
   if (mapped_) ::munmap(mapped_, mapped_size_);
 }
 
-Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads) {
+Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads,
+                            const OfferHelp& offer_help) {
   // Mapped, not read: the decoder reads the page cache itself instead of a copy of it. The file
   // is this install's own download, under its lock, so nothing truncates it while mapped.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -414,8 +419,13 @@ Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, 
   ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);
   auto blocks = plain_lzma2_blocks({static_cast<const std::uint8_t*>(mapped_), mapped_size_});
   if (!blocks) return make_error("cannot read " + path.string() + ": " + blocks.error().message);
-  if (*blocks && (threads <= 1 || (*blocks)->size() <= 1)) {
+  if (*blocks) {
     blocks_ = std::move(*blocks);
+    if (offer_help && blocks_->size() > 1) {
+      // Two blocks decoded ahead keep a helper busy while the reader takes the last it made.
+      ahead_ = std::make_shared<BlocksAhead>(std::span(static_cast<const std::uint8_t*>(mapped_), mapped_size_), *blocks_, 2);
+      offer_help([ahead = ahead_] { ahead->help(); });
+    }
   } else if (auto started = start_liblzma(threads); !started) {
     return make_error(started.error().message + " for " + path.string());
   }
@@ -464,6 +474,19 @@ la_ssize_t XzReader::next_from_blocks(archive* reader, const void** buffer) {
   std::vector<XzBlock>& blocks = *blocks_;
   while (block_ < blocks.size()) {
     const XzBlock& block = blocks[block_];
+    if (!block_started_ && ahead_) {
+      if (auto decoded = ahead_->take(block_)) {
+        if (!*decoded) {
+          archive_set_error(reader, EINVAL, "%s", decoded->error().message.c_str());
+          return -1;
+        }
+        decoded_ahead_ = std::move(**decoded);
+        ++block_;
+        if (decoded_ahead_.empty()) continue;
+        *buffer = decoded_ahead_.data();
+        return static_cast<la_ssize_t>(decoded_ahead_.size());
+      }
+    }
     if (!block_started_) {
       if (!lzma2_ || lzma2_->dictionary_size() != block.dictionary_size) {
         lzma2_ = std::make_unique<Lzma2Decoder>(block.dictionary_size);
@@ -473,15 +496,9 @@ la_ssize_t XzReader::next_from_blocks(archive* reader, const void** buffer) {
       block_started_ = true;
     }
     release_read_input(block.data_offset + lzma2_->consumed());
-    Result<std::span<const std::uint8_t>> piece = lzma2_->next();
+    Result<std::span<const std::uint8_t>> piece = next_piece(*lzma2_, block, block_decoded_);
     if (!piece) {
       archive_set_error(reader, EINVAL, "%s", piece.error().message.c_str());
-      return -1;
-    }
-    block_decoded_ += piece->size();
-    if (block_decoded_ > block.decoded_size || (piece->empty() && block_decoded_ != block.decoded_size)) {
-      archive_set_error(reader, EINVAL, "xz data is corrupt: a block decodes to other than the %llu bytes its index gives",
-                        static_cast<unsigned long long>(block.decoded_size));
       return -1;
     }
     if (!piece->empty()) {
@@ -657,7 +674,8 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 }
 
 Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& archive_path, const std::string& component,
-                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads) {
+                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads,
+                                                 const OfferHelp& offer_help) {
   std::vector<ArchiveLink> links;
   ReadArchive in(archive_read_new(), archive_read_free);
   XzReader xz;  // outlives `in`, which reads through it
@@ -668,7 +686,7 @@ Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& ar
   archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                                 ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
   Status opened = ok_status();
-  Result<bool> xz_opened = xz.open(in.get(), archive_path, threads);
+  Result<bool> xz_opened = xz.open(in.get(), archive_path, threads, offer_help);
   if (!xz_opened) opened = xz_opened.take_error();
   else if (!*xz_opened && archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
     opened = make_error("cannot open " + archive_path.string() + ": " + archive_error_string(in.get()));

@@ -110,9 +110,15 @@ class StagedFiles {
 // symlinks is one more symlink (as link(2) makes it). `component` names the archive in errors;
 // `files` is shared by the install's archives; `should_stop` aborts between blocks. The archive
 // has matched its manifest's sha256 (an .xz file's own check is not computed again). An .xz
-// archive of several blocks decodes on up to `threads` threads.
+// archive of several blocks whose filters are not LZMA2 alone decodes on up to `threads`
+// threads (liblzma's); one of plain LZMA2 blocks decodes on its own thread and those that run
+// the help it offers.
+// An .xz archive of several blocks offers `offer_help` work that idle threads may run for it
+// (decoding its blocks ahead of the extraction); the work returns once the extraction is over.
+using OfferHelp = std::function<void(std::function<void()> help)>;
 Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& archive, const std::string& component,
-                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads);
+                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads,
+                                                 const OfferHelp& offer_help = nullptr);
 
 // Makes the links of all the archives of an install below `root`, symlinks first, each kind in
 // path order, so the outcome never depends on which archive was written first. Nothing is

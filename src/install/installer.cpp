@@ -319,9 +319,14 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
   std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
   StagedFiles files;
-  ExtractionPool pool(cores, usable_cores(), sizes, [&](size_t i, unsigned decoder_threads) -> Status {
+  std::optional<ExtractionPool> pool;  // the extractions offer it help, so it is made first
+  // One helper for each core beside the extraction's own.
+  OfferHelp offer_help = [&](std::function<void()> help) {
+    for (size_t helper = 1; helper < cores; ++helper) pool->offer(help);
+  };
+  pool.emplace(cores, usable_cores(), sizes, [&](size_t i, unsigned decoder_threads) -> Status {
     progress.extracting(i);
-    auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
+    auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads, offer_help);
     if (!extracted) {
       Error error = extracted.take_error();
       if (error.exit_code != 130) error.message += " (downloaded from " + jobs[i].url + ")";
@@ -337,9 +342,9 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   std::uint64_t archive_bytes = 0;
   for (const DownloadJob& job : jobs) archive_bytes += job.size;
   options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
-  options.should_stop = [&] { return g_interrupted.load() || pool.failed(); };
-  Status downloaded = download_all(jobs, options, progress, [&](size_t i) { pool.submit(i); });
-  Status extracted = pool.finish();
+  options.should_stop = [&] { return g_interrupted.load() || pool->failed(); };
+  Status downloaded = download_all(jobs, options, progress, [&](size_t i) { pool->submit(i); });
+  Status extracted = pool->finish();
   if (g_interrupted) return interrupted_error();
   if (!extracted) return extracted;  // the cause when a failed extraction stopped the downloads
   if (!downloaded) return downloaded;
