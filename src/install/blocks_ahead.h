@@ -29,7 +29,7 @@ class BlocksAhead {
   // kMostBlockBytes (the reader decodes them all then).
   BlocksAhead(std::span<const std::uint8_t> file, std::vector<XzBlock> blocks, size_t most_ahead);
 
-  static constexpr std::uint64_t kMostBlockBytes = 64 << 20;
+  static constexpr std::uint64_t kMostBlockBytes = 32 << 20;
 
   // For the reader, at block `index` (in order from 0): nullopt when the block is the reader's
   // to decode (now claimed); else the bytes a helper decoded it to (waiting for them), or the

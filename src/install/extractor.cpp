@@ -422,8 +422,9 @@ Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, 
   if (*blocks) {
     blocks_ = std::move(*blocks);
     if (offer_help && blocks_->size() > 1) {
-      // Two blocks decoded ahead keep a helper busy while the reader takes the last it made.
-      ahead_ = std::make_shared<BlocksAhead>(std::span(static_cast<const std::uint8_t*>(mapped_), mapped_size_), *blocks_, 2);
+      // One block waiting per helper: the reader takes it within moments of finishing its own,
+      // and the memory stays at a block or two (xz -T -6 writes blocks of 24 MiB).
+      ahead_ = std::make_shared<BlocksAhead>(std::span(static_cast<const std::uint8_t*>(mapped_), mapped_size_), *blocks_, 1);
       offer_help([ahead = ahead_] { ahead->help(); });
     }
   } else if (auto started = start_liblzma(threads); !started) {
