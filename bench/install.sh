@@ -24,19 +24,22 @@
 # into a folder, the file removed. And it measures what the decode floor skips, each step alone:
 # receiving the archives, their sha256 and writing the decoded files, as a share of the floor's CPU
 # time (cudaenv keeps both cores busy, so that share is about what it must add to the floor).
-# From these the bench derives the least time any install that checks and writes can take here:
-# the CPU time of decoding without xz's check plus that of the skipped work, spread over every
-# core with none idle: a lower bound on the ratio to the floor that such an install can reach.
+# It decodes the archives as cudaenv does, alone (build/bench/xz_decode: cudaenv's own LZMA2
+# decoder, two side by side, output thrown away), beside xz without its check (--ignore-check,
+# which cudaenv skips too). From these the bench derives the least time an install that decodes
+# as cudaenv does, checks and writes can take here: that decoding's CPU time plus that of the
+# skipped work, spread over every core with none idle, a lower bound for cudaenv as it is.
 # SETS="multi" or SETS="single" measures one set only.
 set -euo pipefail
 
 BUILD=$(cd "${1:-${CUDAENV_BUILD_DIR:-build}}" && pwd)
 CUDAENV="$BUILD/cudaenv"
 MIRROR_BIN="$BUILD/tests/test_mirror"
+DECODER="$BUILD/bench/xz_decode"
 ROUNDS=${ROUNDS:-5}
 SETS=${SETS:-multi single}
 LABEL=99.0.0
-for tool in "$CUDAENV" "$MIRROR_BIN"; do
+for tool in "$CUDAENV" "$MIRROR_BIN" "$DECODER"; do
   [ -x "$tool" ] || { echo "bench/install: $tool is missing; build first (ninja -C $BUILD)" >&2; exit 1; }
 done
 [ -x /usr/bin/time ] || { echo "bench/install: /usr/bin/time is needed for the peak RSS (apt-get install time)" >&2; exit 1; }
@@ -134,6 +137,9 @@ floor_pair() { printf '%s\n' $ARCHIVES | timed xargs -P2 -n1 xz -T1 -dc; }
 # whole archive, checked before decoding, already proves what it would.
 decode_unchecked() { printf '%s\n' $ARCHIVES | timed xargs -P2 -n1 xz -T1 -dc --ignore-check; }
 
+# The same with cudaenv's own decoder.
+decode_as_cudaenv() { printf '%s\n' $ARCHIVES | timed xargs -P2 -n1 "$DECODER"; }
+
 HASH="sha256sum"
 command -v openssl >/dev/null && HASH="openssl dgst -sha256 -r"
 cat >"$WORK/honest_one.sh" <<EOF
@@ -216,7 +222,7 @@ for set in $SETS; do
   threaded=() pair=() installs=() ratios=() cpu_ratios=() cpu_threaded=() cpu_pair=() cpu_installs=() peak_rss=0
   honest=() cpu_honest=() honest_ratios=() honest_cpu_ratios=()
   skipped_receive=() skipped_sha=() skipped_write=() skipped_shares=() with_skipped_ratios=()
-  cpu_unchecked=() least=() least_ratios=() to_least_ratios=()
+  cpu_unchecked=() cpu_decoder=() decoder_ratios=() least=() least_ratios=() to_least_ratios=()
   for round in $(seq "$ROUNDS"); do
     # cudaenv runs first in even rounds, last in odd ones, so that a drift in the machine's
     # speed over a round does not favour one side.
@@ -226,6 +232,7 @@ for set in $SETS; do
     read -r h h_cpu _ <<<"$(floor_honest)"
     read -r k_receive k_sha k_write <<<"$(work_skipped)"
     read -r _ u_cpu _ <<<"$(decode_unchecked)"
+    read -r _ d_cpu _ <<<"$(decode_as_cudaenv)"
     [ $((round % 2)) -eq 1 ] && read -r c c_cpu rss <<<"$(with_cudaenv)"
     threaded+=("$t") pair+=("$p") installs+=("$c") ratios+=("$(ratio "$c" "$(minimum "$t" "$p")")")
     cpu_threaded+=("$t_cpu") cpu_pair+=("$p_cpu") cpu_installs+=("$c_cpu")
@@ -235,8 +242,8 @@ for set in $SETS; do
     skipped_receive+=("$k_receive") skipped_sha+=("$k_sha") skipped_write+=("$k_write")
     skipped_shares+=("$(echo "100 * ($k_receive + $k_sha + $k_write) / $(minimum "$t_cpu" "$p_cpu")" | bc -l)")
     with_skipped_ratios+=("$(ratio "$c_cpu" "($(minimum "$t_cpu" "$p_cpu") + $k_receive + $k_sha + $k_write)")")
-    cpu_unchecked+=("$u_cpu")
-    least+=("$(echo "($u_cpu + $k_receive + $k_sha + $k_write) / $(nproc)" | bc -l)")
+    cpu_unchecked+=("$u_cpu") cpu_decoder+=("$d_cpu") decoder_ratios+=("$(ratio "$d_cpu" "$u_cpu")")
+    least+=("$(echo "($d_cpu + $k_receive + $k_sha + $k_write) / $(nproc)" | bc -l)")
     least_ratios+=("$(ratio "${least[-1]}" "$(minimum "$t" "$p")")") to_least_ratios+=("$(ratio "$c" "${least[-1]}")")
     [ "$rss" -gt "$peak_rss" ] && peak_rss=$rss
     printf '  %s round %d: xz -T2 -dc %.2f s (CPU %.2f s), 2 x xz -dc %.2f s (CPU %.2f s), honest floor %.2f s (CPU %.2f s), cudaenv %.2f s (CPU %.2f s): %.3f x floor (CPU %.3f x), %.3f x honest floor (CPU %.3f x)\n' \
@@ -274,10 +281,13 @@ for set in $SETS; do
     "$(median "${skipped_shares[@]}")" "$(minimum "${skipped_shares[@]}")" "$(maximum "${skipped_shares[@]}")"
   printf '    CPU time cudaenv/(decode floor + that work): %.3f (rounds %.3f-%.3f)\n' "$(median "${with_skipped_ratios[@]}")" \
     "$(minimum "${with_skipped_ratios[@]}")" "$(maximum "${with_skipped_ratios[@]}")"
+  printf '  decoding alone, two side by side, without the xz check: cudaenv'"'"'s decoder CPU %.2f s, xz'"'"'s %.2f s: %.3f (rounds %.3f-%.3f)\n' \
+    "$(median "${cpu_decoder[@]}")" "$(median "${cpu_unchecked[@]}")" "$(median "${decoder_ratios[@]}")" \
+    "$(minimum "${decoder_ratios[@]}")" "$(maximum "${decoder_ratios[@]}")"
   # A lower bound: no step can run in less CPU time than it takes alone, and the cores cannot give
   # more than their number of CPU seconds per second.
-  printf '  the least any install that checks sha256 and writes the files can take: %.2f s (decoding without the xz check: CPU %.2f s, plus the work above, over %d cores with none idle)\n' \
-    "$(median "${least[@]}")" "$(median "${cpu_unchecked[@]}")" "$(nproc)"
+  printf '  the least an install that decodes as cudaenv does, checks sha256 and writes the files can take: %.2f s (that decoding plus the work above, over %d cores with none idle)\n' \
+    "$(median "${least[@]}")" "$(nproc)"
   printf '    that least/floor: %.3f (rounds %.3f-%.3f); cudaenv/that least: %.3f (rounds %.3f-%.3f)\n' \
     "$(median "${least_ratios[@]}")" "$(minimum "${least_ratios[@]}")" "$(maximum "${least_ratios[@]}")" \
     "$(median "${to_least_ratios[@]}")" "$(minimum "${to_least_ratios[@]}")" "$(maximum "${to_least_ratios[@]}")"
