@@ -351,9 +351,10 @@ Status settle_overlap(StagedFiles& files, const std::string& path, const std::st
 
 // Reading a .tar.xz for libarchive from the archive mapped into memory. Blocks whose only
 // filter is LZMA2 (what xz writes) are decoded by Lzma2Decoder, straight into the ring
-// libarchive reads; other filter chains, and an archive of several blocks given more than one
-// thread, go through liblzma: the multi-threaded decoder then decodes blocks (xz -T splits an
-// archive into them) on several cores and runs ahead of the tar writer as `xz -d | tar -x` would.
+// libarchive reads, and idle workers may decode later blocks ahead (BlocksAhead). Other filter
+// chains go through liblzma, whose multi-threaded decoder, given more than one thread, decodes
+// blocks (xz -T splits an archive into them) on several cores and runs ahead of the tar writer
+// as `xz -d | tar -x` would.
 class XzReader {
  public:
   XzReader() = default;
@@ -363,7 +364,8 @@ class XzReader {
 
   // Opens `path`, whose sha256 has been checked: false when it does not start with the xz magic
   // bytes or cannot be mapped (libarchive's own filters read it then); else hands the decompressed stream to
-  // `reader` (tar format expected), decoding on up to `threads` threads (see ExtractionQueue).
+  // `reader` (tar format expected). liblzma decodes on up to `threads` threads (see
+  // ExtractionQueue); an archive of several plain LZMA2 blocks offers `offer_help` its blocks.
   Result<bool> open(archive* reader, const std::filesystem::path& path, unsigned threads, const OfferHelp& offer_help);
 
  private:
