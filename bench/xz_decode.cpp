@@ -1,5 +1,5 @@
 // bench/xz_decode FILE.xz: decodes the archive as `cudaenv install` does (its own LZMA2 decoder,
-// the blocks read from the xz index) and throws the output away, as `xz -dc --ignore-check
+// the blocks read from the xz index, one decoder reused while the dictionary size allows) and throws the output away, as `xz -dc --ignore-check
 // >/dev/null` does with liblzma's; bench/install.sh times the two side by side.
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 
-#include "install/lzma2_decoder.h"
-#include "install/xz_blocks.h"
+#include "install/blocks_ahead.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -35,11 +35,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::uint64_t total = 0;
+  std::unique_ptr<cudaenv::Lzma2Decoder> decoder;
   for (const cudaenv::XzBlock& block : **blocks) {
-    cudaenv::Lzma2Decoder decoder(block.dictionary_size);
-    decoder.start(file.subspan(block.data_offset, block.data_size));
+    cudaenv::start_block(decoder, file, block);
+    std::uint64_t decoded = 0;
     while (true) {
-      auto piece = decoder.next();
+      auto piece = cudaenv::next_piece(*decoder, block, decoded);
       if (!piece) {
         std::fprintf(stderr, "xz_decode: %s: %s\n", argv[1], piece.error().message.c_str());
         return 1;

@@ -6,6 +6,13 @@
 
 namespace cudaenv {
 
+void start_block(std::unique_ptr<Lzma2Decoder>& decoder, std::span<const std::uint8_t> file, const XzBlock& block) {
+  if (!decoder || decoder->dictionary_size() != block.dictionary_size) {
+    decoder = std::make_unique<Lzma2Decoder>(block.dictionary_size);
+  }
+  decoder->start(file.subspan(block.data_offset, block.data_size));
+}
+
 Result<std::span<const std::uint8_t>> next_piece(Lzma2Decoder& decoder, const XzBlock& block, std::uint64_t& decoded) {
   CUDAENV_TRY_ASSIGN(std::span<const std::uint8_t> piece, decoder.next());
   decoded += piece.size();
@@ -48,10 +55,7 @@ void BlocksAhead::help() {
     ahead_[index];
     lock.unlock();
     const XzBlock& block = blocks_[index];
-    if (!decoder || decoder->dictionary_size() != block.dictionary_size) {
-      decoder = std::make_unique<Lzma2Decoder>(block.dictionary_size);
-    }
-    decoder->start(file_.subspan(block.data_offset, block.data_size));
+    start_block(decoder, file_, block);
     Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>();
     bytes->reserve(static_cast<size_t>(block.decoded_size));
     std::uint64_t decoded = 0;

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -17,6 +18,10 @@
 #include "util/result.h"
 
 namespace cudaenv {
+
+// Starts `decoder` on `block` of `file`: the one it has, unless the block needs another
+// dictionary size (then a new one).
+void start_block(std::unique_ptr<Lzma2Decoder>& decoder, std::span<const std::uint8_t> file, const XzBlock& block);
 
 // The next decoded piece of `block` (empty at its end), checked against the size its index
 // gives; `decoded` counts what the block gave so far.

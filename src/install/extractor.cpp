@@ -491,10 +491,7 @@ la_ssize_t XzReader::next_from_blocks(archive* reader, const void** buffer) {
       }
     }
     if (!block_started_) {
-      if (!lzma2_ || lzma2_->dictionary_size() != block.dictionary_size) {
-        lzma2_ = std::make_unique<Lzma2Decoder>(block.dictionary_size);
-      }
-      lzma2_->start({static_cast<const std::uint8_t*>(mapped_) + block.data_offset, block.data_size});
+      start_block(lzma2_, {static_cast<const std::uint8_t*>(mapped_), mapped_size_}, block);
       block_decoded_ = 0;
       block_started_ = true;
     }
