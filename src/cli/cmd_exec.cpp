@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/hook_state.h"
 #include "core/toolkit_env.h"
 #include "shell/ci_env.h"
 #include "shell/hook.h"

@@ -1,5 +1,4 @@
-// Shell integration: init, the options of the hidden hook-env the prompt runs (cmd_hook_env.cpp),
-// shell, trust, untrust.
+// Shell integration: init, the hidden hook-env the prompt runs, shell, trust, untrust.
 #include <cstdio>
 #include <memory>
 
@@ -9,6 +8,7 @@
 #include "cli/session.h"
 #include "shell/hook.h"
 #include "shell/init_script.h"
+#include "shell/stamps.h"
 #include "shell/trust.h"
 #include "util/data_dir.h"
 #include "util/output.h"
@@ -17,6 +17,23 @@
 namespace cudaenv {
 
 namespace {
+
+// Runs at a prompt: whatever goes wrong is said on stderr, and stdout stays code. It builds its
+// own session (its table entry needs nothing) because a session that cannot be built, e.g. in
+// a deleted folder, must stay silent here: the next cd fixes it, and a prompt must not spam.
+int run_hook_env(const std::string& shell) {
+  auto session = Session::from_process();
+  if (!session) return 0;
+  TrustStore trust(session->layout.trust_dir());
+  fs::path stamps = session->layout.cache_dir() / "stamps";
+  HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
+                      [&](const CudaToml& project) { return trust.is_trusted(project); }};
+  ShellDialect dialect = dialect_of(*parse_shell_kind(shell));
+  HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects, dialect);
+  for (const std::string& message : result.messages) print_note(message);
+  std::fputs((result.code + render_fast_path(result.fast_path, dialect)).c_str(), stdout);
+  return 0;
+}
 
 Result<int> run_init(const Session& session, const std::string& shell) {
   CUDAENV_TRY_ASSIGN(auto binary, user_program());

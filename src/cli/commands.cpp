@@ -33,6 +33,7 @@ const std::vector<Command>& command_table() {
       {"torch", "Print the matching PyTorch wheel index and install command", Needs::session, configure_torch},
       {"torch-index-refresh", "", Needs::session, configure_torch_index_refresh},  // hidden: run by `cudaenv torch`
       {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", Needs::session, configure_doctor},
+      {"shim", "", Needs::nothing, configure_shim, true},  // hidden: what a shim runs when it has no record
   };
   return table;
 }

@@ -25,8 +25,6 @@ CommandHandler configure_config(CLI::App& command);  // cmd_config.cpp / fetch_d
 CommandHandler configure_lock(CLI::App& command);    // cmd_lock.cpp / fetch_delegate.cpp
 CommandHandler configure_init(CLI::App& command);
 CommandHandler configure_hook_env(CLI::App& command);
-// `cudaenv hook-env --shell SHELL` (bash, zsh or fish): its exit status. cudaenv-hook runs it too.
-int run_hook_env(const std::string& shell);
 CommandHandler configure_shell(CLI::App& command);
 CommandHandler configure_trust(CLI::App& command);
 CommandHandler configure_untrust(CLI::App& command);
@@ -35,5 +33,6 @@ CommandHandler configure_torch_index_refresh(CLI::App& command);  // cmd_torch_i
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);
+CommandHandler configure_shim(CLI::App& command);  // hidden: run by the shims
 
 }  // namespace cudaenv

@@ -6,7 +6,6 @@
 
 #include "core/toml_reader.h"
 #include "core/version.h"
-#include "lean/lean_toml.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -261,7 +260,12 @@ Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path,
   return std::optional<std::string>(std::move(edited));
 }
 
-bool is_valid_version_request(std::string_view request) { return lean_is_version_request(request.data(), request.size()); }
+bool is_valid_version_request(std::string_view request) {
+  if (request.empty() || !(is_alnum(request[0]) || request[0] == '_')) return false;
+  if (request.find("..") != std::string_view::npos) return false;
+  return std::all_of(request.begin(), request.end(),
+                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+}
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text) { return Parser(path, text).run(); }
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lean/lean_state.h"
+#include "util/environment.h"
 
 namespace cudaenv {
 
@@ -42,17 +42,21 @@ struct HookState {
   std::vector<OwnedValue> values;
 };
 
-inline constexpr const char* kStateVariable = LEAN_STATE_VARIABLE;
+inline constexpr const char* kStateVariable = "__CUDAENV_STATE";
 // The kernel refuses an environment string over 128 KiB (MAX_ARG_STRLEN), and then every
 // command fails; half of it leaves room for the name and for growth between checks.
-inline constexpr std::size_t kStateLimit = LEAN_STATE_LIMIT;
+inline constexpr std::size_t kStateLimit = 64 * 1024;
 
 std::string format_state(const HookState& state);
 
 // Tolerant: a missing or garbled state is an empty one (nothing owned).
 HookState parse_state(std::string_view text);
 
-// The environment before the hook's changes, which this state records, is util/environment.h's
-// without_hook_changes(): the resolver needs it, and not the state's types.
+// The environment as it was before the shell hook changed it (the state variable gone): what
+// `system` means and what another toolkit's environment is built on. Each list entry the hook
+// put in front loses its first occurrence (a list left empty is unset), and each variable
+// still holding the value the hook gave it gets its previous value back; one the user changed
+// since keeps theirs.
+EnvMap without_hook_changes(EnvMap env);
 
 }  // namespace cudaenv

@@ -72,13 +72,7 @@ std::optional<Toolkit> match_toolkit(const std::string& request, const ToolkitIn
   if (auto exact = toolkits.find(request)) return exact;
   auto wanted = parse_version(request);
   if (!wanted) return std::nullopt;
-  const Toolkit* best = nullptr;
-  for (const Toolkit& toolkit : toolkits.all()) {
-    if (!toolkit.version || !version_matches(*wanted, *toolkit.version)) continue;
-    if (!best || *toolkit.version > *best->version) best = &toolkit;
-  }
-  if (!best) return std::nullopt;
-  return *best;
+  return toolkits.newest_match(*wanted);
 }
 
 // The command that asks for `version` where `request` asked for its own.

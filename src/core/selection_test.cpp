@@ -289,6 +289,34 @@ TEST_CASE("selection: an exact name opens its folder without listing, a prefix l
   CHECK(view.listings == 1);
 }
 
+TEST_CASE("selection: with 1000 toolkits a prefix lists once and reads only the entry it picks") {
+  MemoryFileSystem fs = machine();
+  for (int i = 1; i < 1000; ++i) fs.file("/home/u/.cudaenv/versions/11." + std::to_string(i) + ".0/bin/nvcc", "", true);
+  fs.file("/home/u/.cudaenv/versions/012.99.0/bin/nvcc", "", true);  // 12 in number
+  fs.file("/home/u/.cudaenv/versions/1200000000.0/bin/nvcc", "", true);
+  CountingView view(fs);
+  auto prefix = select_toolkit(view, {{"CUDAENV_VERSION", "11"}}, "/", kLayout);
+  REQUIRE(prefix.ok());
+  CHECK(prefix->toolkit.name == "11.999.0");
+  CHECK(view.listings == 1);
+  auto other_major = select_toolkit(view, {{"CUDAENV_VERSION", "12"}}, "/", kLayout);
+  REQUIRE(other_major.ok());
+  CHECK(other_major->toolkit.name == "012.99.0");
+}
+
+TEST_CASE("selection: versions equal in number go to the first name, as listed") {
+  MemoryFileSystem fs = machine();
+  fs.file("/home/u/.cudaenv/versions/12.09.0/bin/nvcc", "", true);
+  auto answer = select(fs, {{"CUDAENV_VERSION", "12.9"}}, "/");
+  REQUIRE(answer.ok());
+  CHECK(answer->toolkit.name == "12.09.0");
+  ToolkitIndex index(fs, kLayout);
+  REQUIRE(index.all().size() == 8);
+  auto listed = select_toolkit(fs, {{"CUDAENV_VERSION", "12.9"}}, "/", kLayout, index);
+  REQUIRE(listed.ok());
+  CHECK(listed->toolkit.name == "12.09.0");
+}
+
 TEST_CASE("selection: an exact lookup finds what the listing finds, in both roots") {
   MemoryFileSystem fs = machine();
   fs.file("/opt/cudaenv/versions/12.4.1/bin/nvcc", "", true);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/hook_state.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -73,6 +74,27 @@ std::optional<Toolkit> ToolkitIndex::find(const std::string& name) const {
     return toolkit_entry(fs_, roots[i], name, root_source(i));
   }
   return std::nullopt;
+}
+
+std::optional<Toolkit> ToolkitIndex::newest_match(const Version& wanted) const {
+  std::optional<std::string> best_name;
+  std::optional<Version> best;
+  auto consider = [&](const std::string& name, const std::optional<Version>& version) {
+    if (!version || !version_matches(wanted, *version)) return;
+    if (!best || *version > *best || (*version == *best && name < *best_name)) best_name = name, best = version;
+  };
+  if (all_) {
+    for (const Toolkit& toolkit : *all_) consider(toolkit.name, toolkit.version);
+  } else {
+    std::set<std::string> seen;
+    for (const fs::path& root : layout_.version_roots()) {
+      for (const std::string& name : fs_.list_dir(root)) {
+        if (!name.empty() && name[0] != '.' && seen.insert(name).second) consider(name, parse_version(name));
+      }
+    }
+  }
+  if (!best_name) return std::nullopt;
+  return find(*best_name);
 }
 
 const std::vector<Toolkit>& ToolkitIndex::all() const {

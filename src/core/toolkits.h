@@ -41,6 +41,9 @@ class ToolkitIndex {
 
   // The entry named exactly `name`, as list_toolkits() would give it.
   std::optional<Toolkit> find(const std::string& name) const;
+  // The newest toolkit whose version `wanted` is a prefix of (by name on a tie), as
+  // list_toolkits() would give it; only the folders' listings are read besides that entry.
+  std::optional<Toolkit> newest_match(const Version& wanted) const;
   const std::vector<Toolkit>& all() const;
 
  private:

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <tuple>
 
-#include "lean/lean_toml.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -92,7 +91,6 @@ std::optional<ComputeCapability> parse_compute_capability(std::string_view text)
 }
 
 std::optional<ArchEntry> parse_arch_entry(std::string_view text) {
-  if (!lean_is_compute_capability(text.data(), text.size())) return std::nullopt;
   ArchEntry entry;
   if (text.size() > 4 && text.substr(text.size() - 4) == "+PTX") {
     entry.ptx = true;

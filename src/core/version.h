@@ -78,8 +78,7 @@ struct ArchEntry {
 // "8.9" -> 8.9; anything but two numbers is none.
 std::optional<ComputeCapability> parse_compute_capability(std::string_view text);
 
-// "8.9", "9.0a", "8.6+PTX" -> the entry; none for anything else. Valid exactly when the shim's
-// lean reader says so (lean_is_compute_capability), so both readers agree on every cuda.toml.
+// "8.9", "9.0a", "8.6+PTX" -> the entry; none for anything else.
 std::optional<ArchEntry> parse_arch_entry(std::string_view text);
 
 // "sm_86", "sm_90a", "sm_120", "compute_90" -> the entry (the last digit is the minor).

@@ -73,6 +73,17 @@ TEST_CASE("compute capabilities: major.minor, cuda.toml's arch entries and nvcc'
   CHECK_FALSE(parse_compute_capability("8.9")->runs_on(*parse_compute_capability("8.6")));
   CHECK_FALSE(parse_compute_capability("8.0")->runs_on(*parse_compute_capability("9.0")));
   CHECK(*parse_compute_capability("8.9") < *parse_compute_capability("10.0"));
+  for (const char* good :
+       {"8.9", "9.0a", "8.6+PTX", "10.0", "10.0f+PTX", "08.9", "123456789.987654321", "123456789.123456789a"}) {
+    INFO(good);
+    CHECK(parse_arch_entry(good));
+  }
+  // parse_version() takes at most 9 digits a number.
+  for (const char* bad : {"89", "8.", ".9", "8.9ab", "8.9+ptx", "8.9+PTXX", "", "+PTX", "8.9A", "sm_89", "8.9.1", "1234567890.0",
+                          "8.0123456789", "99999999999999999999.0", "-8.9", "8.9 "}) {
+    INFO(bad);
+    CHECK_FALSE(parse_arch_entry(bad));
+  }
 }
 
 TEST_CASE("CUDA's integer form (CUDA_VERSION, cuDriverGetVersion) is major * 1000 + minor * 10") {

@@ -25,7 +25,8 @@ Result<std::span<const std::uint8_t>> next_piece(Lzma2Decoder& decoder, const Xz
 
 BlocksAhead::BlocksAhead(std::span<const std::uint8_t> file, std::vector<XzBlock> blocks, size_t most_ahead)
     : file_(file), blocks_(std::move(blocks)), most_ahead_(std::max<size_t>(1, most_ahead)) {
-  helpable_ = std::all_of(blocks_.begin(), blocks_.end(), [](const XzBlock& block) { return block.decoded_size <= kMostBlockBytes; });
+  helpable_ =
+      std::all_of(blocks_.begin(), blocks_.end(), [](const XzBlock& block) { return block.decoded_size <= kMostBlockBytes; });
 }
 
 std::optional<Result<std::vector<std::uint8_t>>> BlocksAhead::take(size_t index) {

@@ -99,7 +99,7 @@ class ExtractionPool {
   mutable std::mutex mutex_;
   std::condition_variable ready_;
   ExtractionQueue queue_;
-  std::vector<Help> help_;  // offered, not taken yet
+  std::vector<Help> help_;           // offered, not taken yet
   std::atomic<bool> failed_{false};  // polled by the downloads without the lock
   std::optional<Error> error_;
 };

@@ -377,10 +377,10 @@ class XzReader {
 
   void* mapped_ = nullptr;  // the whole archive
   size_t mapped_size_ = 0;
-  size_t released_ = 0;  // the first bytes of the mapping, given back by release_read_input
+  size_t released_ = 0;                         // the first bytes of the mapping, given back by release_read_input
   std::optional<std::vector<XzBlock>> blocks_;  // set when Lzma2Decoder decodes them
-  std::shared_ptr<BlocksAhead> ahead_;         // shared with helpers, for an archive of several blocks
-  size_t block_ = 0;                           // the block being decoded
+  std::shared_ptr<BlocksAhead> ahead_;          // shared with helpers, for an archive of several blocks
+  size_t block_ = 0;                            // the block being decoded
   std::uint64_t block_decoded_ = 0;
   bool block_started_ = false;
   std::unique_ptr<Lzma2Decoder> lzma2_;
@@ -400,8 +400,7 @@ XzReader::~XzReader() {
   if (mapped_) ::munmap(mapped_, mapped_size_);
 }
 
-Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads,
-                            const OfferHelp& offer_help) {
+Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads, const OfferHelp& offer_help) {
   // Mapped, not read: the decoder reads the page cache itself instead of a copy of it. The file
   // is this install's own download, under its lock, so nothing truncates it while mapped.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

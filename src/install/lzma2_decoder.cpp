@@ -247,9 +247,8 @@ Status Lzma2Decoder::decode_lzma_chunk(size_t unpacked, size_t packed) {
   const std::uint8_t* in = data_.data() + read_;
   if (data_.size() - read_ < packed) return corrupt("an LZMA2 chunk is cut short");
   if (packed < 5 || in[0] != 0) return corrupt("an LZMA chunk does not start as the range coder must");
-  RangeDecoder rc{0xFFFFFFFFu,
-                  (std::uint32_t{in[1]} << 24) | (std::uint32_t{in[2]} << 16) | (std::uint32_t{in[3]} << 8) | in[4], in,
-                  5, packed};
+  RangeDecoder rc{0xFFFFFFFFu, (std::uint32_t{in[1]} << 24) | (std::uint32_t{in[2]} << 16) | (std::uint32_t{in[3]} << 8) | in[4],
+                  in, 5, packed};
   if (rc.code == rc.range) return corrupt("an LZMA chunk does not start as the range coder must");
   Model::Probabilities& p = model_->p;
   std::uint8_t* const ring = ring_.get();

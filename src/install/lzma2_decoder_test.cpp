@@ -101,7 +101,8 @@ TEST_CASE("LZMA2: what liblzma encodes decodes to the same bytes, for every kind
       {"one byte", {42}},
       {"noise (stored chunks)", noise(300000, 1)},
       {"mixed", mixed(1 << 20, 2)},
-      {"noise then mixed", [] {
+      {"noise then mixed",
+       [] {
          Bytes bytes = noise(200000, 3);
          Bytes more = mixed(400000, 4);
          bytes.insert(bytes.end(), more.begin(), more.end());
@@ -186,14 +187,16 @@ TEST_CASE("LZMA2: damaged data never reads or writes out of bounds and decodes a
   int refused = 0;
   for (int round = 0; round < 400; ++round) {
     Bytes damaged = original;
-    for (int flips = 1 + round % 3; flips > 0; --flips) damaged[random() % damaged.size()] ^= static_cast<std::uint8_t>(1 + random() % 255);
+    for (int flips = 1 + round % 3; flips > 0; --flips)
+      damaged[random() % damaged.size()] ^= static_cast<std::uint8_t>(1 + random() % 255);
     Decoded mine = decode(1 << 20, damaged);
     lzma_options_lzma options{};
     options.dict_size = 1 << 20;
     lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
     Bytes theirs(32 << 20);
     size_t in_pos = 0, out_pos = 0;
-    lzma_ret status = lzma_raw_buffer_decode(filters, nullptr, damaged.data(), &in_pos, damaged.size(), theirs.data(), &out_pos, theirs.size());
+    lzma_ret status =
+        lzma_raw_buffer_decode(filters, nullptr, damaged.data(), &in_pos, damaged.size(), theirs.data(), &out_pos, theirs.size());
     theirs.resize(out_pos);
     bool liblzma_accepts = status == LZMA_OK && in_pos == damaged.size();
     INFO("round " << round << ": " << mine.error << " / liblzma " << status);
@@ -244,8 +247,9 @@ TEST_CASE("xz blocks: every block of every stream, from the index; other filter 
   Bytes decoded;
   for (const XzBlock& block : **blocks) {
     CHECK(block.dictionary_size == options.dict_size);
-    Decoded part = decode(block.dictionary_size, Bytes(file.begin() + static_cast<std::ptrdiff_t>(block.data_offset),
-                                                       file.begin() + static_cast<std::ptrdiff_t>(block.data_offset + block.data_size)));
+    Decoded part =
+        decode(block.dictionary_size, Bytes(file.begin() + static_cast<std::ptrdiff_t>(block.data_offset),
+                                            file.begin() + static_cast<std::ptrdiff_t>(block.data_offset + block.data_size)));
     REQUIRE(part.error.empty());
     CHECK(part.bytes.size() == block.decoded_size);
     decoded.insert(decoded.end(), part.bytes.begin(), part.bytes.end());

@@ -32,7 +32,8 @@ Result<Index> read_index(std::span<const std::uint8_t> file) {
       continue;
     }
     if (status != LZMA_OK) {
-      return corrupt("its index cannot be read, so the file is cut short or damaged (liblzma error " + std::to_string(status) + ")");
+      return corrupt("its index cannot be read, so the file is cut short or damaged (liblzma error " + std::to_string(status) +
+                     ")");
     }
   }
 }

@@ -9,7 +9,6 @@
 #include <set>
 
 #include "core/toolkits.h"
-#include "lean/lean_os.h"
 #include "util/data_dir.h"
 #include "util/file_system.h"
 
@@ -36,16 +35,16 @@ Status place_shim(const FileSystemView& disk, const fs::path& shim_binary, const
   return ok_status();
 }
 
-// The shims hand what they are not sure of to cudaenv-shim-full, installed beside
-// cudaenv-shim; they find it in their own folder (a copy of the shim cannot know where it came from).
-Status link_full_resolver(const fs::path& shim_binary, const fs::path& shims_dir) {
-  fs::path full = fs::absolute(shim_binary).parent_path() / "cudaenv-shim-full";
-  fs::path link = shims_dir / ".cudaenv-shim-full";
+// The shims hand what they have no record of to the CLI, `cudaenv shim`; they find it in their
+// own folder as .cudaenv (a copy of the shim cannot know where it came from).
+Status link_cli(const fs::path& cli, const fs::path& shims_dir) {
+  fs::path target = fs::absolute(cli);
+  fs::path link = shims_dir / ".cudaenv";
   fs::path temporary = temporary_path_beside(link);
-  if (::symlink(full.c_str(), temporary.c_str()) != 0 || ::rename(temporary.c_str(), link.c_str()) != 0) {
+  if (::symlink(target.c_str(), temporary.c_str()) != 0 || ::rename(temporary.c_str(), link.c_str()) != 0) {
     std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());
-    return make_error("cannot link " + link.string() + " to " + full.string() + ": " + reason,
+    return make_error("cannot link " + link.string() + " to " + target.string() + ": " + reason,
                       "check that " + shims_dir.string() + " is writable");
   }
   return ok_status();
@@ -100,7 +99,7 @@ std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layo
   return {names.begin(), names.end()};
 }
 
-Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, const fs::path& shim_binary) {
+Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, const fs::path& shim_binary, const fs::path& cli) {
   auto lock = FileLock::acquire(layout.locks_dir() / "rehash");
   if (!lock) return lock.take_error();
   std::error_code ec;
@@ -113,11 +112,11 @@ Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, co
   report.shims = shim_names(disk, layout);
   for (const std::string& name : report.shims) {
     fs::path shim = layout.shims_dir() / name;
-    if (lean_same_inode(shim.c_str(), shim_binary.c_str())) continue;
+    if (same_file(shim, shim_binary)) continue;
     if (disk.kind(shim) == EntryKind::missing) report.added.push_back(name);
     CUDAENV_TRY(place_shim(disk, shim_binary, shim));
   }
-  CUDAENV_TRY(link_full_resolver(shim_binary, layout.shims_dir()));
+  CUDAENV_TRY(link_cli(cli, layout.shims_dir()));
   for (const std::string& name : disk.list_dir(layout.shims_dir())) {
     if (name[0] == '.' || std::binary_search(report.shims.begin(), report.shims.end(), name)) continue;
     fs::remove(layout.shims_dir() / name, ec);
@@ -128,7 +127,8 @@ Result<RehashReport> rehash(const FileSystemView& disk, const Layout& layout, co
 
 Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout) {
   CUDAENV_TRY_ASSIGN(auto shim_binary, locate_program("cudaenv-shim"));
-  return rehash(fs, layout, shim_binary);
+  CUDAENV_TRY_ASSIGN(auto cli, user_program());
+  return rehash(fs, layout, shim_binary, cli);
 }
 
 }  // namespace cudaenv

@@ -25,8 +25,10 @@ struct RehashReport {
 std::vector<std::string> shim_names(const FileSystemView& fs, const Layout& layout);
 
 // Rebuilds shims/ under a lock, so concurrent runs serialise instead of colliding;
-// each shim is replaced by rename, so a running shim never sees a missing file.
-Result<RehashReport> rehash(const FileSystemView& fs, const Layout& layout, const std::filesystem::path& shim_binary);
+// each shim is replaced by rename, so a running shim never sees a missing file. The shims
+// find `cli` (what resolves for them) as shims/.cudaenv.
+Result<RehashReport> rehash(const FileSystemView& fs, const Layout& layout, const std::filesystem::path& shim_binary,
+                            const std::filesystem::path& cli);
 
 // rehash() with the installed shim binary: what add/install/uninstall run afterwards.
 Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout);

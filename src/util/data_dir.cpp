@@ -1,11 +1,9 @@
 #include "util/data_dir.h"
 
-#include <limits.h>
 #include <unistd.h>
 
 #include <vector>
 
-#include "lean/lean_os.h"
 #include "util/file_system.h"
 
 namespace cudaenv {
@@ -13,11 +11,11 @@ namespace cudaenv {
 namespace fs = std::filesystem;
 
 Result<fs::path> running_program() {
-  char self[PATH_MAX];
-  if (lean_self_exe(self, sizeof self) < 0) {
+  auto self = RealFileSystem().read_link("/proc/self/exe");
+  if (!self) {
     return make_error("cannot find the running cudaenv program through /proc/self/exe", "is /proc mounted?");
   }
-  return fs::path(self);
+  return *self;
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Where the parts of an installed cudaenv are, found from the running program:
-//   PREFIX/bin/cudaenv (the lean front, cli/front.c),
-//   PREFIX/libexec/cudaenv/{cudaenv-full,cudaenv-fetch,cudaenv-shim,cudaenv-shim-full},
+//   PREFIX/bin/cudaenv,
+//   PREFIX/libexec/cudaenv/{cudaenv-fetch,cudaenv-shim},
 //   PREFIX/share/cudaenv/manifests;
 // in a build folder the programs sit side by side and the data is the source tree's.
 
@@ -35,8 +35,9 @@ class DataFiles {
 // The running program itself, from /proc/self/exe.
 Result<std::filesystem::path> running_program();
 
-// The cudaenv a user runs, for what is told to the shell (`cudaenv init`): the lean front
-// beside cudaenv-full (a build folder) or in PREFIX/bin, else the running program.
+// The cudaenv a user runs, for what is told to the shell (`cudaenv init`) and what the shims
+// hand over to: the running program, or from cudaenv-fetch the cudaenv beside it (a build
+// folder) or in PREFIX/bin.
 Result<std::filesystem::path> user_program();
 
 // A companion program (cudaenv-shim, cudaenv-fetch): beside the running one, or in

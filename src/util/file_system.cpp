@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -104,6 +105,60 @@ std::optional<fs::path> RealFileSystem::read_link(const fs::path& path) const {
   ssize_t n = ::readlink(path.c_str(), buffer, sizeof buffer);
   if (n < 0 || static_cast<size_t>(n) == sizeof buffer) return std::nullopt;
   return fs::path(std::string(buffer, static_cast<size_t>(n)));
+}
+
+bool is_on_local_file_system(const fs::path& path) {
+  struct statfs info {};
+  fs::path probe = path;
+  while (::statfs(probe.c_str(), &info) != 0) {
+    if ((errno != ENOENT && errno != ENOTDIR) || !probe.has_relative_path()) return false;
+    probe = probe.parent_path();
+  }
+  switch (static_cast<unsigned long>(info.f_type) & 0xffffffffu) {
+    case 0xEF53:      // ext2, ext3, ext4
+    case 0x58465342:  // xfs
+    case 0x9123683E:  // btrfs
+    case 0x01021994:  // tmpfs
+    case 0x794C7630:  // overlayfs
+    case 0xF2F52010:  // f2fs
+    case 0x2FC12FC1:  // zfs
+      return true;
+  }
+  return false;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+namespace {
+
+bool same_bytes(const fs::path& a_path, const fs::path& b_path) {
+  int a = ::open(a_path.c_str(), O_RDONLY | O_CLOEXEC), b = ::open(b_path.c_str(), O_RDONLY | O_CLOEXEC);
+  bool same = a >= 0 && b >= 0;
+  std::vector<char> a_block(1 << 16), b_block(1 << 16);
+  while (same) {
+    ssize_t n = ::read(a, a_block.data(), a_block.size());
+    same = n >= 0 && ::read(b, b_block.data(), b_block.size()) == n &&
+           std::memcmp(a_block.data(), b_block.data(), static_cast<size_t>(n)) == 0;
+    if (n <= 0) break;
+  }
+  if (a >= 0) ::close(a);
+  if (b >= 0) ::close(b);
+  return same;
+}
+
+}  // namespace
+
+bool is_same_program(const fs::path& candidate, const fs::path& self) {
+  struct stat a {
+  }, b{};
+  if (::stat(candidate.c_str(), &a) != 0 || ::stat(self.c_str(), &b) != 0) return false;
+  if (a.st_dev == b.st_dev && a.st_ino == b.st_ino) return true;
+  // Only a file of exactly its size is read.
+  return a.st_size == b.st_size && same_bytes(candidate, self);
 }
 
 fs::path temporary_path_beside(const fs::path& path) {

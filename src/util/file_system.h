@@ -51,6 +51,19 @@ class RealFileSystem final : public FileSystemView {
   std::optional<fs::path> read_link(const fs::path& path) const override;
 };
 
+// Whether stat(2) of `path` (or of the folder it would be in) answers from the kernel's own
+// knowledge: a local file system. A network one may answer from attributes cached before
+// another host's change, so what rests on its stamps is not kept (NFS, CIFS, FUSE, and any
+// file system not known to be local).
+bool is_on_local_file_system(const fs::path& path);
+
+// Whether two paths name one file (the same device and inode, following links).
+bool same_file(const fs::path& a, const fs::path& b);
+
+// Whether `candidate` is the program `self` under another name: a hard link or symlink to it,
+// or a copy (the same size and bytes).
+bool is_same_program(const fs::path& candidate, const fs::path& self);
+
 // The errors read_file gives, shared with the in-memory view of the tests.
 Error not_regular_file_error(const fs::path& path, const char* what);
 Error file_too_large_error(const fs::path& path, std::size_t limit);

@@ -9,8 +9,6 @@
 #include <new>
 #include <numeric>
 
-#include "lean/lean_text.h"
-
 namespace cudaenv {
 
 std::vector<std::string> split(std::string_view text, char separator) {
@@ -56,25 +54,24 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
-// One copy, in C, for the lean front's hook-env too.
-std::string take_lean_text(lean_text& text) {
-  std::string copy = text.failed ? std::string() : std::string(text.data, text.size);
-  std::free(text.data);
-  bool failed = text.failed;
-  text = lean_text{};
-  if (failed) throw std::bad_alloc();
-  return copy;
+std::string posix_quote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    // A quote ends the quoted text, goes escaped, and starts it again.
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
 }
 
-static std::string quoted(std::string_view text, void (*quote)(lean_text*, const char*, size_t)) {
-  lean_text out{};
-  quote(&out, text.data(), text.size());
-  return take_lean_text(out);
+std::string fish_quote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "'";
 }
-
-std::string posix_quote(std::string_view text) { return quoted(text, lean_posix_quote); }
-
-std::string fish_quote(std::string_view text) { return quoted(text, lean_fish_quote); }
 
 std::vector<char*> c_string_array(std::vector<std::string>& strings) {
   std::vector<char*> pointers;

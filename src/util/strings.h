@@ -7,8 +7,6 @@
 #include <string_view>
 #include <vector>
 
-struct lean_text;
-
 namespace cudaenv {
 
 std::vector<std::string> split(std::string_view text, char separator);
@@ -19,8 +17,6 @@ bool starts_with(std::string_view text, std::string_view prefix);
 int hex_digit(char c);
 // ASCII letters lowercased, other bytes kept (names and hex digits from indexes and manifests).
 std::string ascii_lower(std::string_view text);
-// The text a lean (C) function built, its buffer freed; std::bad_alloc where it ran out of memory.
-std::string take_lean_text(lean_text& text);
 // Single-quoted for POSIX shells: safe for any byte string.
 std::string posix_quote(std::string_view text);
 // Single-quoted for fish, which also treats backslash specially inside quotes.

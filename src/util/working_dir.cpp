@@ -1,21 +1,23 @@
 #include "util/working_dir.h"
 
 #include <limits.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "lean/lean_os.h"
+#include "util/file_system.h"
 
 namespace cudaenv {
 
 Result<std::filesystem::path> logical_working_dir(const EnvMap& env) {
   char dir[PATH_MAX];
-  auto pwd = env_get(env, "PWD");
-  if (lean_logical_working_dir(pwd ? pwd->c_str() : nullptr, dir, sizeof dir) != 0) {
+  if (!::getcwd(dir, sizeof dir)) {
     return make_error(std::string("cannot read the current directory: ") + std::strerror(errno),
                       "cd into a directory that exists");
   }
+  auto pwd = env_get(env, "PWD");
+  if (pwd && pwd->front() == '/' && same_file(*pwd, dir)) return std::filesystem::path(*pwd);
   return std::filesystem::path(dir);
 }
 

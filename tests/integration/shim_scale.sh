@@ -1,6 +1,7 @@
-# The shim at scale and on its lean path: 1000 toolkits, a 1 MB cuda.toml, and which cases
-# the lean resolver answers alone (with the full one's link gone, it must still run them).
+# The shim at scale: 1000 toolkits, a 1 MB cuda.toml; their records stay small and are
+# replayed without the CLI (with its link gone, they must still run).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_replay.sh"
 
 make_fake_toolkit "$WORK/tk/cuda-12.1" 12.1.1
 make_fake_toolkit "$WORK/tk/cuda-12.4" 12.4.1
@@ -29,20 +30,25 @@ assert_eq "8.9;9.0+PTX 89;90" "$(cd "$WORK/prefix" && "$SHIMS/arch-echo")" "the 
 assert_contains "$(probe "$WORK/big/sub")" "nvcc=$WORK/tk/cuda-12.1/bin/nvcc" "a 1 MB cuda.toml"
 assert_eq "12.1.1 (set by $WORK/big/cuda.toml)" "$(cd "$WORK/big/sub" && "$CUDAENV" current)" "the CLI agrees on it"
 
-# The lean resolver alone: without the full resolver, the common cases still run ...
-mv "$SHIMS/.cudaenv-shim-full" "$WORK/full-link"
-assert_contains "$(probe "$WORK/exact/a/b")" "nvcc=$WORK/tk/cuda-12.1/bin/nvcc" "lean: an exact name"
-assert_contains "$(probe "$WORK/prefix")" "nvcc=$WORK/tk/cuda-12.4/bin/nvcc" "lean: a prefix"
-assert_contains "$(probe "$WORK/big/sub")" "nvcc=$WORK/tk/cuda-12.1/bin/nvcc" "lean: a 1 MB cuda.toml"
-assert_contains "$(CUDAENV_VERSION=12.4 probe "$WORK/exact")" "nvcc=$WORK/tk/cuda-12.4/bin/nvcc" "lean: CUDAENV_VERSION"
-# ... and what it leaves to the full one fails plainly, naming the fix.
+# Recorded, the same answers need no CLI: with its link gone they still run ...
+sleep 0.05
+for folder in "$WORK/exact/a/b" "$WORK/prefix" "$WORK/big/sub"; do probe "$folder" >/dev/null; done
+assert_eq 3 "$(grep -l 'Pnvcc' "$CUDAENV_ROOT"/cache/shim/* | wc -l)" "a record per folder"
+for record in "$CUDAENV_ROOT"/cache/shim/*; do
+  check "$record rests on a few files, not on 1000 toolkits" test "$(grep -c '^W' "$record")" -lt 20
+done
+mv "$SHIMS/.cudaenv" "$WORK/cli-link"
+assert_contains "$(probe "$WORK/exact/a/b")" "nvcc=$WORK/tk/cuda-12.1/bin/nvcc" "replayed: an exact name"
+assert_contains "$(probe "$WORK/prefix")" "nvcc=$WORK/tk/cuda-12.4/bin/nvcc" "replayed: a prefix"
+assert_contains "$(probe "$WORK/big/sub")" "nvcc=$WORK/tk/cuda-12.1/bin/nvcc" "replayed: a 1 MB cuda.toml"
+# ... and what none recorded fails plainly, naming the fix.
 run_capture env CUDAENV_VERSION=12.9 "$SHIMS/nvcc" --version
-assert_eq 127 "$STATUS" "no full resolver: 127"
-assert_contains "$ERR" "cudaenv-shim-full is missing beside $SHIMS/nvcc" "no full resolver: said"
-assert_contains "$ERR" "run \`cudaenv rehash\`" "no full resolver: the fix"
+assert_eq 127 "$STATUS" "no CLI: 127"
+assert_contains "$ERR" "cudaenv is missing beside $SHIMS/nvcc" "no CLI: said"
+assert_contains "$ERR" "run \`cudaenv rehash\`" "no CLI: the fix"
 "$CUDAENV" rehash 2>/dev/null
-check "rehash links the full resolver again" test "$SHIMS/.cudaenv-shim-full" -ef "$BUILD/cudaenv-shim-full"
+check "rehash links the CLI again" test "$SHIMS/.cudaenv" -ef "$BUILD/cudaenv"
 run_capture env CUDAENV_VERSION=12.9 "$SHIMS/nvcc" --version
-assert_contains "$ERR" "CUDA 12.9 is not installed (set by CUDAENV_VERSION)" "the full resolver explains the miss"
+assert_contains "$ERR" "CUDA 12.9 is not installed (set by CUDAENV_VERSION)" "the CLI explains the miss"
 
 finish

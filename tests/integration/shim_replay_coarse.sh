@@ -1,10 +1,11 @@
-# The lean resolver's caches on a file system whose timestamps count whole seconds (ext4 with
-# 128-byte inodes, as older file systems and some network ones do): toolkits added or removed
-# and a big cuda.toml rewritten in place within the second a cache was made are seen at once,
-# though the stamp of versions/ or of the file is then the same as before the change. Only a
-# cache whose stamp is strictly older than its own start is trusted (lean_cache_is_fresh).
+# The shim's records on a file system whose timestamps count whole seconds (ext4 with 128-byte
+# inodes, as older file systems and some network ones do): toolkits added or removed and a big
+# cuda.toml rewritten in place within the second a record was made are seen at once, though
+# the stamp of versions/ or of the file is then the same as before the change. A record is
+# written only where what it rests on is older than its resolution by more than a tick
+# (replay_watch_settled: 2 s where times have whole seconds).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_cache.sh"
+. "$(dirname "$0")/lib_replay.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "mounting a file system of 1-second timestamps needs root"
 MKFS=$(PATH="$PATH:/usr/sbin:/sbin" command -v mkfs.ext4) || skip "mkfs.ext4 (e2fsprogs) is missing"
@@ -36,17 +37,14 @@ for i in $(seq 40 -1 2); do
   [ "$(answer)" = "$CUDAENV_ROOT/versions/12.$((9 + i)).0/bin/nvcc" ] || fail "removed in the same second: 12.$((10 + i)).0 still runs"
   CHECKS=$((CHECKS + 1))
 done
-same_as_full "after adds and removals in one second"
 
-# A second later the index is written and used; a change in its first second is still seen.
-sleep 1.1
-assert_eq "$CUDAENV_ROOT/versions/12.11.0/bin/nvcc" "$(answer)" "a second later"
-check "an index is written" index_whole "$CUDAENV_ROOT/cache/versions.index"
-if command -v strace >/dev/null; then
-  assert_eq 0 "$(listings "$CUDAENV_ROOT/versions")" "and used"
-fi
+# Two seconds later a record is written and replayed; a change in its first second is still seen.
+sleep 2.1
+assert_eq "$CUDAENV_ROOT/versions/12.11.0/bin/nvcc" "$(answer)" "two seconds later"
+check "a record is written" test "$(records)" -ge 1
+check "and replayed" replayed
 light_toolkit 12.60.0
-assert_eq "$CUDAENV_ROOT/versions/12.60.0/bin/nvcc" "$(answer)" "added right after the index was written"
+assert_eq "$CUDAENV_ROOT/versions/12.60.0/bin/nvcc" "$(answer)" "added right after the record was written"
 rm -rf "$CUDAENV_ROOT/versions/12.60.0"
 assert_eq "$CUDAENV_ROOT/versions/12.11.0/bin/nvcc" "$(answer)" "and removed again"
 
@@ -62,26 +60,27 @@ for round in $(seq 1 10); do
     CHECKS=$((CHECKS + 1))
   done
 done
-sleep 1.1
-assert_eq "$CUDAENV_ROOT/versions/12.1.1/bin/nvcc" "$(cd "$COARSE/big/sub" && "$CUDAENV_ROOT/shims/nvcc")" "a second later"
-check "its parse is cached" test "$(toml_caches)" = 1
+sleep 2.1
+assert_eq "$CUDAENV_ROOT/versions/12.1.1/bin/nvcc" "$(cd "$COARSE/big/sub" && "$CUDAENV_ROOT/shims/nvcc")" "two seconds later"
+check "replayed" replayed "$COARSE/big/sub"
 rewrite_in_place "$COARSE/big/cuda.toml" 12.4
 assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(cd "$COARSE/big/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
-  "rewritten right after its parse was cached"
+  "rewritten right after its record was written"
 
-# A cuda.toml on another file system than the cache (whose clock may differ): never cached.
+# A cuda.toml on another file system than the root: its watch is that file system's.
 mkdir -p "$WORK/other/sub"
 big_toml 12.4 >"$WORK/other/cuda.toml"
-rm -f "$CUDAENV_ROOT"/cache/cuda-toml.*
-sleep 1.1
+sleep 2.1
 assert_eq "$CUDAENV_ROOT/versions/12.4.1/bin/nvcc" "$(cd "$WORK/other/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
   "a big cuda.toml on another file system"
-assert_eq 0 "$(toml_caches)" "is not cached"
-assert_eq 0 "$(temporaries "$CUDAENV_ROOT/cache")" "nor any temporary file left"
+rewrite_in_place "$WORK/other/cuda.toml" 12.1
+assert_eq "$CUDAENV_ROOT/versions/12.1.1/bin/nvcc" "$(cd "$WORK/other/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
+  "rewritten in place"
+assert_eq 0 "$(temporaries "$CUDAENV_ROOT/cache")" "no temporary file left"
 
-# A root on a file system outside the list the caches trust (ramfs here; NFS, CIFS and FUSE in
-# use, whose stat may answer from attributes cached before another host's change): listed and
-# parsed at every call, nothing written.
+# A root on a file system outside the list the records trust (ramfs here; NFS, CIFS and FUSE in
+# use, whose stat may answer from attributes cached before another host's change): resolved at
+# every call, nothing recorded.
 mkdir -p "$WORK/other-fs"
 if mount -t ramfs ramfs "$WORK/other-fs" 2>/dev/null; then
   export CUDAENV_ROOT="$WORK/other-fs/root"
@@ -90,11 +89,11 @@ if mount -t ramfs ramfs "$WORK/other-fs" 2>/dev/null; then
   "$CUDAENV" rehash 2>/dev/null
   mkdir -p "$WORK/other-fs/big/sub"
   big_toml 12.2 >"$WORK/other-fs/big/cuda.toml"
-  sleep 1.1
+  sleep 2.1
   assert_eq "$CUDAENV_ROOT/versions/12.2.0/bin/nvcc" "$(answer)" "a prefix on ramfs"
   assert_eq "$CUDAENV_ROOT/versions/12.2.0/bin/nvcc" "$(cd "$WORK/other-fs/big/sub" && "$CUDAENV_ROOT/shims/nvcc")" \
     "a big cuda.toml on ramfs"
-  check "no cache folder on ramfs" test ! -e "$CUDAENV_ROOT/cache"
+  check "no record on ramfs" test "$(records)" = 0
   light_toolkit 12.3.0
   assert_eq "$CUDAENV_ROOT/versions/12.3.0/bin/nvcc" "$(answer)" "an add on ramfs"
 else

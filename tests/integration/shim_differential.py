@@ -1,0 +1,179 @@
+"""The shim's replay against a fresh resolution, under random changes (shim_differential.sh).
+
+Each step changes the world a shim resolves in (cuda.toml files at three depths, the global
+version file, toolkits added, removed, linked, relinked, made unrunnable, CUDAENV_VERSION, a
+system nvcc on PATH, the working folder, a file touched), then runs the shim twice and
+`cudaenv shim -` (a resolution that writes no record) once, and requires the three to print the
+same and exit alike. Between steps it waits past the timestamp tick, so that records are
+written and replayed; the shims folder's .cudaenv logs every hand-over, so the run can tell how
+many calls replayed. Usage: shim_differential.py CUDAENV BUILD_WORK STEPS SEED
+"""
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+cudaenv, work, steps, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(seed)
+root = os.environ["CUDAENV_ROOT"]
+versions = os.path.join(root, "versions")
+shims = os.path.join(root, "shims")
+proj = os.path.join(work, "proj")
+folders = [proj, os.path.join(proj, "a"), os.path.join(proj, "a", "b"), os.path.join(work, "outside")]
+external = os.path.join(work, "external")
+pool = ["11.8.0", "12.1.1", "12.4.0", "12.4.1", "12.9.0", "13.0.1", "mine"]
+requests = ["12", "12.1", "12.4", "12.4.1", "11", "13.0", "system", "mine", "9.9", "bad..name"]
+log = os.path.join(work, "handovers.log")
+
+NVCC = """#!/bin/sh
+echo "$0 home=${CUDA_HOME:-} path=${PATH%%:*} lib=${LD_LIBRARY_PATH%%:*} arch=${TORCH_CUDA_ARCH_LIST:-}/${CUDAARCHS:-}"
+"""
+
+
+def toolkit(folder):
+    os.makedirs(os.path.join(folder, "bin"), exist_ok=True)
+    nvcc = os.path.join(folder, "bin", "nvcc")
+    with open(nvcc, "w") as f:
+        f.write(NVCC)
+    os.chmod(nvcc, 0o755)
+
+
+def add(name):
+    new = os.path.join(root, ".new-" + name)
+    shutil.rmtree(new, ignore_errors=True)
+    toolkit(new)
+    target = os.path.join(versions, name)
+    remove(name)
+    os.rename(new, target)
+
+
+def remove(name):
+    target = os.path.join(versions, name)
+    if os.path.islink(target) or os.path.isfile(target):
+        os.unlink(target)
+    elif os.path.isdir(target):
+        shutil.rmtree(target)
+
+
+def link(name, to):
+    temporary = os.path.join(versions, ".link-" + name)
+    if os.path.lexists(temporary):
+        os.unlink(temporary)
+    os.symlink(to, temporary)
+    remove(name)
+    os.rename(temporary, os.path.join(versions, name))
+
+
+def project_file(folder, request, arch):
+    text = '[cuda]\nversion = "%s"\n' % request
+    if arch:
+        text += 'arch = ["8.9", "9.0+PTX"]\n'
+    with open(os.path.join(folder, "cuda.toml"), "w") as f:
+        f.write(text)
+
+
+env = dict(os.environ)
+state = {"cwd": proj}
+
+
+def mutate():
+    kind = rng.randrange(14)
+    name = rng.choice(pool)
+    folder = rng.choice(folders[:3])
+    if kind == 0:
+        project_file(folder, rng.choice(requests), rng.random() < 0.3)
+    elif kind == 1 and os.path.exists(os.path.join(folder, "cuda.toml")):
+        os.unlink(os.path.join(folder, "cuda.toml"))
+    elif kind == 2 and os.path.exists(os.path.join(folder, "cuda.toml")):
+        # In place, same size: 12.1 <-> 12.4, keeping inode and length.
+        path = os.path.join(folder, "cuda.toml")
+        with open(path, "r+") as f:
+            text = f.read()
+            swapped = text.replace("12.1", "@").replace("12.4", "12.1").replace("@", "12.4")
+            f.seek(0)
+            f.write(swapped)
+    elif kind == 3:
+        with open(os.path.join(root, "version"), "w") as f:
+            f.write(rng.choice(requests) + "\n")
+    elif kind == 4 and os.path.exists(os.path.join(root, "version")):
+        os.unlink(os.path.join(root, "version"))
+    elif kind in (5, 6):
+        add(name)
+    elif kind == 7:
+        remove(name)
+    elif kind == 8:
+        link(name, os.path.join(external, rng.choice(["a", "b"])))
+    elif kind == 9 and os.path.isfile(os.path.join(versions, name, "bin", "nvcc")):
+        nvcc = os.path.join(versions, name, "bin", "nvcc")
+        os.chmod(nvcc, os.stat(nvcc).st_mode ^ 0o111)
+    elif kind == 10:
+        if rng.random() < 0.5:
+            env["CUDAENV_VERSION"] = rng.choice(requests)
+        else:
+            env.pop("CUDAENV_VERSION", None)
+    elif kind == 11:
+        system = os.path.join(external, "system", "bin")
+        base = "/usr/local/bin:/usr/bin:/bin"
+        env["PATH"] = rng.choice([shims + ":" + base, shims + ":" + system + ":" + base, system + ":" + shims + ":" + base])
+    elif kind == 12:
+        state["cwd"] = rng.choice(folders)
+    else:
+        for path in (os.path.join(folder, "cuda.toml"), os.path.join(root, "version")):
+            if os.path.exists(path):
+                os.utime(path)
+
+
+def run(command):
+    env["PWD"] = state["cwd"]
+    done = subprocess.run(command, cwd=state["cwd"], env=env, capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+def handovers():
+    try:
+        with open(log) as f:
+            return sum(1 for _ in f)
+    except FileNotFoundError:
+        return 0
+
+
+def main():
+    for folder in folders:
+        os.makedirs(folder, exist_ok=True)
+    for name in ("a", "b", "system"):
+        toolkit(os.path.join(external, name))
+    for name in pool[:4]:
+        add(name)
+    project_file(proj, "12", False)
+    subprocess.run([cudaenv, "rehash"], env=env, check=True, capture_output=True)
+    real = os.path.join(shims, ".cudaenv")
+    os.unlink(real)
+    with open(real, "w") as f:
+        f.write('#!/bin/sh\necho "$PWD" >>"%s"\nexec "%s" "$@"\n' % (log, cudaenv))
+    os.chmod(real, 0o755)
+    shim = os.path.join(shims, "nvcc")
+    mismatches = calls = 0
+    for step in range(steps):
+        mutate()
+        if rng.random() < 0.7:
+            time.sleep(0.03)  # past the tick: the next resolution may be recorded
+        expected = run([cudaenv, "shim", "-", shim, "nvcc"])
+        for attempt in range(2):
+            got = run([shim])
+            calls += 1
+            if got != expected:
+                mismatches += 1
+                print("step %d (seed %d), call %d in %s: shim %r, resolution %r" % (step, seed, attempt, state["cwd"], got, expected))
+            time.sleep(0.03)
+    replays = calls - handovers()
+    print("%d steps, %d shim calls, %d replayed, %d mismatches (seed %d)" % (steps, calls, replays, mismatches, seed))
+    if mismatches:
+        sys.exit(1)
+    if replays < calls // 4:
+        print("too few replays to have tested them: %d of %d" % (replays, calls))
+        sys.exit(1)
+
+
+main()
