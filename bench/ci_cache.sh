@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/ci_cache.sh [BUILD_DIR]: the figures of the README's GitHub job for `cudaenv install --locked`
+# bench/ci_cache.sh [BUILD_DIR]: the figures of the GitHub job in docs/guide.md for `cudaenv install --locked`
 # of CUDA 12.1.1's `torch` profile plus cuDNN 9.10 from a loopback mirror (build/tests/test_mirror):
 # a cold job (nothing cached: every archive downloaded and unpacked), the cache save that follows
 # it (actions/cache: `tar | zstd -T0 --long=30` of CUDAENV_ROOT/versions/<label>), and a job that

@@ -1,4 +1,4 @@
-# The README's GitHub Actions job, step by step as a runner runs it (github_runner.py: GITHUB_ENV,
+# The GitHub Actions job of docs/guide.md, step by step as a runner runs it (github_runner.py: GITHUB_ENV,
 # GITHUB_PATH, GITHUB_OUTPUT, actions/cache), against a loopback mirror: a cold run fetches the
 # torch profile and cuDNN, a run on a fresh machine restores the cache and fetches nothing.
 # Also env --shell dotenv, and --shell github outside a runner.
@@ -22,8 +22,8 @@ printf 'all:\n\ttest -f "$$CUDA_HOME/include/cudnn.h"\n\tnvcc --version >build.l
 (cd "$WS" && "$CUDAENV" lock >/dev/null) || fail "the developer's cudaenv lock"
 unset CUDAENV_ROOT  # the job sets it
 
-run_job() {  # run_job: the README's job in $WS with the cache in $WORK/actions-cache; sets JOB/STATUS
-  JOB=$(python3 "$SRC/tests/integration/github_runner.py" "$SRC/README.md" "$WS" "$WORK/actions-cache" \
+run_job() {  # run_job: the guide's job in $WS with the cache in $WORK/actions-cache; sets JOB/STATUS
+  JOB=$(python3 "$SRC/tests/integration/github_runner.py" "$SRC/docs/guide.md" "$WS" "$WORK/actions-cache" \
     "Install cudaenv" 2>&1)
   STATUS=$?
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Runs the GitHub Actions job in README.md (between <!-- ci-job:start --> and <!-- ci-job:end -->)
+"""Runs the GitHub Actions job in docs/guide.md (between <!-- ci-job:start --> and <!-- ci-job:end -->)
 the way a runner does, for tests/integration/ci_github.sh:
 
-  github_runner.py README WORKSPACE CACHE_DIR SKIP_STEP_NAME...
+  github_runner.py GUIDE WORKSPACE CACHE_DIR SKIP_STEP_NAME...
 
 Each `run:` step runs in `bash --noprofile --norc -eo pipefail` (GitHub's default shell) in WORKSPACE
 with fresh GITHUB_ENV, GITHUB_PATH and GITHUB_OUTPUT files; after it, their lines become the job's
@@ -28,7 +28,7 @@ def job_text(readme):
 
 
 def parse_job(text):
-    """The job's env and steps, from the plain YAML subset the README uses."""
+    """The job's env and steps, from the plain YAML subset the guide uses."""
     lines = text.splitlines()
     env, steps = {}, []
     i = 0
