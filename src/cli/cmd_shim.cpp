@@ -116,7 +116,7 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
   for (const auto& [name, value] : changed_values(change, env_from_environ(environ))) variables.push_back(name + "=" + value);
   if (variables.size() > REPLAY_MAX_VARIABLES) {
     return make_error("CUDA " + selection.toolkit.name + " sets " + std::to_string(variables.size()) +
-                      " variables, more than a shim passes on (" + std::to_string(REPLAY_MAX_VARIABLES) + ")",
+                          " variables, more than a shim passes on (" + std::to_string(REPLAY_MAX_VARIABLES) + ")",
                       "run it through `cudaenv exec` instead");
   }
   std::string program_path = path.string();

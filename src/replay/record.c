@@ -10,8 +10,16 @@
 
 static const char kMagic[] = "cudaenv-replay 1\n";
 
-const char* const replay_variables[] = {"CUDAENV_VERSION", "CUDAENV_ROOT", "CUDAENV_SHARED_ROOT", "CUDAENV_SYSTEM_ROOT", "HOME",
-                                        "PATH",            "LD_LIBRARY_PATH", "PWD",            "__CUDAENV_STATE",     NULL};
+const char* const replay_variables[] = {"CUDAENV_VERSION",
+                                        "CUDAENV_ROOT",
+                                        "CUDAENV_SHARED_ROOT",
+                                        "CUDAENV_SYSTEM_ROOT",
+                                        "HOME",
+                                        "PATH",
+                                        "LD_LIBRARY_PATH",
+                                        "PWD",
+                                        "__CUDAENV_STATE",
+                                        NULL};
 
 /* ---- inputs ---- */
 
@@ -84,8 +92,8 @@ int replay_watch_holds(const struct replay_watch* watch) {
   struct replay_watch now;
   if (!replay_observe(watch->path, look_of(watch->kind), &now)) return 0;
   if (watch->kind == 'm' || watch->kind == 'n' || now.kind == 'm' || now.kind == 'n') return now.kind == watch->kind;
-  int same = now.dev == watch->dev && now.ino == watch->ino && now.mode == watch->mode && now.uid == watch->uid &&
-             now.gid == watch->gid;
+  int same =
+      now.dev == watch->dev && now.ino == watch->ino && now.mode == watch->mode && now.uid == watch->uid && now.gid == watch->gid;
   if (watch->kind != 'c') return same;
   return same && now.size == watch->size && now.mtime_s == watch->mtime_s && now.mtime_ns == watch->mtime_ns &&
          now.ctime_s == watch->ctime_s && now.ctime_ns == watch->ctime_ns;
@@ -121,8 +129,8 @@ static void put_item(struct writer* w, char tag, const char* data, size_t size) 
 static void put_watch(struct writer* w, const struct replay_watch* watch) {
   char fields[256];
   int n = snprintf(fields, sizeof fields, "%c %llu %llu %llu %llu %llu %llu %lld %lld %lld %lld ", watch->kind, watch->dev,
-                   watch->ino, watch->mode, watch->uid, watch->gid, watch->size, watch->mtime_s, watch->mtime_ns,
-                   watch->ctime_s, watch->ctime_ns);
+                   watch->ino, watch->mode, watch->uid, watch->gid, watch->size, watch->mtime_s, watch->mtime_ns, watch->ctime_s,
+                   watch->ctime_ns);
   size_t path = strlen(watch->path);
   char head[32];
   int h = snprintf(head, sizeof head, "W%zu:", (size_t)n + path);

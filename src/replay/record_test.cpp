@@ -190,19 +190,19 @@ TEST_CASE("record file: well-formed records of the wrong shape are refused") {
   const std::string program = item('X', "/tk");
   CHECK(parses(with_sum(head + program)));
   CHECK(parses(with_sum(head + item('W', "m" + zeros + "/x") + program + item('V', "A=1"))));
-  CHECK_FALSE(parses(with_sum(head)));                                                 // no program
-  CHECK_FALSE(parses(with_sum(head + item('X', "tk"))));                               // relative
-  CHECK_FALSE(parses(with_sum(head + item('V', "A=1") + program)));                    // a variable first
-  CHECK_FALSE(parses(with_sum(head + program + item('V', "=1"))));                     // no name
-  CHECK_FALSE(parses(with_sum(head + program + item('V', "A"))));                      // no value
-  CHECK_FALSE(parses(with_sum(head + program + program)));                             // two programs
-  CHECK_FALSE(parses(with_sum(head + item('Q', "/tk") + program)));                    // unknown item
-  CHECK_FALSE(parses(with_sum(head + item('W', "m" + zeros + "x") + program)));        // a relative watch
-  CHECK_FALSE(parses(with_sum(head + item('W', "q" + zeros + "/") + program)));        // an unknown kind
+  CHECK_FALSE(parses(with_sum(head)));                                                  // no program
+  CHECK_FALSE(parses(with_sum(head + item('X', "tk"))));                                // relative
+  CHECK_FALSE(parses(with_sum(head + item('V', "A=1") + program)));                     // a variable first
+  CHECK_FALSE(parses(with_sum(head + program + item('V', "=1"))));                      // no name
+  CHECK_FALSE(parses(with_sum(head + program + item('V', "A"))));                       // no value
+  CHECK_FALSE(parses(with_sum(head + program + program)));                              // two programs
+  CHECK_FALSE(parses(with_sum(head + item('Q', "/tk") + program)));                     // unknown item
+  CHECK_FALSE(parses(with_sum(head + item('W', "m" + zeros + "x") + program)));         // a relative watch
+  CHECK_FALSE(parses(with_sum(head + item('W', "q" + zeros + "/") + program)));         // an unknown kind
   CHECK_FALSE(parses(with_sum(head + item('W', "m 0 0 0 0 0 0 0 0 0 /x") + program)));  // a number short
-  CHECK_FALSE(parses(with_sum(head + item('X', std::string("/t\0k", 4)))));            // a NUL inside
-  CHECK_FALSE(parses(with_sum("cudaenv-replay 2\n" + item('I', "1Pa") + program)));   // another version
-  CHECK_FALSE(parses(with_sum(head + "X99999999:/tk\n")));                             // a length past the end
+  CHECK_FALSE(parses(with_sum(head + item('X', std::string("/t\0k", 4)))));             // a NUL inside
+  CHECK_FALSE(parses(with_sum("cudaenv-replay 2\n" + item('I', "1Pa") + program)));     // another version
+  CHECK_FALSE(parses(with_sum(head + "X99999999:/tk\n")));                              // a length past the end
   std::string many = head;
   for (int i = 0; i <= REPLAY_MAX_WATCHES; ++i) many += item('W', "m" + zeros + "/");
   CHECK_FALSE(parses(with_sum(many + program)));
