@@ -1,5 +1,6 @@
 #include "install/installer.h"
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -54,24 +55,29 @@ class InterruptGuard {
   }, old_term_{};
 };
 
-// Extraction needs the staging folder as working directory (see extract_archive).
+// Extraction needs the staging folder as working directory (see extract_archive). The one
+// before is kept open, not by name: a folder deeper than PATH_MAX has no name to go back to.
 class WorkingDirectory {
  public:
   static Result<std::unique_ptr<WorkingDirectory>> enter(const fs::path& dir) {
-    std::error_code ec;
-    fs::path previous = fs::current_path(ec);
-    if (ec || ::chdir(dir.c_str()) != 0) return make_error("cannot enter " + dir.string() + ": " + std::strerror(errno));
+    int previous = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (previous < 0 || ::chdir(dir.c_str()) != 0) {
+      Error error = make_error("cannot enter " + dir.string() + ": " + std::strerror(errno));
+      if (previous >= 0) ::close(previous);
+      return error;
+    }
     return std::unique_ptr<WorkingDirectory>(new WorkingDirectory(previous));
   }
   ~WorkingDirectory() {
-    if (::chdir(previous_.c_str()) != 0) (void)::chdir("/");
+    if (::fchdir(previous_) != 0) (void)::chdir("/");
+    ::close(previous_);
   }
   WorkingDirectory(const WorkingDirectory&) = delete;
   WorkingDirectory& operator=(const WorkingDirectory&) = delete;
 
  private:
-  explicit WorkingDirectory(fs::path previous) : previous_(std::move(previous)) {}
-  fs::path previous_;
+  explicit WorkingDirectory(int previous) : previous_(previous) {}
+  int previous_;
 };
 
 bool is_link(const fs::path& path) {

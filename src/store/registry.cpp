@@ -29,6 +29,7 @@ Result<Registration> register_toolkit(const FileSystemView& disk, const Layout& 
                                       const std::optional<std::string>& as_name) {
   std::error_code ec;
   fs::path home = fs::absolute(home_arg, ec).lexically_normal();
+  if (ec) return make_error("cannot resolve " + home_arg.string() + ": " + ec.message(), "give the toolkit's absolute path");
   if (home.has_relative_path() && !home.has_filename()) home = home.parent_path();
   // PATH, LD_LIBRARY_PATH and CPATH split at ':'; a newline ends a modulefile line.
   if (home.string().find_first_of(":\n") != std::string::npos) {

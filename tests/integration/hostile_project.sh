@@ -94,4 +94,27 @@ run_bounded "$WORK/plain" "$CUDAENV" current
 assert_contains "$ERR" "cannot read $CUDAENV_ROOT/version: it is a FIFO" "a FIFO global file is a clear error"
 rm "$CUDAENV_ROOT/version"
 
+# A project deeper than PATH_MAX (a cloned repository can nest folders without end): said so,
+# not "Numerical result out of range"; reached through a short symlink, it works.
+python3 - "$WORK/deep" <<'PY'
+import os, sys
+os.makedirs(sys.argv[1])
+os.chdir(sys.argv[1])
+for _ in range(2100):  # 6300 bytes below $WORK/deep
+    os.mkdir("aa")
+    os.chdir("aa")
+open("cuda.toml", "w").write('[cuda]\nversion = "12.1"\n')
+PY
+CHUNK=$(printf 'aa/%.0s' $(seq 700))
+run_capture bash -c "cd '$WORK/deep' && cd $CHUNK && cd $CHUNK && cd $CHUNK && exec '$CUDAENV' current"
+assert_eq 1 "$STATUS" "a working directory past PATH_MAX is an error"
+assert_contains "$ERR" "the current directory's path is longer than PATH_MAX (4096 bytes)" "that says so"
+assert_contains "$ERR" "reach this one through a symlink with a short path" "and what to do"
+assert_not_contains "$ERR" "out of range" "not errno's words"
+assert_not_contains "$ERR" "a directory that exists" "nor a hint about a missing one"
+ln -s "$(printf 'aa/%.0s' $(seq 1200))" "$WORK/deep/short"
+SHORT="$WORK/deep/short/$(printf 'aa/%.0s' $(seq 900))"
+run_capture bash -c "cd '$SHORT' && exec '$CUDAENV' current"
+assert_contains "$OUT" "12.1.1 (set by ${SHORT}cuda.toml)" "through a short symlink, the project's cuda.toml is found"
+
 finish
