@@ -39,7 +39,9 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
     for (const IndexFile& file : files) {
       auto wheel = parse_wheel_name(file.filename);
       if (!file.has_metadata || !wheel || wheel->version != version) continue;
-      auto metadata = fetch_text(resolve_url(page_url, file.url) + ".metadata", index_options());
+      std::string url = resolve_url(page_url, file.url);
+      if (!may_follow(page_url, url)) continue;
+      auto metadata = fetch_text(url + ".metadata", index_options());
       auto torch = metadata ? required_torch(*metadata) : std::nullopt;
       if (torch && !pairs.count(*torch)) pairs[*torch] = version;
       break;  // one wheel's metadata speaks for the release

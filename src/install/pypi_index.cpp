@@ -488,7 +488,14 @@ Result<std::vector<IndexFile>> PackageIndex::files(const std::string& project) {
     return error;
   }
   std::vector<IndexFile> files = parse_project_page(*page);
-  for (IndexFile& file : files) file.url = resolve_url(page_url, file.url);
+  for (IndexFile& file : files) {
+    file.url = resolve_url(page_url, file.url);
+    if (!may_follow(page_url, file.url)) {
+      return make_error(page_url + " links " + file.filename + " to " + file.url + ", which a remote page may not: refused",
+                        "an index served over http(s) must serve its files over http(s) too (pip does not follow a remote "
+                        "page to local files either); check --index-url, PIP_INDEX_URL or pip's index-url");
+    }
+  }
   return pages_[name] = std::move(files);
 }
 

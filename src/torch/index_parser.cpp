@@ -208,4 +208,17 @@ std::string resolve_url(const std::string& page_url, const std::string& relative
   return folder + path;
 }
 
+namespace {
+
+bool is_remote(std::string_view url) {
+  auto has_prefix = [&](std::string_view prefix) {
+    return url.size() >= prefix.size() && ascii_lower(url.substr(0, prefix.size())) == prefix;
+  };
+  return has_prefix("http://") || has_prefix("https://");
+}
+
+}  // namespace
+
+bool may_follow(std::string_view page_url, std::string_view url) { return !is_remote(page_url) || is_remote(url); }
+
 }  // namespace cudaenv

@@ -63,4 +63,8 @@ std::vector<IndexRelease> releases_on_page(const std::vector<IndexFile>& files, 
 // `relative` (an href) resolved against the page it came from.
 std::string resolve_url(const std::string& page_url, const std::string& relative);
 
+// Whether a page may send a client to `url` (resolved): an http(s) page only to http(s) URLs,
+// as pip, so a remote page never leads to a file on this machine (file://) or another scheme.
+bool may_follow(std::string_view page_url, std::string_view url);
+
 }  // namespace cudaenv

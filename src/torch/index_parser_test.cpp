@@ -128,6 +128,15 @@ TEST_CASE("relative hrefs resolve against the page, as pip does") {
   CHECK(resolve_url("http://h:1/whl/torch/", "https://other/t.whl") == "https://other/t.whl");
 }
 
+TEST_CASE("a remote page leads only to remote files, as pip") {
+  CHECK_FALSE(may_follow("https://h/simple/x/", "file:///etc/passwd"));
+  CHECK_FALSE(may_follow("HTTP://h/simple/x/", "FILE:///w.whl"));
+  CHECK_FALSE(may_follow("http://h/simple/x/", "ftp://h/w.whl"));
+  CHECK(may_follow("http://h/simple/x/", "HTTPS://other/w.whl"));
+  CHECK(may_follow("file:///srv/simple/x/", "file:///srv/files/w.whl"));
+  CHECK(may_follow("file:///srv/simple/x/", "https://h/w.whl"));
+}
+
 TEST_CASE("snapshots round-trip through the cache file; anything else is refused") {
   TorchIndexSnapshot snapshot = snapshot_with_2_16();
   snapshot.failed_at = 2000;

@@ -99,6 +99,20 @@ assert_contains "$ERR" "whoever runs the index" "and who to tell"
 check "nothing escaped" test -z "$(find "$WORK" -name escaped.txt)"
 check "no staging left after a hostile wheel" no_staging_left
 
+# A remote page whose link leads to a file on this machine: refused before any download, as pip
+# does (a remote page never leads to local files).
+wheels pages --file-url nvidia-cuda-nvcc
+: >"$REQUEST_LOG"
+pypi_install 13.0.2 --force
+assert_eq 1 "$STATUS" "a file:// wheel on an http index page is refused"
+assert_contains "$ERR" "$INDEX/nvidia-cuda-nvcc/ links nvidia_cuda_nvcc-13.0.88-py3-none-manylinux2014_" "naming the page and the wheel"
+assert_contains "$ERR" ".whl to file://$INDEX_ROOT/files/nvidia_cuda_nvcc-13.0.88-py3-none-manylinux2014_" "and the link"
+assert_contains "$ERR" "which a remote page may not: refused" "and why"
+assert_eq "" "$(requests_for /files/nvidia_)" "no wheel was fetched"
+check "the old 13.0.2 is kept" test -x "$HOME130/bin/nvcc"
+check "no staging left after a file:// link" no_staging_left
+wheels pages
+
 # CUDA 12 and 11: their wheels carry ptxas but no nvcc; refused before any download.
 : >"$REQUEST_LOG"
 pypi_install 12.8

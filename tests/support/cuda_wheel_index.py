@@ -11,9 +11,10 @@
         the libnccl.so.2 it carries (default: a few bytes of text).
     cuda_wheel_index.py ROOT hostile DIST VERSION MEMBER
         replaces DIST's x86_64 wheel of VERSION with one that also holds MEMBER (a hostile path).
-    cuda_wheel_index.py ROOT pages [--html DIST]... [--no-hash DIST]... [--wrong-hash DIST]...
+    cuda_wheel_index.py ROOT pages [--html DIST]... [--no-hash DIST]... [--wrong-hash DIST]... [--file-url DIST]...
         (re)writes ROOT/simple/<project>/index.html for every wheel in ROOT/files: PEP 691 JSON,
-        or PEP 503 HTML (hash in the #sha256= fragment) for --html projects.
+        or PEP 503 HTML (hash in the #sha256= fragment) for --html projects; --file-url projects
+        link their wheels as file:// URLs (a remote page leading to local files).
 """
 import base64
 import hashlib
@@ -137,7 +138,7 @@ def project_of(filename):
     return filename.split("-")[0].replace("_", "-").lower()
 
 
-def write_pages(root, html_projects, no_hash, wrong_hash):
+def write_pages(root, html_projects, no_hash, wrong_hash, file_url):
     projects = {}
     for name in sorted(os.listdir(f"{root}/files")):
         if name.endswith(".whl"):
@@ -151,7 +152,8 @@ def write_pages(root, html_projects, no_hash, wrong_hash):
             digest = hashlib.sha256(data).hexdigest()
             if project in wrong_hash:
                 digest = hashlib.sha256(data + b"x").hexdigest()
-            entries.append((name, f"../../files/{name}", None if project in no_hash else digest, len(data)))
+            url = f"file://{os.path.abspath(root)}/files/{name}" if project in file_url else f"../../files/{name}"
+            entries.append((name, url, None if project in no_hash else digest, len(data)))
         if project in html_projects:
             links = "".join(f'<a href="{html.escape(url)}{"#sha256=" + digest if digest else ""}">{html.escape(name)}</a><br/>\n'
                             for name, url, digest, _ in entries)
@@ -176,7 +178,8 @@ def main(argv):
     elif command == "hostile":
         add_hostile(root, *args[:3])
     elif command == "pages":
-        write_pages(root, flags(args, "--html"), flags(args, "--no-hash"), flags(args, "--wrong-hash"))
+        write_pages(root, flags(args, "--html"), flags(args, "--no-hash"), flags(args, "--wrong-hash"),
+                    flags(args, "--file-url"))
     else:
         sys.exit(f"unknown command {command}")
 
