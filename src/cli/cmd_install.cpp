@@ -405,6 +405,7 @@ Result<int> run_update(const Session& session, const UpdateOptions& options) {
   const ReleaseCatalog& shipped = folder.shipped;
   const std::string& base = folder.base;
   DiscoveredReleases discovered = discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh);
+  if (!discovered.warning.empty()) print_warning(discovered.warning);
   if (discovered.unreadable) {
     return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,
                       discovered.unreadable->hint.empty() ? "check the URL and the network; until then cudaenv uses "

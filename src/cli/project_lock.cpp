@@ -10,6 +10,7 @@
 #include "install/redist_files.h"
 #include "mirror/release_discovery.h"
 #include "util/file_system.h"
+#include "util/output.h"
 #include "util/sha256.h"
 #include "util/strings.h"
 
@@ -34,6 +35,7 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
   CUDAENV_TRY_ASSIGN(auto shipped, load_cudnn_catalog(context.data));
   CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(context.cuda_base, context.env));
   DiscoveredReleases discovered = discover_releases(shipped, base, context.layout.cache_dir(), ListFreshness::cache_ok);
+  if (!discovered.warning.empty()) print_warning(discovered.warning);
   if (discovered.unreadable) {
     progress.note("cannot read the list of cuDNN releases at " + base + " (" + discovered.unreadable->message + "); using the " +
                   discovered.origin);

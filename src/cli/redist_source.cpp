@@ -128,6 +128,7 @@ bool skip_manifest_pin(bool option, const Session& session) { return skip_manife
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
   if (discovered_ && freshness == ListFreshness::cache_ok) return *discovered_;
   discovered_ = discover_releases(shipped_, base_url_, session_.layout.cache_dir(), freshness);
+  if (!discovered_->warning.empty()) print_warning(discovered_->warning);
   if (discovered_->unreadable) {
     print_note("cannot read the list of releases at " + base_url_ + ": " + discovered_->unreadable->message + "; using " +
                (discovered_->origin == "stale cache" ? "the list cached earlier" : "the releases this cudaenv knows") +

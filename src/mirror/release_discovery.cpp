@@ -261,6 +261,7 @@ namespace {
 struct Listing {
   std::string origin;
   std::vector<ListedRelease> releases;
+  std::string warning;  // DiscoveredReleases::warning
 };
 
 std::vector<ListedRelease> undated(const std::vector<std::string>& labels) {
@@ -290,23 +291,20 @@ Result<std::vector<std::string>> folder_listing(const std::string& base_url) {
   return parse_redist_listing(html);
 }
 
-// BASE/cudaenv-mirror.json over http(s) or file://, probed once: a folder without one is the
-// common case (NVIDIA's own), not worth a retry.
-Result<MirrorIndex> fetch_mirror_index(const std::string& base_url) {
-  DownloadOptions options;
-  options.tries = 1;
-  CUDAENV_TRY_ASSIGN(auto text, fetch_text(base_url + kMirrorIndexName, options));
-  return parse_mirror_index(text, base_url + kMirrorIndexName);
-}
-
 // The mirror's index first (it knows release dates), then the folder's listing. NVIDIA's own
-// folder has no index, so it costs one request.
+// folder has no index, so it costs one request. The index is probed once: a folder without one
+// is the common case, not worth a retry; one that is there but malformed is said.
 Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& base_url) {
   std::string index_problem = "has no " + std::string(kMirrorIndexName);
+  std::string warning;
   if (base_url != shipped.default_base) {
-    auto index = fetch_mirror_index(base_url);
+    DownloadOptions options;
+    options.tries = 1;
+    std::string index_url = base_url + kMirrorIndexName;
+    auto text = fetch_text(index_url, options);
+    auto index = text ? parse_mirror_index(*text, index_url) : Result<MirrorIndex>(text.take_error());
     if (index) {
-      Listing listing{"mirror index", {}};
+      Listing listing{"mirror index", {}, {}};
       for (const MirrorRelease& release : index->releases) {
         listing.releases.push_back(ListedRelease{release.label, release.release_date});
       }
@@ -314,10 +312,15 @@ Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& b
     }
     // Missing or broken (releases[0].label must be a string): the reason is worth showing.
     index_problem = "no usable " + std::string(kMirrorIndexName) + " (" + index.error().message + ")";
+    if (text) {
+      const Error& malformed = index.error();
+      warning = malformed.message + "; using the folder's listing instead" +
+                (malformed.hint.empty() ? std::string() : " (" + malformed.hint + ")");
+    }
   }
   CUDAENV_TRY_ASSIGN(auto labels, folder_listing(base_url));
   if (labels.empty()) return make_error(base_url + " lists no redistrib_<label>.json file and has " + index_problem);
-  return Listing{"listing", undated(labels)};
+  return Listing{"listing", undated(labels), warning};
 }
 
 fs::path cache_file(const fs::path& cache_dir, const std::string& base_url) {
@@ -349,19 +352,19 @@ DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::s
   std::int64_t now = std::time(nullptr);
   std::optional<ReleaseListCache> cached = cacheable ? read_cache(path, base_url) : std::nullopt;
   if (cached && freshness == ListFreshness::cache_ok && is_fresh(*cached, now)) {
-    return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt};
+    return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt, {}};
   }
   if (freshness == ListFreshness::offline && cacheable) {
-    if (cached) return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt};
-    return {shipped, "shipped list", std::nullopt};
+    if (cached) return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt, {}};
+    return {shipped, "shipped list", std::nullopt, {}};
   }
   auto listing = read_listing(shipped, base_url);
   if (listing) {
     if (cacheable) write_cache(path, ReleaseListCache{base_url, listing->origin, now, listing->releases});
-    return {catalog_from_listing(listing->releases, base_url, shipped), listing->origin, std::nullopt};
+    return {catalog_from_listing(listing->releases, base_url, shipped), listing->origin, std::nullopt, listing->warning};
   }
-  if (cached) return {catalog_from_listing(cached->releases, base_url, shipped), "stale cache", listing.take_error()};
-  return {shipped, "shipped list", listing.take_error()};
+  if (cached) return {catalog_from_listing(cached->releases, base_url, shipped), "stale cache", listing.take_error(), {}};
+  return {shipped, "shipped list", listing.take_error(), {}};
 }
 
 }  // namespace cudaenv

@@ -99,6 +99,9 @@ struct DiscoveredReleases {
   ReleaseCatalog catalog;
   std::string origin;               // "listing", "mirror index", "cache", "stale cache" or "shipped list"
   std::optional<Error> unreadable;  // why the folder could not be read, when it fell back
+  // A malformed cudaenv-mirror.json passed over for the folder's listing, naming the file and
+  // the field ("" when none): each command that reads the folder says it once.
+  std::string warning;
 };
 
 // Never fails: a folder that cannot be read falls back to a stale cached answer, else to

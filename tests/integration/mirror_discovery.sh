@@ -111,6 +111,22 @@ assert_eq "" "$ERR" "--offline with nothing cached: no attempt, no note"
 run_capture "$CUDAENV" update --mirror "$CLOSED"
 assert_eq 1 "$STATUS" "update of an unreachable folder fails"
 assert_contains "$ERR" "cannot read the list of releases at $CLOSED" "naming it"
+# A malformed cudaenv-mirror.json is said once, naming the file and the field; the folder's
+# listing is used instead.
+printf '{"releases":[{"label":12}]}' >"$MIRROR_ROOT/cudaenv-mirror.json"
+for folder in "$MIRROR_URL" "file://$MIRROR_ROOT/"; do
+  run_capture "$CUDAENV" list-remote --mirror "$folder" --refresh --bare
+  assert_eq 0 "$STATUS" "list-remote over a malformed mirror index ($folder): $ERR"
+  assert_eq "13.9.0 13.3.0 12.6.0" "$(echo $OUT)" "the folder's listing is used ($folder)"
+  assert_contains "$ERR" "cudaenv: warning: ${folder}cudaenv-mirror.json: releases[0].label must be a string (it is number); using the folder's listing instead" \
+    "the file and the field are named ($folder)"
+  assert_eq 1 "$(grep -c 'cudaenv-mirror.json' <<<"$ERR")" "once ($folder)"
+done
+run_capture "$CUDAENV" update --mirror "$MIRROR_URL"
+assert_eq 0 "$STATUS" "update over a malformed mirror index: $ERR"
+assert_contains "$ERR" "cudaenv-mirror.json: releases[0].label must be a string" "update says it too"
+rm "$MIRROR_ROOT/cudaenv-mirror.json"
+
 run_capture "$CUDAENV" list-remote --mirror "$MIRROR_URL" --refresh --bare
 stop_mirror
 python3 - "$(cache_files)" <<'PY'
