@@ -4,6 +4,7 @@
 
 #include <sys/utsname.h>
 
+#include "install/downloader.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
 #include "util/output.h"
@@ -43,6 +44,11 @@ Setting platform_setting(const std::string& option) {
 Setting skip_manifest_pin_setting(bool option, const Session& session) {
   return pick_setting({"--skip-manifest-pin", "CUDAENV_SKIP_MANIFEST_PIN"}, option ? "1" : "", session.env, std::nullopt, {},
                       "0");
+}
+
+Setting text_timeout_setting(const Session& session) {
+  return pick_setting({nullptr, kTextTimeoutVariable}, {}, session.env, std::nullopt, {},
+                      std::to_string(kDefaultTextTimeoutSeconds));
 }
 
 Setting profile_setting(const std::string& option, const CudaToml* project, const ProfileCatalog& profiles) {

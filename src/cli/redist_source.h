@@ -31,6 +31,9 @@ Setting platform_setting(const std::string& option);
 Setting skip_manifest_pin_setting(bool option, const Session& session);
 // --profile, else cuda.toml's [cuda] profile, else the catalog's default.
 Setting profile_setting(const std::string& option, const CudaToml* project, const ProfileCatalog& profiles);
+// CUDAENV_TEXT_TIMEOUT, else 60: the seconds a text download may take, all its tries together
+// (install/downloader.h reads the same variable).
+Setting text_timeout_setting(const Session& session);
 inline constexpr int kDefaultJobs = 4;
 // --jobs, else kDefaultJobs.
 Setting jobs_setting(std::optional<int> option);

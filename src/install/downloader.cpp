@@ -125,7 +125,7 @@ std::chrono::milliseconds backoff(const DownloadOptions& options, int failed_tri
   return options.first_backoff * (1 << std::max(0, failed_tries - 1));
 }
 
-void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options, std::chrono::seconds deadline) {
+void set_common_options(CURL* curl, const std::string& url, const DownloadOptions& options, std::chrono::milliseconds deadline) {
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
@@ -134,7 +134,7 @@ void set_common_options(CURL* curl, const std::string& url, const DownloadOption
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.low_speed_seconds);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(deadline.count()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(1, deadline.count())));
   curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 64L * 1024);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
 }
@@ -490,19 +490,66 @@ Error too_big_text(const std::string& url) {
 
 }  // namespace
 
-Result<std::chrono::seconds> transfer_deadline(std::uint64_t size) {
-  if (const char* text = std::getenv("CUDAENV_DOWNLOAD_TIMEOUT"); text && *text) {
-    long seconds = 0;
-    auto [end, ec] = std::from_chars(text, text + std::strlen(text), seconds);
-    if (ec != std::errc() || *end != '\0' || seconds < 1 || seconds > 7 * 24 * 3600) {
-      return make_error(std::string("CUDAENV_DOWNLOAD_TIMEOUT='") + text + "' is not a number of seconds",
-                        "set it to the longest time one transfer may take, e.g. CUDAENV_DOWNLOAD_TIMEOUT=3600, "
-                        "or unset it");
-    }
-    return std::chrono::seconds(seconds);
+namespace {
+
+Result<std::optional<std::chrono::seconds>> seconds_from_env(const char* variable, const char* what, const char* example) {
+  const char* text = std::getenv(variable);
+  if (!text || !*text) return std::optional<std::chrono::seconds>();
+  long seconds = 0;
+  auto [end, ec] = std::from_chars(text, text + std::strlen(text), seconds);
+  if (ec != std::errc() || *end != '\0' || seconds < 1 || seconds > 7 * 24 * 3600) {
+    return make_error(
+        std::string(variable) + "='" + text + "' is not a number of seconds",
+        std::string("set it to the longest time ") + what + " may take, e.g. " + variable + "=" + example + ", or unset it");
   }
-  if (size == 0) return std::chrono::seconds(120);
+  return std::optional<std::chrono::seconds>(seconds);
+}
+
+// One deadline across every try at a text download: a server that trickles just above the
+// low-speed rule, or fails slowly, still ends within it.
+class TextDeadline {
+ public:
+  explicit TextDeadline(std::chrono::seconds limit) : limit_(limit), end_(Clock::now() + limit) {}
+
+  std::chrono::milliseconds left() const { return std::chrono::duration_cast<std::chrono::milliseconds>(end_ - Clock::now()); }
+  // Whether another try may still start after `pause`.
+  bool allows(std::chrono::milliseconds pause) const { return left() > pause; }
+  // A failure, as one of a text download's tries met it.
+  Failure judged(CURLcode code, long http_status, const char* curl_message) const {
+    if (code != CURLE_OPERATION_TIMEDOUT) return classify(code, http_status, curl_message);
+    // Before the deadline, curl's own words say which rule ended the try (too slow, no connection).
+    if (left().count() > 0) return {Verdict::retry, *curl_message ? curl_message : "timed out"};
+    return {Verdict::fatal, passed()};
+  }
+  std::string passed() const {
+    return "no complete answer within " + std::to_string(limit_.count()) + " s, the deadline of a text download across " +
+           "all its tries (" + kTextTimeoutVariable + ")";
+  }
+
+ private:
+  std::chrono::seconds limit_;
+  Clock::time_point end_;
+};
+
+// Whether a failed try is the last, and why: the verdict, the tries or the deadline.
+std::optional<std::string> last_try(const Failure& failure, int attempt, const DownloadOptions& options,
+                                    const TextDeadline& deadline) {
+  if (failure.verdict == Verdict::fatal || attempt >= options.tries) return failure.reason;
+  if (!deadline.allows(backoff(options, attempt))) return failure.reason + "; " + deadline.passed();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::chrono::seconds> transfer_deadline(std::uint64_t size) {
+  CUDAENV_TRY_ASSIGN(auto set, seconds_from_env("CUDAENV_DOWNLOAD_TIMEOUT", "one transfer", "3600"));
+  if (set) return *set;
   return std::chrono::seconds(600 + size / (256 * 1024));
+}
+
+Result<std::chrono::seconds> text_timeout() {
+  CUDAENV_TRY_ASSIGN(auto set, seconds_from_env(kTextTimeoutVariable, "a text download, all its tries together", "300"));
+  return set.value_or(std::chrono::seconds(kDefaultTextTimeoutSeconds));
 }
 
 Error interrupted_error() {
@@ -521,11 +568,12 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
 Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(0));
+  CUDAENV_TRY_ASSIGN(auto limit, text_timeout());
+  TextDeadline deadline(limit);
   for (int attempt = 1;; ++attempt) {
     char curl_error[CURL_ERROR_SIZE] = {};
     curl_easy_reset(curl.get());
-    set_common_options(curl.get(), url, options, deadline);
+    set_common_options(curl.get(), url, options, deadline.left());
     curl_easy_setopt(curl.get(), CURLOPT_NOBODY, 1L);
     curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
     CURLcode code = curl_easy_perform(curl.get());
@@ -539,9 +587,8 @@ Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& 
       return make_error(url + " does not say its size (no Content-Length), and its index page gives none",
                         "use an index that serves PEP 691 JSON pages (they list sizes) or sends Content-Length");
     }
-    Failure failure = classify(code, http_status, curl_error);
-    if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
-      return make_error("cannot read the size of " + url + ": " + failure.reason, kIndexHint);
+    if (auto reason = last_try(deadline.judged(code, http_status, curl_error), attempt, options, deadline)) {
+      return make_error("cannot read the size of " + url + ": " + *reason, kIndexHint);
     }
     std::this_thread::sleep_for(backoff(options, attempt));
   }
@@ -553,12 +600,13 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
   std::string header = "Accept: " + accept;
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
       accept.empty() ? nullptr : curl_slist_append(nullptr, header.c_str()), curl_slist_free_all);
-  CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(0));
+  CUDAENV_TRY_ASSIGN(auto limit, text_timeout());
+  TextDeadline deadline(limit);
   for (int attempt = 1;; ++attempt) {
     TextBody body;
     char curl_error[CURL_ERROR_SIZE] = {};
     curl_easy_reset(curl.get());
-    set_common_options(curl.get(), url, options, deadline);
+    set_common_options(curl.get(), url, options, deadline.left());
     if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
     curl_easy_setopt(curl.get(), CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(kMaxTextBytes));
     curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_text);
@@ -573,15 +621,14 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
     if (body.too_big || code == CURLE_FILESIZE_EXCEEDED) return too_big_text(url);
     if (code == CURLE_OK && http_status < 400) return std::move(body.text);
-    Failure failure = classify(code, http_status, curl_error);
-    if (failure.verdict == Verdict::fatal || attempt >= options.tries) {
+    if (auto reason = last_try(deadline.judged(code, http_status, curl_error), attempt, options, deadline)) {
       // Only a redist folder's manifest names a CUDA release; an index page or a wheel's metadata
       // comes from --index-url.
       bool manifest = fs::path(url.substr(0, url.find_first_of("?#"))).filename().string().starts_with("redistrib_");
       std::string hint = http_status == 404 && manifest
                              ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " + std::string(kMirrorHint)
                              : std::string(hint_for(url));
-      return make_error("cannot download " + url + ": " + failure.reason, hint);
+      return make_error("cannot download " + url + ": " + *reason, hint);
     }
     if (options.should_stop && options.should_stop()) return interrupted_error();
     std::this_thread::sleep_for(backoff(options, attempt));

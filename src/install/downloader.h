@@ -45,10 +45,16 @@ struct DownloadOptions {
   std::vector<SpaceNeed> also_needed;            // checked with the downloads' space (the unpacked toolkit)
 };
 
-// The overall deadline of one try at a transfer of `size` bytes (0: a text file): 2 minutes
-// for text, else 10 minutes plus the time at 256 kB/s, so a server that stays just above the
-// low-speed rule still ends. CUDAENV_DOWNLOAD_TIMEOUT (seconds) replaces it for every transfer.
+// The overall deadline of one try at an archive of `size` bytes: 10 minutes plus the time at
+// 256 kB/s, so a server that stays just above the low-speed rule still ends.
+// CUDAENV_DOWNLOAD_TIMEOUT (seconds) replaces it for every archive.
 Result<std::chrono::seconds> transfer_deadline(std::uint64_t size);
+
+// A text download (fetch_text, fetch_size: manifests, listings, index pages, metapackages) has
+// one deadline across all its tries: kTextTimeoutVariable's seconds, else the default.
+inline constexpr const char* kTextTimeoutVariable = "CUDAENV_TEXT_TIMEOUT";
+inline constexpr long kDefaultTextTimeoutSeconds = 60;
+Result<std::chrono::seconds> text_timeout();
 
 // Downloads every job; `verified(i)` runs (on this thread) as soon as job i's file is complete
 // and matches its sha256, so extraction can start while others still download. A file already

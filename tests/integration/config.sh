@@ -11,11 +11,12 @@ assert_contains "$OUT" "(default) mirror = https://developer.download.nvidia.com
 assert_contains "$OUT" "(default) profile = minimal" "the catalog's default profile"
 assert_contains "$OUT" "(default) jobs = 4" "four downloads at once"
 assert_contains "$OUT" "(default) skip_manifest_pin = 0" "manifest pins are checked"
+assert_contains "$OUT" "(default) text_timeout = 60" "a text download has a minute across its tries"
 
 mkdir -p "$WORK/proj"
 printf '[cuda]\nversion = "12.4"\nprofile = "torch"\nsource = "pypi"\n' >"$WORK/proj/cuda.toml"
 run_capture env -C "$WORK/proj" CUDAENV_MIRROR=file:///srv/redist/ CUDAENV_SKIP_MANIFEST_PIN=1 \
-  CUDAENV_SHARED_ROOT=/opt/cudaenv CUDAENV_TORCH_INDEX=https://torch.example/whl "$CUDAENV" config
+  CUDAENV_SHARED_ROOT=/opt/cudaenv CUDAENV_TORCH_INDEX=https://torch.example/whl CUDAENV_TEXT_TIMEOUT=300 "$CUDAENV" config
 assert_eq 0 "$STATUS" "config in a project: $ERR"
 assert_contains "$OUT" "($WORK/proj/cuda.toml) version = 12.4" "the pin and its file"
 assert_contains "$OUT" "($WORK/proj/cuda.toml) profile = torch" "cuda.toml's profile"
@@ -24,6 +25,7 @@ assert_contains "$OUT" "(CUDAENV_MIRROR) mirror = file:///srv/redist/" "the mirr
 assert_contains "$OUT" "(CUDAENV_SKIP_MANIFEST_PIN) skip_manifest_pin = 1" "the pin variable"
 assert_contains "$OUT" "(CUDAENV_SHARED_ROOT) shared_root = /opt/cudaenv" "the shared root"
 assert_contains "$OUT" "(CUDAENV_TORCH_INDEX) torch_index = https://torch.example/whl" "the torch index"
+assert_contains "$OUT" "(CUDAENV_TEXT_TIMEOUT) text_timeout = 300" "the text downloads' deadline"
 run_capture env CUDAENV_SYSTEM_ROOT=/opt/old "$CUDAENV" config
 assert_contains "$OUT" "(CUDAENV_SYSTEM_ROOT) shared_root = /opt/old" "the shared root's old name, named as set"
 

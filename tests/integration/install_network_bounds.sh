@@ -1,6 +1,7 @@
-# Everything from the network is bounded: a slowloris server, an endless body and a 1 GB JSON
-# end in a clear error within a bound and bounded memory; free space is checked before anything
-# is downloaded; a .part that filled the disk is removed and the next run works.
+# Everything from the network is bounded: a slowloris server, an endless body, a 1 GB JSON and a
+# manifest that drips forever end in a clear error within a bound and bounded memory; free space
+# is checked before anything is downloaded; a .part that filled the disk is removed and the next
+# run works.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_install.sh"
 
@@ -13,7 +14,7 @@ start_mirror
 MANIFEST=/redistrib_12.1.1.json
 NVCC_PATH=/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.1.105-archive.tar.xz
 NOISE_PATH=/$(cd "$MIRROR_ROOT" && ls cuda_nvtx/linux-x86_64/*)
-export CUDAENV_DOWNLOAD_TIMEOUT=2
+export CUDAENV_DOWNLOAD_TIMEOUT=2 CUDAENV_TEXT_TIMEOUT=3
 
 seconds_of() {  # seconds_of COMMAND...: runs it through run_capture; sets TOOK
   local start=$SECONDS
@@ -28,13 +29,35 @@ peak_kb() {  # peak_kb COMMAND...: the peak resident memory of the command, in k
   echo "peak $(tail -1 "$WORK/peak") kB: $*" >&2
 }
 
-# Slowloris: headers that never end. Three tries of the 2 s deadline, then a clear error.
+# Slowloris: headers that never end. A text download has one deadline across its tries (3 s
+# here), then a clear error.
 echo "$MANIFEST slowloris" >"$FAULTS"
 seconds_of "$CUDAENV" install 12.1.1 --mirror "$MIRROR_URL" --skip-manifest-pin --platform linux-x86_64
 assert_eq 1 "$STATUS" "a slowloris manifest fails"
 assert_contains "$ERR" "cannot download ${MIRROR_URL%/}$MANIFEST" "naming the URL"
-assert_contains "$ERR" "CUDAENV_DOWNLOAD_TIMEOUT" "and the deadline that ended it"
-check "within a bound (3 tries of 2 s and the backoff; took ${TOOK}s)" test "$TOOK" -lt 60
+assert_contains "$ERR" "no complete answer within 3 s, the deadline of a text download across all its tries (CUDAENV_TEXT_TIMEOUT)" \
+  "and the deadline that ended it"
+check "within a bound (one deadline of 3 s; took ${TOOK}s)" test "$TOOK" -lt 20
+# A manifest that drips 2 kB a second forever passes the low-speed rule: only the deadline ends
+# it, once, not once per try.
+echo "$MANIFEST drip" >"$FAULTS"
+: >"$REQUEST_LOG"
+seconds_of "$CUDAENV" install 12.1.1 --mirror "$MIRROR_URL" --skip-manifest-pin --platform linux-x86_64
+assert_eq 1 "$STATUS" "a dripping manifest fails"
+assert_contains "$ERR" "cannot download ${MIRROR_URL%/}$MANIFEST: no complete answer within 3 s" "naming the URL and the deadline"
+assert_contains "$ERR" "CUDAENV_TEXT_TIMEOUT" "and the setting that changes it"
+assert_eq 1 "$(requests_for "$MANIFEST" | wc -l)" "one try used the whole deadline"
+check "within a bound (one deadline of 3 s, not one per try; took ${TOOK}s)" test "$TOOK" -lt 20
+check "nothing was installed" test ! -e "$CUDAENV_ROOT/versions/12.1.1"
+echo "/ drip" >"$FAULTS"
+seconds_of "$CUDAENV" list-remote --mirror "$MIRROR_URL" --bare --refresh
+assert_eq 0 "$STATUS" "a dripping listing falls back to the releases cudaenv knows: $ERR"
+assert_contains "$ERR" "no complete answer within 3 s" "saying why"
+check "within a bound (took ${TOOK}s)" test "$TOOK" -lt 20
+run_capture env CUDAENV_TEXT_TIMEOUT=1m "$CUDAENV" install 12.1.1 --mirror "$MIRROR_URL" --skip-manifest-pin \
+  --platform linux-x86_64
+assert_eq 1 "$STATUS" "a bad CUDAENV_TEXT_TIMEOUT is an error"
+assert_contains "$ERR" "CUDAENV_TEXT_TIMEOUT='1m' is not a number of seconds" "naming the value"
 echo "$NVCC_PATH slowloris" >"$FAULTS"
 seconds_of "$CUDAENV" install 12.1.1 --mirror "$MIRROR_URL" --skip-manifest-pin --platform linux-x86_64
 assert_eq 1 "$STATUS" "a slowloris archive fails"

@@ -16,6 +16,8 @@
 //   slowloris      send the status line, then one header byte per 500 ms, forever
 //   endless        answer 200 without a length and send a body that never ends
 //   huge-json      announce a 1 GB body and send the start of a JSON string, then more forever
+//   drip           answer 200 without a length and send 2 kB a second forever: above curl's
+//                  low-speed limit, so only an overall deadline ends it
 // A folder's path (ending in '/') is answered with an HTML listing of its entries in the style
 // of NVIDIA's redist index page (a table of links, sizes and dates), unless it holds an
 // index.html, which is served instead (a package index's project page).
@@ -156,6 +158,10 @@ bool send_hostile(int fd, const std::string& fault) {
     send_forever(fd, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", "", ' ');
   } else if (fault == "huge-json") {
     send_forever(fd, "HTTP/1.1 200 OK\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n", "{\"a\": \"", 'x');
+  } else if (fault == "drip") {
+    if (!send_text(fd, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{")) return true;
+    std::string chunk(2048, ' ');
+    while (send_text(fd, chunk)) std::this_thread::sleep_for(std::chrono::seconds(1));
   } else {
     return false;
   }
