@@ -39,14 +39,15 @@ MIRROR_PID=$!
 trap 'kill $MIRROR_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 50); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 export CUDAENV_MIRROR="http://127.0.0.1:$(cat "$WORK/port")/cuda/redist/"
-unset CUDAENV_CUDNN_MIRROR CUDAENV_SKIP_MANIFEST_PIN CUDAENV_VERSION
+# The fixture's manifests are not NVIDIA's (as a private mirror's own), so both locking them and
+# installing from the lock skip the shipped pins; every archive is still checked against the lock.
+export CUDAENV_SKIP_MANIFEST_PIN=1
+unset CUDAENV_CUDNN_MIRROR CUDAENV_VERSION
 export HOME="$WORK/home"
 mkdir -p "$HOME" "$WORK/project"
 cd "$WORK/project"
 printf '[cuda]\nversion = "12.1.1"\nprofile = "torch"\nlibraries = ["cudnn@9.10"]\n' >cuda.toml
-# The fixture's manifests are not NVIDIA's, so locking them needs the pin skipped; the locked
-# installs do not (the lock's sha256s vouch for every archive).
-CUDAENV_ROOT="$WORK/lock-root" CUDAENV_SKIP_MANIFEST_PIN=1 "$CUDAENV" lock --platform linux-x86_64 >/dev/null
+CUDAENV_ROOT="$WORK/lock-root" "$CUDAENV" lock --platform linux-x86_64 >/dev/null
 KEY=$(CUDAENV_ROOT="$WORK/lock-root" "$CUDAENV" lock --hash --platform linux-x86_64)
 LABEL=${KEY#cuda-}
 LABEL=${LABEL%%-*}

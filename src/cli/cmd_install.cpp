@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/locked_install.h"
 #include "cli/project_lock.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
@@ -112,7 +113,7 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
 // The lock a project install uses: cuda.lock as it is (--locked checks it against cuda.toml
 // first, --frozen does not), or with [cuda] lock = true one resolved again and written when
 // cuda.toml has changed since.
-Result<CudaLock> project_lock(const InstallOptions& options, const Session& session, const ReleaseCatalog& releases,
+Result<LockFile> project_lock(const InstallOptions& options, const Session& session, const ReleaseCatalog& releases,
                               const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform,
                               ProgressReporter& progress) {
   fs::path path = lock_path_of(toml);
@@ -125,32 +126,37 @@ Result<CudaLock> project_lock(const InstallOptions& options, const Session& sess
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
   }
   if (existing) {
-    const CudaLock& lock = *existing;
+    const CudaLock& lock = existing->lock;
     std::vector<std::string> differences =
         options.frozen ? std::vector<std::string>{} : request_differences(lock.request, wanted);
     bool has_platform = std::count(lock.platforms.begin(), lock.platforms.end(), platform) > 0;
     if (!differences.empty() && options.locked) {
-      return make_error(path.string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
+      return make_error(path.string() + " does not match " + toml.path.string() + ": " + join(differences, "; "),
                         "run `cudaenv lock` to update the lock, or install without --locked");
     }
-    if (pinned || (differences.empty() && has_platform)) return lock;
+    if (pinned || (differences.empty() && has_platform)) return std::move(*existing);
   }
   CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
-  std::vector<std::string> platforms = existing ? existing->platforms : std::vector<std::string>{};
+  std::vector<std::string> platforms = existing ? existing->lock.platforms : std::vector<std::string>{};
   platforms.push_back(platform);
   auto lock = resolve_lock(session, releases, profiles, wanted, platforms,
                            LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
   if (!lock) return lock.take_error();
   CUDAENV_TRY(write_lock_file(path, *lock));
   print_note((existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
-  return lock;
+  return LockFile{path, render_lock(*lock), std::move(*lock)};
 }
 
 Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
   ProgressReporter progress(stderr, wants_colour(stderr));
-  CUDAENV_TRY_ASSIGN(auto lock, project_lock(options, session, releases, profiles, toml, platform, progress));
-  CUDAENV_TRY_ASSIGN(auto install, locked_install(lock, platform, lock_path_of(toml), releases, profiles, progress));
+  CUDAENV_TRY_ASSIGN(auto file, project_lock(options, session, releases, profiles, toml, platform, progress));
+  LockUse use{options.mirror, options.index_url, skip_manifest_pin(options.skip_manifest_pin, session),
+              options.locked   ? "--locked"
+              : options.frozen ? "--frozen"
+                               : ""};
+  CUDAENV_TRY_ASSIGN(auto install, locked_install(session, file, platform, releases, profiles, use, progress));
+  const CudaLock& lock = file.lock;
   InstallRequest& request = install.request;
   request.jobs = options.jobs.value_or(kDefaultJobs);
   request.force = options.force;
@@ -440,7 +446,9 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_flag("--keep-downloads", options->keep_downloads, "Keep the archives in CUDAENV_ROOT/cache");
   command.add_option("--library", options->libraries,
                      "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
-  command.add_flag("--locked", options->locked, "Install exactly what cuda.lock holds; fail if cuda.toml asks otherwise");
+  command.add_flag("--locked", options->locked,
+                   "Install exactly what cuda.lock holds (from --mirror / --index-url where given); fail if cuda.toml asks "
+                   "otherwise");
   command.add_flag("--frozen", options->frozen, "Install what cuda.lock holds without comparing it to cuda.toml; never write it")
       ->excludes("--locked");
   return [options](const Setup& setup) { return run_install(setup.session(), *options); };

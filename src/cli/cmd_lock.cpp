@@ -40,9 +40,9 @@ Result<CudaToml> project_file(const Session& session) {
 
 Result<CudaLock> existing_lock(const CudaToml& toml) {
   fs::path path = lock_path_of(toml);
-  CUDAENV_TRY_ASSIGN(auto lock, read_lock_file(path));
-  if (!lock) return make_error("no " + path.string(), "run `cudaenv lock` to write it, then commit it");
-  return std::move(*lock);
+  CUDAENV_TRY_ASSIGN(auto file, read_lock_file(path));
+  if (!file) return make_error("no " + path.string(), "run `cudaenv lock` to write it, then commit it");
+  return std::move(file->lock);
 }
 
 // Exit 1, naming each difference, when the lock no longer says what cuda.toml asks for.
@@ -50,7 +50,7 @@ Result<int> check_lock(const CudaToml& toml, const std::string& source_kind) {
   CUDAENV_TRY_ASSIGN(auto lock, existing_lock(toml));
   std::vector<std::string> differences = request_differences(lock.request, lock_request_of(toml, source_kind));
   if (!differences.empty()) {
-    return make_error(lock_path_of(toml).string() + " does not match " + toml.path.string() + ":\n  " + join(differences, "\n  "),
+    return make_error(lock_path_of(toml).string() + " does not match " + toml.path.string() + ": " + join(differences, "; "),
                       "run `cudaenv lock` to update it, and commit both");
   }
   std::printf("%s matches %s (CUDA %s)\n", lock_path_of(toml).string().c_str(), toml.path.string().c_str(), lock.label.c_str());
@@ -80,7 +80,9 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
     platforms.push_back(platform);
   }
   fs::path path = lock_path_of(toml);
-  CUDAENV_TRY_ASSIGN(auto previous, read_lock_file(path));
+  CUDAENV_TRY_ASSIGN(auto previous_file, read_lock_file(path));
+  std::optional<CudaLock> previous;
+  if (previous_file) previous = std::move(previous_file->lock);
   if (platforms.empty() && previous) platforms = previous->platforms;
   if (platforms.empty()) {
     CUDAENV_TRY_ASSIGN(auto host, host_platform(""));

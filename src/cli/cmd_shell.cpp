@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "lock/lock_file.h"
 #include "shell/hook.h"
 #include "shell/init_script.h"
 #include "shell/stamps.h"
@@ -84,23 +85,47 @@ Result<fs::path> project_file_argument(const Session& session, const std::string
                     std::string("give its path: cudaenv ") + command + " path/to/cuda.toml");
 }
 
+bool is_lock_file(const fs::path& file) { return file.filename() == kLockFileName; }
+
+// The files one `trust` covers: a cuda.toml and the cuda.lock beside it, since its [env] and the
+// servers its lock names are one decision about one repository; or a cuda.lock given alone.
+std::vector<fs::path> trusted_together(const fs::path& file) {
+  std::vector<fs::path> files{file};
+  fs::path lock = file.parent_path() / kLockFileName;
+  std::error_code ec;
+  if (!is_lock_file(file) && fs::exists(lock, ec)) files.push_back(lock);
+  return files;
+}
+
 // `trust` (allow) and `untrust`: the same file argument, opposite records.
 Result<int> run_trust(const Session& session, const std::string& file, bool allow) {
   CUDAENV_TRY_ASSIGN(auto path, project_file_argument(session, file, allow ? "trust" : "untrust"));
   TrustStore store(session.layout.trust_dir());
-  if (allow) {
-    CUDAENV_TRY_ASSIGN(auto trusted, store.trust(path));
-    print_note("trusted " + trusted.string() + ": its [env] is applied until the file changes");
-    return 0;
+  for (const fs::path& each : trusted_together(path)) {
+    bool lock = is_lock_file(each);
+    if (allow) {
+      CUDAENV_TRY_ASSIGN(auto trusted, store.trust(each));
+      print_note("trusted " + trusted.string() +
+                 (lock ? ": `cudaenv install --locked` may fetch from the servers it names until the file changes"
+                       : ": its [env] is applied until the file changes"));
+      continue;
+    }
+    CUDAENV_TRY_ASSIGN(auto removed, store.untrust(each));
+    if (removed) {
+      print_note("untrusted " + each.string() +
+                 (lock ? ": `cudaenv install --locked` fetches only from NVIDIA, PyPI and the places you configure again"
+                       : ": its [env] is no longer applied"));
+    } else if (each == path) {
+      print_note(each.string() + " was not trusted");
+    }
   }
-  CUDAENV_TRY_ASSIGN(auto removed, store.untrust(path));
-  print_note(removed ? "untrusted " + path.string() + ": its [env] is no longer applied" : path.string() + " was not trusted");
   return 0;
 }
 
 CommandHandler configure_trust_command(CLI::App& command, bool allow) {
   auto file = std::make_shared<std::string>();
-  command.add_option("file", *file, "The cuda.toml (default: the nearest one)");
+  command.add_option("file", *file,
+                     "The cuda.toml, with the cuda.lock beside it, or a cuda.lock (default: the nearest cuda.toml)");
   return [file, allow](const Setup& setup) { return run_trust(setup.session(), *file, allow); };
 }
 

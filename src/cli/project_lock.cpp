@@ -114,10 +114,6 @@ LockedArchive locked_library(const PlannedLibrary& library, const std::string& p
                        library.distribution};
 }
 
-PlannedFile planned_file(const LockedArchive& locked) {
-  return PlannedFile{locked.name, locked.version, locked.url, locked.sha256, locked.size, locked.distribution};
-}
-
 PlannedFile library_file(const PlannedLibrary& library) {
   return PlannedFile{
       library.name,        library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size,
@@ -148,9 +144,6 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
   return out;
 }
 
-const char* const kRelockHint =
-    "run `cudaenv lock` to lock what is offered now (and review the change to cuda.lock), or install without --locked";
-
 }  // namespace
 
 LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind) {
@@ -160,12 +153,12 @@ LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind
 
 std::filesystem::path lock_path_of(const CudaToml& toml) { return toml.path.parent_path() / kLockFileName; }
 
-Result<std::optional<CudaLock>> read_lock_file(const std::filesystem::path& path) {
+Result<std::optional<LockFile>> read_lock_file(const std::filesystem::path& path) {
   RealFileSystem disk;
-  if (disk.kind(path) == EntryKind::missing) return std::optional<CudaLock>{};
+  if (disk.kind(path) == EntryKind::missing) return std::optional<LockFile>{};
   CUDAENV_TRY_ASSIGN(auto text, disk.read_file(path));
   CUDAENV_TRY_ASSIGN(auto lock, parse_lock(path, text));
-  return std::optional<CudaLock>(std::move(lock));
+  return std::optional<LockFile>(LockFile{path, std::move(text), std::move(lock)});
 }
 
 Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock) {
@@ -222,50 +215,6 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
   }
   normalise_lock(lock);
   return lock;
-}
-
-Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform, const std::filesystem::path& lock_path,
-                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, ProgressReporter& progress) {
-  if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
-    return make_error(
-        lock_path.string() + " locks CUDA " + lock.label + " for " + join(lock.platforms, ", ") + ", not for " + platform,
-        "run `cudaenv lock --platform " + platform + "` (with the other platforms too) to add it");
-  }
-  InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
-  std::vector<LockedArchive> locked = lock.components_for(platform);
-  for (const LockedArchive& archive : locked) request.components.push_back(archive.name);
-  for (const LockedArchive& archive : lock.libraries_for(platform)) request.libraries.push_back(archive.name);
-  bool pypi = lock.request.source == "pypi";
-  InstallPlan exact{lock.label,           pypi ? "pypi" : "redist",
-                    lock.source,          pypi ? lock.metapackage : manifest_url(lock.source, lock.label),
-                    lock.manifest_sha256, {}};
-  for (const LockedArchive& archive : locked) exact.files.push_back(planned_file(archive));
-  for (const LockedArchive& archive : lock.libraries_for(platform)) exact.files.push_back(planned_file(archive));
-  if (pypi) {
-    // Each wheel is checked against the lock's sha256 as it downloads, and an index never replaces
-    // a file it published: the lock alone says what to install, no index page is read.
-    PlanFiles as_locked = [exact](const InstallRequest&, const std::function<bool()>&) -> Result<InstallPlan> { return exact; };
-    return LockedInstall{std::move(request), std::move(as_locked)};
-  }
-  // The lock is the manifest's pin here: every archive is checked against the lock's sha256, so a
-  // manifest that differs from the one cudaenv ships a pin for (a regenerated or private one) is
-  // fine as long as it still gives the locked archives.
-  PlanFiles redist = plan_redist_files(releases, profiles, RedistFolder{lock.source, true}, progress);
-  std::string path = lock_path.string();
-  PlanFiles plan_files = [redist, locked, exact, platform, path](
-                             const InstallRequest& wanted, const std::function<bool()>& should_stop) -> Result<InstallPlan> {
-    CUDAENV_TRY_ASSIGN(auto now, redist(wanted, should_stop));
-    std::vector<LockedArchive> offered;
-    for (const PlannedFile& file : now.files) offered.push_back(locked_file(file, platform));
-    std::vector<std::string> differences = archive_differences(locked, offered);
-    if (!differences.empty()) {
-      return make_error(
-          "the manifest at " + now.origin + " no longer gives what " + path + " locks:\n  " + join(differences, "\n  "),
-          kRelockHint);
-    }
-    return exact;
-  };
-  return LockedInstall{std::move(request), std::move(plan_files)};
 }
 
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,

@@ -23,8 +23,15 @@ LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind
 // cuda.lock beside the cuda.toml.
 std::filesystem::path lock_path_of(const CudaToml& toml);
 
+// A cuda.lock as read: what it says, and the bytes its trust is checked on.
+struct LockFile {
+  std::filesystem::path path;
+  std::string text;
+  CudaLock lock;
+};
+
 // The lock file, or nullopt when there is none.
-Result<std::optional<CudaLock>> read_lock_file(const std::filesystem::path& path);
+Result<std::optional<LockFile>> read_lock_file(const std::filesystem::path& path);
 
 Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock);
 
@@ -43,16 +50,6 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
 
 // A source's PlanFiles with the request's libraries added (resolved for the toolkit's major).
 PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources, ProgressReporter& progress);
-
-// An install of exactly what the lock holds for `platform`: its PlanFiles plans the lock's own
-// files; for the redist source it first reads the folder's manifest (the lock, not a shipped pin,
-// vouches for it) to refuse archives that differ from the lock, naming each difference.
-struct LockedInstall {
-  InstallRequest request;
-  PlanFiles plan_files;
-};
-Result<LockedInstall> locked_install(const CudaLock& lock, const std::string& platform, const std::filesystem::path& lock_path,
-                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, ProgressReporter& progress);
 
 // How an installed toolkit differs from the lock (empty: it is what the lock says).
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,

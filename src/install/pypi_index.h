@@ -30,6 +30,8 @@ namespace cudaenv {
 // pip's configuration files (read through a FileSystemView, so tested on an in-memory one), else
 // PyPI.
 inline constexpr const char* kDefaultPackageIndex = "https://pypi.org/simple";
+// Where PyPI's pages send downloads.
+inline constexpr const char* kDefaultPackageFiles = "https://files.pythonhosted.org";
 
 // pip's files in the order pip loads them, each overriding the ones before (pip 23's
 // configuration.py, checked with `pip config debug`): the XDG global files and /etc/pip.conf;

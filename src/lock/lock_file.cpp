@@ -14,8 +14,6 @@ namespace cudaenv {
 
 namespace {
 
-const char* const kDamagedHint = "the lock is damaged or was edited by hand: run `cudaenv lock` to write it again";
-
 // JSON's string escapes are all valid in a TOML basic string.
 std::string toml_string(std::string_view value) { return json_quote(value); }
 
@@ -78,7 +76,7 @@ class TableReader {
     const toml::node* node = table_.get(key);
     if (!node) {
       if (!required) return std::string();
-      return make_error(path_.string() + ": " + where_ + " has no " + key, kDamagedHint);
+      return make_error(path_.string() + ": " + where_ + " has no " + key, kDamagedLockHint);
     }
     if (!node->is_string()) return wrong(*node, key, "must be a string");
     return *node->value<std::string>();
@@ -106,7 +104,7 @@ class TableReader {
 
   Result<std::uint64_t> size(const char* key) const {
     const toml::node* node = table_.get(key);
-    if (!node) return make_error(path_.string() + ": " + where_ + " has no " + key, kDamagedHint);
+    if (!node) return make_error(path_.string() + ": " + where_ + " has no " + key, kDamagedLockHint);
     auto value = node->value<std::int64_t>();
     if (!node->is_integer() || !value || *value < 0 || static_cast<std::uint64_t>(*value) > kMaxArchiveBytes) {
       return wrong(*node, key, "must be a byte count no larger than 16 GiB");
@@ -116,7 +114,7 @@ class TableReader {
 
  private:
   Error wrong(const toml::node& node, const char* key, const std::string& what) const {
-    return make_error(toml_position(path_, node.source().begin) + ": " + where_ + "." + key + " " + what, kDamagedHint);
+    return make_error(toml_position(path_, node.source().begin) + ": " + where_ + "." + key + " " + what, kDamagedLockHint);
   }
 
   const std::filesystem::path& path_;
@@ -161,7 +159,7 @@ Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& pa
   const toml::array* array = node->as_array();
   if (!array || !array->is_array_of_tables()) {
     return make_error(toml_position(path, node->source().begin) + ": " + key + " must be written as [[" + key + "]] tables",
-                      kDamagedHint);
+                      kDamagedLockHint);
   }
   for (size_t i = 0; i < array->size(); ++i) {
     CUDAENV_TRY_ASSIGN(auto archive,
@@ -234,7 +232,7 @@ std::string render_lock(CudaLock lock) {
 }
 
 Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view text) {
-  CUDAENV_TRY_ASSIGN(auto parsed, TomlReader(path, text, kDamagedHint).parse());
+  CUDAENV_TRY_ASSIGN(auto parsed, TomlReader(path, text, kDamagedLockHint).parse());
   const toml::table& root = parsed;
   const toml::node* format = root.get("format");
   if (!format || format->value<std::int64_t>() != kLockFormat) {
@@ -243,7 +241,7 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   }
   const toml::table* request = table_at(root, "request");
   const toml::table* toolkit = table_at(root, "toolkit");
-  if (!request || !toolkit) return make_error(path.string() + " has no [request] or no [toolkit] table", kDamagedHint);
+  if (!request || !toolkit) return make_error(path.string() + " has no [request] or no [toolkit] table", kDamagedLockHint);
   CudaLock lock;
   TableReader asked(path, *request, "request");
   TableReader got(path, *toolkit, "toolkit");
@@ -281,7 +279,7 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   lock.manifest_sha256 = *manifest_sha256;
   for (const std::string& platform : lock.platforms) {
     if (!is_platform(platform))
-      return make_error(path.string() + ": toolkit.platforms holds '" + terminal_safe(platform) + "'", kDamagedHint);
+      return make_error(path.string() + ": toolkit.platforms holds '" + terminal_safe(platform) + "'", kDamagedLockHint);
   }
   CUDAENV_TRY_ASSIGN(auto component_entries, read_archives(path, root, "component"));
   CUDAENV_TRY_ASSIGN(auto library_entries, read_archives(path, root, "library"));
@@ -293,10 +291,10 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
       if (std::find(lock.platforms.begin(), lock.platforms.end(), archive.platform) == lock.platforms.end()) {
         return make_error(path.string() + ": " + archive.name + " is locked for " + archive.platform +
                               ", which toolkit.platforms does not list",
-                          kDamagedHint);
+                          kDamagedLockHint);
       }
       if (++seen[{archive.name, archive.platform}] > 1) {
-        return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is locked twice", kDamagedHint);
+        return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is locked twice", kDamagedLockHint);
       }
     }
   }

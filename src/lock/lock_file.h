@@ -16,6 +16,8 @@
 namespace cudaenv {
 
 inline constexpr const char* kLockFileName = "cuda.lock";
+// The hint of every error about what a lock holds.
+inline constexpr const char* kDamagedLockHint = "the lock is damaged or was edited by hand: run `cudaenv lock` to write it again";
 inline constexpr int kLockFormat = 1;
 
 // What cuda.toml asked for when the lock was written: `lock --check` compares it with the file.

@@ -35,10 +35,12 @@ std::string trust_key(const fs::path& real_path, std::string_view contents) {
   return hash.finish();
 }
 
-bool TrustStore::is_trusted(const CudaToml& project) const {
+bool TrustStore::is_trusted(const CudaToml& project) const { return is_trusted(project.path, project.text); }
+
+bool TrustStore::is_trusted(const fs::path& file, std::string_view contents) const {
   std::error_code ec;
-  fs::path real = fs::canonical(project.path, ec);
-  return !ec && fs::is_regular_file(dir_ / trust_key(real, project.text), ec);
+  fs::path real = fs::canonical(file, ec);
+  return !ec && fs::is_regular_file(dir_ / trust_key(real, contents), ec);
 }
 
 Result<fs::path> TrustStore::trust(const fs::path& file) const {

@@ -6,6 +6,7 @@ MIRROR_ROOT="$WORK/mirror"
 FAULTS="$WORK/faults"
 REQUEST_LOG="$WORK/requests.log"
 MIRROR_PID=
+SERVER_PIDS=()
 mkdir -p "$MIRROR_ROOT"
 : >"$FAULTS"
 trap 'stop_mirror; rm -rf "$WORK"' EXIT
@@ -17,9 +18,21 @@ start_mirror() {
   MIRROR_URL="http://127.0.0.1:$(cat "$WORK/mirror.port")/"
 }
 
+# serve_folder DIR NAME: one more loopback server (another host to cudaenv: its own port) for
+# DIR; sets $NAME to its URL (ending in '/'), logs its requests in $WORK/NAME.log.
+serve_folder() {
+  "$MIRROR_BIN" --root "$1" --log "$WORK/$2.log" >"$WORK/$2.port" &
+  SERVER_PIDS+=("$!")
+  wait_until 5 test -s "$WORK/$2.port"
+  printf -v "$2" 'http://127.0.0.1:%s/' "$(cat "$WORK/$2.port")"
+  : >"$WORK/$2.log"
+}
+
 stop_mirror() {
   [ -n "$MIRROR_PID" ] && kill "$MIRROR_PID" 2>/dev/null
   MIRROR_PID=
+  for pid in "${SERVER_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+  SERVER_PIDS=()
 }
 
 # add_component LABEL COMPONENT VERSION SOURCE_DIR [tar compression flag]: packs SOURCE_DIR's

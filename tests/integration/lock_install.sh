@@ -44,7 +44,8 @@ assert_eq 1 "$STATUS" "lock --check exits 1 when cuda.toml changed"
 assert_contains "$ERR" 'version: cuda.lock has "12.4", cuda.toml has "12.6"' "and names what differs"
 run_capture "$CUDAENV" install --locked
 assert_eq 1 "$STATUS" "install --locked refuses a lock cuda.toml disagrees with"
-assert_contains "$ERR" "does not match" "install --locked says why"
+assert_contains "$ERR" "does not match $PROJECT/cuda.toml: version: cuda.lock has" "install --locked says why"
+assert_not_contains "$ERR" '\n' "in one line, without a literal \\n"
 check "install --locked installed nothing" test ! -e "$CUDAENV_ROOT/versions/12.4.1"
 
 # --- install --frozen: the lock as it is, never written ---
@@ -72,13 +73,25 @@ check "and so are version.json files" cmp "$HOME_A/version.json" "$ROOT_B/versio
 check "and the trees, root LICENSE included" diff -r "$HOME_A" "$ROOT_B/versions/12.4.1"
 check "cuDNN's own license is kept beside CUDA's" grep -qx "cuDNN license" "$HOME_A/licenses/cudnn/LICENSE"
 
-# --- the lock, not the shipped manifest pin, vouches for a locked install ---
+# --- a shipped pin vouches for NVIDIA's manifest, and the lock must agree with it ---
 # This mirror's 12.4.1 manifest is not NVIDIA's, so it differs from the pin cudaenv ships.
 CUDAENV_ROOT="$WORK/machine-pin" run_capture env -u CUDAENV_SKIP_MANIFEST_PIN "$CUDAENV" install 12.4.1
 assert_eq 1 "$STATUS" "an unlocked install refuses a manifest that differs from the shipped pin"
 assert_contains "$ERR" "but cudaenv pins" "naming the pin"
+LOCK_MANIFEST_SHA=$(sha256sum "$MIRROR_ROOT/redistrib_12.4.1.json" | cut -c1-64)
 CUDAENV_ROOT="$WORK/machine-pin" run_capture env -u CUDAENV_SKIP_MANIFEST_PIN "$CUDAENV" install --locked
-assert_eq 0 "$STATUS" "install --locked needs no shipped pin, the lock's sha256s check every archive: $ERR"
+assert_eq 1 "$STATUS" "install --locked refuses a lock made from another manifest than the pinned one"
+assert_contains "$ERR" "cuda.lock was made from a CUDA 12.4.1 manifest with sha256 $LOCK_MANIFEST_SHA, but cudaenv pins" \
+  "naming the lock's manifest and the pin"
+assert_contains "$ERR" "needs --skip-manifest-pin (or CUDAENV_SKIP_MANIFEST_PIN=1) here too" "and the way for a private mirror"
+assert_contains "$ERR" "or install without --locked" "a hint that fits --locked"
+check "before anything is fetched or installed" test ! -e "$WORK/machine-pin/versions/12.4.1"
+CUDAENV_ROOT="$WORK/machine-pin" run_capture env -u CUDAENV_SKIP_MANIFEST_PIN "$CUDAENV" install --frozen
+assert_eq 1 "$STATUS" "so does install --frozen"
+assert_not_contains "$ERR" "without --locked" "with a hint that fits --frozen"
+assert_contains "$ERR" "run \`cudaenv lock\` where the project is maintained" "which says where to lock again"
+CUDAENV_ROOT="$WORK/machine-pin" run_capture env -u CUDAENV_SKIP_MANIFEST_PIN "$CUDAENV" install --locked --skip-manifest-pin
+assert_eq 0 "$STATUS" "--skip-manifest-pin accepts a lock of a private mirror's manifest: $ERR"
 check "and installs what the lock names" cmp "$HOME_A/cudaenv-install.json" "$WORK/machine-pin/versions/12.4.1/cudaenv-install.json"
 
 # --- lock --hash ---
@@ -105,6 +118,7 @@ write_manifest 12.4.1
 CUDAENV_ROOT="$WORK/machine-c" run_capture "$CUDAENV" install --locked
 assert_eq 1 "$STATUS" "install --locked refuses archives that differ from the lock"
 assert_contains "$ERR" "cuda_nvcc (linux-x86_64): sha256 $NVCC_SHA in cuda.lock" "and names the component"
+assert_not_contains "$ERR" '\n' "in one line, without a literal \\n"
 check "nothing installed on machine c" test ! -e "$WORK/machine-c/versions/12.4.1"
 
 # --- [cuda] lock = true: install keeps the lock ---

@@ -41,9 +41,19 @@ run_capture env CUDAENV_SOURCE=redist "$CUDAENV" lock --check
 assert_eq 1 "$STATUS" "a lock of another source does not match"
 assert_contains "$ERR" "source: cuda.lock has pypi, cuda.toml has redist" "and names the source"
 
-# install --locked: no index setting needed (the lock has it), no index page read.
+# install --locked where nobody configured that index: the lock alone does not choose it.
 : >"$REQUEST_LOG"
 ROOT_A="$WORK/machine-a" ROOT_B="$WORK/machine-b"
+CUDAENV_ROOT="$ROOT_A" run_capture "$CUDAENV" install --locked --platform linux-x86_64
+assert_eq 1 "$STATUS" "a lock naming an index nobody configured is refused"
+assert_contains "$ERR" "cuda.lock fetches from ${MIRROR_URL%/} (the package index $INDEX)" "naming the host and the index"
+assert_contains "$ERR" "run \`cudaenv trust\`" "one way forward: trust the repository"
+assert_contains "$ERR" "\`cudaenv install --locked --index-url URL\` (or set PIP_INDEX_URL)" "the other: name the index"
+assert_eq "" "$(cat "$REQUEST_LOG")" "before any request"
+
+# With the index configured, as where the lock was made: no index page read, the wheels on the
+# index's own host fetched as locked.
+export PIP_INDEX_URL="$INDEX"
 CUDAENV_ROOT="$ROOT_A" run_capture "$CUDAENV" install --locked --platform linux-x86_64
 assert_eq 0 "$STATUS" "install --locked of a pypi lock: $ERR"
 HOME_A="$ROOT_A/versions/13.2.1"
@@ -60,6 +70,45 @@ check "the two receipts are identical" cmp "$HOME_A/cudaenv-install.json" "$ROOT
 check "and the trees" diff -r "$HOME_A" "$ROOT_B/versions/13.2.1"
 CUDAENV_ROOT="$ROOT_A" run_capture "$CUDAENV" install --locked --platform linux-x86_64
 assert_contains "$ERR" "already installed" "installed as locked: nothing to do"
+
+# Another index in place of the lock's (--index-url, as behind a proxy): each wheel is found
+# there by its file name and checked against the lock; the lock's index is never asked.
+unset PIP_INDEX_URL
+mkdir -p "$WORK/proxy" "$WORK/tampered"
+cp -a "$INDEX_ROOT/files" "$INDEX_ROOT/simple" "$WORK/proxy/"
+serve_folder "$WORK/proxy" PROXY
+: >"$REQUEST_LOG"
+CUDAENV_ROOT="$WORK/machine-c" run_capture "$CUDAENV" install --locked --index-url "${PROXY}simple" --platform linux-x86_64
+assert_eq 0 "$STATUS" "install --locked from another index: $ERR"
+assert_contains "$ERR" "${PROXY}simple (--index-url) replaces the package index $INDEX that $WORK/project/cuda.lock names: each wheel is found there by its file name and checked against the lock's sha256 and size" \
+  "it says that the index replaces the lock's"
+assert_eq "" "$(cat "$REQUEST_LOG")" "the lock's index was never asked"
+check "the wheels came from the other index" grep -q "GET /files/$NVCC_WHEEL" "$WORK/PROXY.log"
+check "the same toolkit" diff -r --exclude=cudaenv-install.json "$HOME_A" "$WORK/machine-c/versions/13.2.1"
+# An index that serves other bytes under the locked name says so on its page: refused before
+# any wheel is fetched, naming the component.
+cp -a "$INDEX_ROOT/files" "$WORK/tampered/"
+python3 - "$WORK/tampered/files/$NVCC_WHEEL" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[len(data) // 2] ^= 1
+open(sys.argv[1], "wb").write(data)
+PY
+python3 "$SRC/tests/support/cuda_wheel_index.py" "$WORK/tampered" pages
+serve_folder "$WORK/tampered" TAMPERED
+CUDAENV_ROOT="$WORK/machine-d" run_capture "$CUDAENV" install --locked --index-url "${TAMPERED}simple" --platform linux-x86_64
+assert_eq 1 "$STATUS" "an index whose wheel differs from the lock is refused"
+assert_contains "$ERR" "cuda_nvcc: ${TAMPERED}simple serves $NVCC_WHEEL with sha256" "naming the component and the wheel"
+assert_contains "$ERR" "but cuda.lock locks $NVCC_SHA: refused, nothing was installed" "and the lock's sha256"
+assert_eq "" "$(grep -F 'GET /files/' "$WORK/TAMPERED.log")" "before any wheel is fetched"
+check "nothing installed" test ! -e "$WORK/machine-d/versions/13.2.1"
+# A trusted lock names its own index, as where it was made.
+: >"$REQUEST_LOG"
+CUDAENV_ROOT="$WORK/machine-e" "$CUDAENV" trust >/dev/null 2>&1
+CUDAENV_ROOT="$WORK/machine-e" run_capture "$CUDAENV" install --locked --platform linux-x86_64
+assert_eq 0 "$STATUS" "a trusted pypi lock installs from the index it names: $ERR"
+assert_eq "" "$(requests_for /simple/)" "without reading an index page"
+export PIP_INDEX_URL="$INDEX"
 
 # A wheel whose bytes changed under the same name (same size): refused against the lock's
 # sha256, the install kept.

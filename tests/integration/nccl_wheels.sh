@@ -102,7 +102,8 @@ check "the installed toolkit is kept" test -f "$HOME124/lib/libnccl.so.2"
 wheels nccl 2.28.9 12 "$WORK/libnccl.so.2"  # the clean wheel again
 wheels pages
 
-# --- cuda.lock records the wheel; --locked installs it without reading the index ---
+# --- cuda.lock records the wheel; --locked installs it from the configured index without
+# reading a page (the wheel is on the index's own host) ---
 mkdir -p "$WORK/project" && cd "$WORK/project" || exit 1
 printf '[cuda]\nversion = "12.4"\nlibraries = ["nccl@2.28"]\n' >cuda.toml
 run_capture env PIP_INDEX_URL="$INDEX" "$CUDAENV" lock --platform linux-x86_64
@@ -113,6 +114,9 @@ assert_contains "$LOCK" "url = \"${MIRROR_URL}files/$WHEEL\"" "the lock names th
 assert_contains "$LOCK" "sha256 = \"$(sha256sum "$INDEX_ROOT/files/$WHEEL" | cut -c1-64)\"" "and its sha256"
 assert_contains "$LOCK" 'distribution = "nvidia-nccl-cu12"' "and its project"
 assert_contains "$LOCK" "source = \"$INDEX/nvidia-nccl-cu12/\"" "and the index page it was chosen from"
+CUDAENV_ROOT="$WORK/machine-x" run_capture "$CUDAENV" install --locked
+assert_eq 1 "$STATUS" "a lock naming an index nobody configured is refused (lock_sources.sh, lock_pypi.sh)"
+export PIP_INDEX_URL="$INDEX"
 : >"$REQUEST_LOG"
 ROOT_A="$WORK/machine-a" ROOT_B="$WORK/machine-b"
 CUDAENV_ROOT="$ROOT_A" run_capture "$CUDAENV" install --locked

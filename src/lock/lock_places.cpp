@@ -1,0 +1,98 @@
+#include "lock/lock_places.h"
+
+#include <algorithm>
+
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+// The path below `folder` of a URL in it; "" for one outside it, or one that climbs out of it.
+std::string path_below(std::string_view url, std::string_view folder) {
+  if (folder.empty() || folder.back() != '/' || !starts_with(url, folder)) return {};
+  std::string_view relative = url.substr(folder.size());
+  if (relative.empty() || relative.find_first_of("?#\\") != std::string_view::npos) return {};
+  for (const std::string& part : split(relative, '/')) {
+    if (part.empty() || part == "." || part == ".." || ascii_lower(part).find("%2e") != std::string::npos) return {};
+  }
+  return std::string(relative);
+}
+
+std::string file_name_of(std::string_view url) { return std::string(url.substr(url.rfind('/') + 1)); }
+
+Error misplaced(const std::filesystem::path& path, const LockedArchive& archive, PlaceKind kind, const std::string& root) {
+  return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is locked at " + archive.url +
+                        ", which is not in " + place_kind_name(kind) + " " + root + " the lock names for it",
+                    kDamagedLockHint);
+}
+
+Result<ArchivePlace> wheel_place(const CudaLock& lock, const LockedArchive& archive, const std::filesystem::path& path) {
+  // A library's wheel names its project page (INDEX/<distribution>/); a toolkit's wheel comes
+  // from the lock's own index.
+  std::string root = lock.source;
+  if (!archive.source.empty()) {
+    std::string page_tail = "/" + archive.distribution + "/";
+    if (!archive.source.ends_with(page_tail)) {
+      return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") names the page " + archive.source +
+                            ", which is not its project " + archive.distribution + "'s page on a package index",
+                        kDamagedLockHint);
+    }
+    root = archive.source.substr(0, archive.source.size() - page_tail.size());
+  } else if (lock.request.source != "pypi") {
+    return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is a wheel without its package index",
+                      kDamagedLockHint);
+  }
+  std::string name = file_name_of(archive.url);
+  if (!name.ends_with(".whl")) return misplaced(path, archive, PlaceKind::package_index, root);
+  return ArchivePlace{PlaceKind::package_index, root, name};
+}
+
+}  // namespace
+
+const char* place_kind_name(PlaceKind kind) {
+  switch (kind) {
+    case PlaceKind::redist_folder: return "the CUDA folder";
+    case PlaceKind::cudnn_folder: return "the cuDNN folder";
+    case PlaceKind::package_index: break;
+  }
+  return "the package index";
+}
+
+Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& archive, const std::filesystem::path& path) {
+  if (!archive.distribution.empty()) return wheel_place(lock, archive, path);
+  if (lock.request.source == "pypi" && archive.source.empty()) {
+    return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") has no distribution, which every " +
+                          "wheel of a lock of source = \"pypi\" has",
+                      kDamagedLockHint);
+  }
+  // A library's archive lies beside the manifest it was chosen from; a component in the lock's folder.
+  PlaceKind kind = archive.source.empty() ? PlaceKind::redist_folder : PlaceKind::cudnn_folder;
+  std::string root = archive.source.empty() ? lock.source : archive.source.substr(0, archive.source.rfind('/') + 1);
+  std::string relative = path_below(archive.url, root);
+  if (relative.empty()) return misplaced(path, archive, kind, root);
+  return ArchivePlace{kind, root, relative};
+}
+
+std::string url_origin(std::string_view url) {
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return {};
+  std::string scheme = ascii_lower(url.substr(0, scheme_end));
+  if (scheme == "file") return "file://";
+  std::string_view rest = url.substr(scheme_end + 3);
+  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos) authority = authority.substr(at + 1);
+  return scheme + "://" + ascii_lower(authority);
+}
+
+bool is_default_place(const ArchivePlace& place, const LockedArchive& archive, const DefaultPlaces& defaults) {
+  switch (place.kind) {
+    case PlaceKind::redist_folder: return place.root == defaults.redist_folder;
+    case PlaceKind::cudnn_folder: return place.root == defaults.cudnn_folder;
+    case PlaceKind::package_index: break;
+  }
+  const std::vector<std::string>& hosts = defaults.file_origins;
+  return place.root == defaults.package_index && std::find(hosts.begin(), hosts.end(), url_origin(archive.url)) != hosts.end();
+}
+
+}  // namespace cudaenv
