@@ -31,23 +31,22 @@ namespace {
 struct Inputs {
   std::string block;
   EnvMap env;
-  fs::path cwd;  // getcwd()'s
+  fs::path cwd;  // getcwd()'s; empty without one
 };
 
-Result<Inputs> read_inputs(const std::string& program, const fs::path& shim) {
-  char cwd[PATH_MAX];
-  if (!::getcwd(cwd, sizeof cwd)) {
-    return make_error(std::string("cannot read the current directory: ") + std::strerror(errno),
-                      "cd into a directory that exists");
-  }
+// Without a getcwd() (a folder past PATH_MAX) there are no inputs to record; the resolution
+// still runs, and logical_working_dir() says what it can of the folder.
+Inputs read_inputs(const std::string& program, const fs::path& shim) {
   Inputs inputs;
-  inputs.cwd = cwd;
-  inputs.block.resize(REPLAY_RECORD_LIMIT);
-  inputs.block.resize(replay_inputs(environ, program.c_str(), shim.c_str(), cwd, inputs.block.data(), inputs.block.size()));
   EnvMap all = env_from_environ(environ);
   for (const char* const* name = replay_variables; *name; ++name) {
     if (auto found = all.find(*name); found != all.end()) inputs.env.insert(*found);
   }
+  char cwd[PATH_MAX];
+  if (!::getcwd(cwd, sizeof cwd)) return inputs;
+  inputs.cwd = cwd;
+  inputs.block.resize(REPLAY_RECORD_LIMIT);
+  inputs.block.resize(replay_inputs(environ, program.c_str(), shim.c_str(), cwd, inputs.block.data(), inputs.block.size()));
   return inputs;
 }
 
@@ -95,7 +94,7 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
     return make_error("cudaenv-shim runs as a shim, named like the program it stands for",
                       "run `cudaenv rehash` to create the shims", 2);
   }
-  CUDAENV_TRY_ASSIGN(auto inputs, read_inputs(program, shim));
+  Inputs inputs = read_inputs(program, shim);
   timespec started{};
   ::clock_gettime(CLOCK_REALTIME, &started);
   RecordedFileSystem disk;
@@ -103,7 +102,7 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
   CUDAENV_TRY_ASSIGN(auto cwd, logical_working_dir(inputs.env));
   // Which of $PWD and getcwd() named the folder rests on both being the folder they were.
   if (auto pwd = env_get(inputs.env, "PWD")) disk.watch(*pwd, REPLAY_IDENTITY);
-  disk.watch(inputs.cwd, REPLAY_IDENTITY);
+  if (!inputs.cwd.empty()) disk.watch(inputs.cwd, REPLAY_IDENTITY);
   CUDAENV_TRY_ASSIGN(auto selection, select_toolkit(disk, inputs.env, cwd, layout));
   auto self = running_program();
   auto is_a_shim = [&](const fs::path& candidate) {

@@ -116,5 +116,9 @@ ln -s "$(printf 'aa/%.0s' $(seq 1200))" "$WORK/deep/short"
 SHORT="$WORK/deep/short/$(printf 'aa/%.0s' $(seq 900))"
 run_capture bash -c "cd '$SHORT' && exec '$CUDAENV' current"
 assert_contains "$OUT" "12.1.1 (set by ${SHORT}cuda.toml)" "through a short symlink, the project's cuda.toml is found"
+run_capture bash -c "cd '$WORK/deep' && cd $CHUNK && cd $CHUNK && cd $CHUNK && exec '$CUDAENV_ROOT/shims/nvcc' --version"
+assert_contains "$ERR" "longer than PATH_MAX" "the shim says the same"
+run_capture bash -c "cd '$SHORT' && exec '$CUDAENV_ROOT/shims/nvcc' --version"
+assert_contains "$OUT" "release 12.1" "and runs the project's nvcc through the short symlink"
 
 finish
