@@ -4,6 +4,7 @@
 
 #include <sys/utsname.h>
 
+#include "install/ca_certificates.h"
 #include "install/downloader.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
@@ -109,17 +110,38 @@ Result<std::string> install_source(const std::string& option, const Session& ses
 
 Setting index_url_setting(const std::string& option, const Session& session) {
   if (!option.empty()) return {option, OriginKind::argument, "--index-url"};
-  if (auto configured = pip_index_url(session.env, session.fs)) return *configured;
+  if (auto configured = pip_setting(session.env, session.fs, "index-url")) return *configured;
   return {kDefaultPackageIndex, OriginKind::fallback, {}};
 }
 
+namespace {
+
+// pip's files are INI: a value stands unquoted.
+std::string pip_setting_as_written(const Setting& setting, const std::string& key) {
+  return setting.kind == OriginKind::global_file ? key + " = " + setting.value + " in " + setting.where
+                                                 : setting.as_written();
+}
+
+Status use_pip_cert(const Session& session) {
+  auto cert = pip_setting(session.env, session.fs, "cert");
+  if (!cert) return ok_status();
+  std::string written = pip_setting_as_written(*cert, "cert");
+  if (session.fs.kind(cert->value) != EntryKind::file) {
+    return make_error("pip's CA bundle " + written + " is not a file",
+                      "point it at a PEM bundle, or remove it (pip config unset global.cert)", 2);
+  }
+  set_ca_certificates(CaCertificates{cert->value, {}, written, {}});
+  return ok_status();
+}
+
+}  // namespace
+
 Result<std::string> package_index_url(const std::string& option, const Session& session) {
+  CUDAENV_TRY(use_pip_cert(session));
   Setting index = index_url_setting(option, session);
   std::string url = index.value;
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
-    // pip's files are INI: the value stands unquoted.
-    std::string written =
-        index.kind == OriginKind::global_file ? "index-url = " + url + " in " + index.where : index.as_written();
+    std::string written = pip_setting_as_written(index, "index-url");
     return make_error("package index " + written + " is not an http://, https:// or file:// URL",
                       "e.g. --index-url https://pypi.org/simple, or a proxy such as "
                       "https://artifactory.example/api/pypi/pypi/simple",

@@ -59,7 +59,9 @@ Result<std::string> install_source(const std::string& option, const Session& ses
 // The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
 // else the last of pip's configuration files that sets index-url, else PyPI.
 Setting index_url_setting(const std::string& option, const Session& session);
-// That index's URL, without a trailing slash; an error names where a bad one was set.
+// That index's URL, without a trailing slash; an error names where a bad one was set. pip's
+// `cert` (PIP_CERT, or its files), where set, becomes the CA certificates of this process's
+// transfers, as pip would check that index with it; a cert that is not a file is an error.
 Result<std::string> package_index_url(const std::string& option, const Session& session);
 
 bool skip_manifest_pin(bool option, const Session& session);

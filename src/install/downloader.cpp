@@ -17,6 +17,7 @@
 #include <optional>
 #include <thread>
 
+#include "install/ca_certificates.h"
 #include "util/sha256.h"
 
 namespace cudaenv {
@@ -117,6 +118,8 @@ Failure classify(CURLcode code, long http_status, const char* curl_message) {
                                   " (each transfer has a deadline, CUDAENV_DOWNLOAD_TIMEOUT, and ends when "
                                   "slower than 1 kB/s for 30 s)"};
     case CURLE_RANGE_ERROR: return {Verdict::restart, reason + " (the server cannot resume)"};
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE: return {Verdict::fatal, reason + " (" + ca_certificates_note(ca_certificates()) + ")"};
     default: return {Verdict::fatal, reason};
   }
 }
@@ -137,6 +140,9 @@ void set_common_options(CURL* curl, const std::string& url, const DownloadOption
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(1, deadline.count())));
   curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 64L * 1024);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
+  const CaCertificates& ca = ca_certificates();
+  if (!ca.file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, ca.file.c_str());
+  if (!ca.dirs.empty()) curl_easy_setopt(curl, CURLOPT_CAPATH, ca.dirs.c_str());
 }
 
 fs::path part_path(const fs::path& destination) { return destination.string() + ".part"; }

@@ -198,18 +198,20 @@ std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const Fil
   return files;
 }
 
-std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs) {
-  if (auto url = env_get(env, "PIP_INDEX_URL")) return Setting{*url, OriginKind::environment, "PIP_INDEX_URL"};
+std::optional<Setting> pip_setting(const EnvMap& env, const FileSystemView& fs, std::string_view name) {
+  std::string variable = "PIP_";
+  for (char c : name) variable += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (auto value = env_get(env, variable)) return Setting{*value, OriginKind::environment, variable};
   std::optional<Setting> found;
   for (const std::filesystem::path& file : pip_config_files(env, fs)) {
     auto text = fs.read_file(file);
     if (!text) continue;  // pip skips files it cannot read
-    if (auto url = pip_config_index_url(*text)) found = Setting{*url, OriginKind::global_file, file.string()};
+    if (auto value = pip_config_value(*text, name)) found = Setting{*value, OriginKind::global_file, file.string()};
   }
   return found;
 }
 
-std::optional<std::string> pip_config_index_url(std::string_view text) {
+std::optional<std::string> pip_config_value(std::string_view text, std::string_view name) {
   std::optional<std::string> global, install;
   std::string section;
   for (std::string_view line : split(text, '\n')) {
@@ -222,8 +224,9 @@ std::optional<std::string> pip_config_index_url(std::string_view text) {
     size_t separator = line.find_first_of("=:");
     if (separator == std::string_view::npos) continue;
     std::string key = ascii_lower(trim(line.substr(0, separator)));
+    std::replace(key.begin(), key.end(), '_', '-');
     std::string value(trim(line.substr(separator + 1)));
-    if ((key != "index-url" && key != "index_url") || value.empty()) continue;
+    if (key != name || value.empty()) continue;
     if (section == "global") global = value;
     if (section == "install") install = value;
   }

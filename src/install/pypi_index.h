@@ -39,13 +39,14 @@ inline constexpr const char* kDefaultPackageFiles = "https://files.pythonhosted.
 // exists; $VIRTUAL_ENV/pip.conf; $PIP_CONFIG_FILE. None when PIP_CONFIG_FILE is /dev/null.
 std::vector<std::filesystem::path> pip_config_files(const EnvMap& env, const FileSystemView& fs);
 
-// What pip would use as index: PIP_INDEX_URL (an environment setting), else the last file
-// that sets index-url (a file setting: where is that file).
-std::optional<Setting> pip_index_url(const EnvMap& env, const FileSystemView& fs);
+// What pip would use for one of its options, `name` as its files spell it ("index-url",
+// "cert"): the variable PIP_<NAME> (PIP_INDEX_URL: an environment setting), else the last file
+// that sets it (a file setting: where is that file).
+std::optional<Setting> pip_setting(const EnvMap& env, const FileSystemView& fs, std::string_view name);
 
-// `index-url` of one file: [install] over [global] (a command's section overrides [global]);
-// pip also accepts index_url.
-std::optional<std::string> pip_config_index_url(std::string_view text);
+// `name` in one file: [install] over [global] (a command's section overrides [global]); pip
+// also accepts '_' for '-' (index_url).
+std::optional<std::string> pip_config_value(std::string_view text, std::string_view name);
 
 // The redist component a profile names -> its CUDA 13 wheel ("cuda_nvcc" -> "nvidia-cuda-nvcc");
 // nullopt for a component NVIDIA publishes no wheel of.

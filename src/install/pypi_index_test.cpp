@@ -95,20 +95,25 @@ TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") 
   fs.file("/h/.config/pip/pip.conf", "[install]\nindex-url = https://user\n");
   fs.file("/v/pip.conf", "[global]\ntimeout = 3\n");
   EnvMap plain{{"HOME", "/h"}, {"VIRTUAL_ENV", "/v"}};
-  CHECK(pip_index_url(plain, fs)->value == "https://user");
-  CHECK(pip_index_url(plain, fs)->kind == OriginKind::global_file);
-  CHECK(pip_index_url(plain, fs)->origin() == "/h/.config/pip/pip.conf");
-  CHECK(pip_index_url(env, fs)->value == "https://env-file");
+  CHECK(pip_setting(plain, fs, "index-url")->value == "https://user");
+  CHECK(pip_setting(plain, fs, "index-url")->kind == OriginKind::global_file);
+  CHECK(pip_setting(plain, fs, "index-url")->origin() == "/h/.config/pip/pip.conf");
+  CHECK(pip_setting(env, fs, "index-url")->value == "https://env-file");
   env["PIP_INDEX_URL"] = "https://variable";
-  CHECK(pip_index_url(env, fs)->value == "https://variable");
-  CHECK(pip_index_url(env, fs)->origin() == "PIP_INDEX_URL");
-  CHECK(!pip_index_url({{"HOME", "/nobody"}}, MemoryFileSystem()));
+  CHECK(pip_setting(env, fs, "index-url")->value == "https://variable");
+  CHECK(pip_setting(env, fs, "index-url")->origin() == "PIP_INDEX_URL");
+  CHECK(!pip_setting({{"HOME", "/nobody"}}, MemoryFileSystem(), "index-url"));
+  fs.file("/v/pip.conf", "[global]\ntimeout = 3\ncert = /v/ca.pem\n");
+  CHECK(pip_setting(plain, fs, "cert")->value == "/v/ca.pem");
+  CHECK(pip_setting(plain, fs, "cert")->origin() == "/v/pip.conf");
+  CHECK(pip_setting({{"HOME", "/h"}, {"PIP_CERT", "/e.pem"}}, fs, "cert")->origin() == "PIP_CERT");
 
-  CHECK(pip_config_index_url("[global]\nindex-url = https://g/simple\n") == "https://g/simple");
-  CHECK(pip_config_index_url("[install]\nindex_url: https://i\n[global]\nindex-url=https://g\n") == "https://i");
-  CHECK(pip_config_index_url("# [global]\n[global]\n; index-url = x\ntimeout = 60\n[list]\nindex-url = l\n") == std::nullopt);
-  CHECK(pip_config_index_url("index-url = outside a section\n") == std::nullopt);
-  CHECK(pip_config_index_url("[GLOBAL]\r\nIndex-URL = https://crlf\r\n") == "https://crlf");
+  CHECK(pip_config_value("[global]\nindex-url = https://g/simple\n", "index-url") == "https://g/simple");
+  CHECK(pip_config_value("[install]\nindex_url: https://i\n[global]\nindex-url=https://g\n", "index-url") == "https://i");
+  CHECK(pip_config_value("# [global]\n[global]\n; index-url = x\ntimeout = 60\n[list]\nindex-url = l\n", "index-url") == std::nullopt);
+  CHECK(pip_config_value("index-url = outside a section\n", "index-url") == std::nullopt);
+  CHECK(pip_config_value("[GLOBAL]\r\nIndex-URL = https://crlf\r\n", "index-url") == "https://crlf");
+  CHECK(pip_config_value("[global]\ncert = /etc/ca.pem\nclient-cert = /c.pem\n", "cert") == "/etc/ca.pem");
 }
 
 TEST_CASE("wheel platform tags match the redist platform") {
