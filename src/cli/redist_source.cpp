@@ -118,8 +118,7 @@ namespace {
 
 // pip's files are INI: a value stands unquoted.
 std::string pip_setting_as_written(const Setting& setting, const std::string& key) {
-  return setting.kind == OriginKind::global_file ? key + " = " + setting.value + " in " + setting.where
-                                                 : setting.as_written();
+  return setting.kind == OriginKind::global_file ? key + " = " + setting.value + " in " + setting.where : setting.as_written();
 }
 
 Status use_pip_cert(const Session& session) {

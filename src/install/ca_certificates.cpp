@@ -11,10 +11,12 @@ namespace cudaenv {
 
 // Debian/Ubuntu (and Alpine, Arch, Gentoo), RHEL/Fedora (the file ca-certificates extracts, and
 // the older link to it), SUSE (current and older), Alpine's own.
-const std::vector<std::string> kCaBundles = {
-    "/etc/ssl/certs/ca-certificates.crt", "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
-    "/etc/pki/tls/certs/ca-bundle.crt",   "/var/lib/ca-certificates/ca-bundle.pem",
-    "/etc/ssl/ca-bundle.pem",             "/etc/ssl/cert.pem"};
+const std::vector<std::string> kCaBundles = {"/etc/ssl/certs/ca-certificates.crt",
+                                             "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+                                             "/etc/pki/tls/certs/ca-bundle.crt",
+                                             "/var/lib/ca-certificates/ca-bundle.pem",
+                                             "/etc/ssl/ca-bundle.pem",
+                                             "/etc/ssl/cert.pem"};
 // Hashed folders (c_rehash): Debian's and SUSE's.
 const std::vector<std::string> kCaFolders = {"/etc/ssl/certs", "/var/lib/ca-certificates/openssl"};
 

@@ -15,9 +15,9 @@
 namespace cudaenv {
 
 struct CaCertificates {
-  std::string file;    // a PEM bundle (curl's CAINFO), or empty
-  std::string dirs;    // folders of hashed certificates, ':'-separated (curl's CAPATH), or empty
-  std::string origin;  // what named them: "SSL_CERT_FILE=/x", "cert = /x in /etc/pip.conf", a well-known path
+  std::string file;                 // a PEM bundle (curl's CAINFO), or empty
+  std::string dirs;                 // folders of hashed certificates, ':'-separated (curl's CAPATH), or empty
+  std::string origin;               // what named them: "SSL_CERT_FILE=/x", "cert = /x in /etc/pip.conf", a well-known path
   std::vector<std::string> looked;  // the well-known paths tried, for the error when none was found
 
   bool found() const { return !file.empty() || !dirs.empty(); }

@@ -28,7 +28,7 @@ TEST_CASE("CA certificates: each distribution's bundle, then its folder") {
     const char* path;
     bool folder;
   };
-  for (Case c : {Case{"/etc/ssl/certs/ca-certificates.crt", false},                  // Debian, Ubuntu
+  for (Case c : {Case{"/etc/ssl/certs/ca-certificates.crt", false},                 // Debian, Ubuntu
                  Case{"/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", false},  // RHEL, Fedora
                  Case{"/etc/pki/tls/certs/ca-bundle.crt", false},                   // older RHEL
                  Case{"/var/lib/ca-certificates/ca-bundle.pem", false},             // SUSE

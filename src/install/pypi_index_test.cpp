@@ -110,7 +110,8 @@ TEST_CASE("pip's configuration: files in pip's order, [install] over [global]") 
 
   CHECK(pip_config_value("[global]\nindex-url = https://g/simple\n", "index-url") == "https://g/simple");
   CHECK(pip_config_value("[install]\nindex_url: https://i\n[global]\nindex-url=https://g\n", "index-url") == "https://i");
-  CHECK(pip_config_value("# [global]\n[global]\n; index-url = x\ntimeout = 60\n[list]\nindex-url = l\n", "index-url") == std::nullopt);
+  CHECK(pip_config_value("# [global]\n[global]\n; index-url = x\ntimeout = 60\n[list]\nindex-url = l\n", "index-url") ==
+        std::nullopt);
   CHECK(pip_config_value("index-url = outside a section\n", "index-url") == std::nullopt);
   CHECK(pip_config_value("[GLOBAL]\r\nIndex-URL = https://crlf\r\n", "index-url") == "https://crlf");
   CHECK(pip_config_value("[global]\ncert = /etc/ca.pem\nclient-cert = /c.pem\n", "cert") == "/etc/ca.pem");
