@@ -4,6 +4,8 @@
 #   build  what building cudaenv needs (install.sh)
 #   test   what the test suites need on top (test.sh): Catch2, the shells, pseudo-terminals,
 #          the loopback servers and tools the integration scripts drive
+#   release       what scripts/release.sh needs: apt-get source, readelf, twine
+#   release-test  what the release suites (tests/release) need on top: a Debian chroot, qemu
 set -euo pipefail
 packages=()
 for set in "$@"; do
@@ -11,8 +13,10 @@ for set in "$@"; do
     build) packages+=(g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev musl-tools
                       libcurl4-openssl-dev libarchive-dev liblzma-dev nlohmann-json3-dev nettle-dev) ;;
     test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx time make) ;;
+    release) packages+=(dpkg-dev binutils python3-venv cmake ninja-build make m4 pkg-config perl twine) ;;
+    release-test) packages+=(debootstrap qemu-user-static libc6-arm64-cross) ;;
     *) echo "cudaenv: error: unknown package set '$set'" >&2
-       echo "  use: $0 build|test..." >&2
+       echo "  use: $0 build|test|release|release-test..." >&2
        exit 2 ;;
   esac
 done
