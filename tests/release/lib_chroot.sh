@@ -1,0 +1,103 @@
+# Shared by the release suites (tests/release/*.sh): the release scripts/release.sh built
+# (CUDAENV_RELEASE_DIR=OUTDIR) tried as its users get it, in a Debian 11 chroot
+# (debootstrap --variant=minbase bullseye, glibc 2.31) with Python and g++ but nothing cudaenv
+# builds with, as a user that is not root. The chroot's tarball is kept in E2E_CACHE.
+# Each chroot gets a /dev of its own (a tmpfs with the few device nodes and a devpts), never a
+# bind of the host's, and the suite runs in a mount namespace of its own, so its mounts end with
+# it whatever happens; they are also undone on every exit (and the chroot is removed without
+# crossing into a mount).
+
+# Into a mount namespace of our own (where the suite will run at all): every mount below is gone
+# when the suite ends.
+if [ -z "${CUDAENV_RELEASE_UNSHARED:-}" ] && [ -n "${CUDAENV_RELEASE_DIR:-}" ] && [ "$(id -u)" = 0 ]; then
+  CUDAENV_RELEASE_UNSHARED=1 exec unshare --mount --propagation private bash "$0" "$@"
+fi
+. "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
+
+export PATH="$PATH:/usr/sbin:/sbin"  # debootstrap, chroot, mount, useradd
+E2E_CACHE=${CUDAENV_E2E_CACHE:-/var/cache/cudaenv-e2e}
+RELEASE=${CUDAENV_RELEASE_DIR:-}
+[ -n "$RELEASE" ] || skip "opt-in suite: build the release first (scripts/release.sh OUTDIR, minutes) and run with" \
+  "CUDAENV_RELEASE_DIR=OUTDIR; the chroot it makes is kept in $E2E_CACHE (CUDAENV_E2E_CACHE)"
+[ -f "$RELEASE/SHA256SUMS" ] || fail "CUDAENV_RELEASE_DIR=$RELEASE holds no SHA256SUMS: is it a scripts/release.sh OUTDIR?"
+RELEASE=$(cd "$RELEASE" && pwd)
+[ "$(id -u)" = 0 ] || skip "needs root (debootstrap, chroot, mount)"
+command -v debootstrap >/dev/null || skip "debootstrap is not installed (scripts/ensure-apt-packages.sh release-test)"
+VERSION=$(sed -n 's/^project(cudaenv VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
+
+# python3-pip brings ca-certificates (the system bundle); curl is what cudaenv-install.sh
+# downloads with; libc6-arm64-cross is the aarch64 glibc (2.31) qemu-aarch64-static runs on.
+CHROOT_PACKAGES=python3,python3-venv,python3-pip,g++,curl,libc6-arm64-cross
+CHROOT_TARBALL="$E2E_CACHE/bullseye-minbase-$(echo "$CHROOT_PACKAGES" | sha256sum | cut -c1-12).tar.gz"
+ROOTFS="$WORK/rootfs"
+USER_ID=1000
+MOUNTS=()
+
+make_chroot_tarball() {
+  [ -f "$CHROOT_TARBALL" ] && return
+  mkdir -p "$E2E_CACHE"
+  local target="$WORK/debootstrap"
+  echo "debootstrap bullseye into $CHROOT_TARBALL (once)" >&2
+  debootstrap --variant=minbase --include="$CHROOT_PACKAGES" bullseye "$target" http://deb.debian.org/debian \
+    >"$WORK/debootstrap.log" 2>&1 || { tail -20 "$WORK/debootstrap.log" >&2; fail "debootstrap bullseye failed"; }
+  rm -rf "$target/var/cache/apt/archives"/*.deb "$target/var/lib/apt/lists"/*_Packages
+  tar -C "$target" -czf "$CHROOT_TARBALL.tmp" . && mv "$CHROOT_TARBALL.tmp" "$CHROOT_TARBALL"
+  rm -rf "$target"
+}
+
+undo_mounts() {
+  local i
+  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do umount -l "${MOUNTS[$i]}" 2>/dev/null; done
+  MOUNTS=()
+}
+
+mount_at() {  # mount_at PATH MOUNT-ARGS...: mounts, and remembers to undo it
+  mkdir -p "$1"
+  mount "${@:2}" "$1" || fail "mount ${*:2} $1"
+  MOUNTS+=("$1")
+}
+
+# A fresh chroot with the user, /proc, a private /dev, the release in /release and, read-only,
+# the real CUDA 13.0 where the host has it.
+setup_chroot() {
+  make_chroot_tarball
+  mkdir -p "$ROOTFS"
+  tar -C "$ROOTFS" -xzf "$CHROOT_TARBALL"
+  trap 'undo_mounts; rm -rf --one-file-system "$WORK"' EXIT
+  mount_at "$ROOTFS/proc" -t proc proc
+  mount_at "$ROOTFS/dev" -t tmpfs -o mode=755,nosuid dev
+  mknod -m 666 "$ROOTFS/dev/null" c 1 3
+  mknod -m 666 "$ROOTFS/dev/zero" c 1 5
+  mknod -m 666 "$ROOTFS/dev/random" c 1 8
+  mknod -m 666 "$ROOTFS/dev/urandom" c 1 9
+  mknod -m 666 "$ROOTFS/dev/tty" c 5 0
+  mount_at "$ROOTFS/dev/pts" -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts
+  ln -s pts/ptmx "$ROOTFS/dev/ptmx"
+  mount_at "$ROOTFS/dev/shm" -t tmpfs -o mode=1777 shm
+  if [ -x /usr/local/cuda-13.0/bin/nvcc ]; then
+    mount_at "$ROOTFS/usr/local/cuda-13.0" --bind /usr/local/cuda-13.0
+    mount -o remount,bind,ro "$ROOTFS/usr/local/cuda-13.0" || fail "remount CUDA 13.0 read-only"
+  fi
+  cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
+  chroot "$ROOTFS" useradd -m -u "$USER_ID" -s /bin/bash user || fail "useradd in the chroot"
+  cp -r "$RELEASE" "$ROOTFS/release"
+  mkdir -p "$ROOTFS/support"
+  cp "$SRC/tests/support/cuda_wheel_index.py" "$SRC/tests/support/tls_server.py" "$ROOTFS/support/"
+}
+
+# as_user HOME_NAME SCRIPT: runs SCRIPT with bash as the user, in a clean environment with
+# HOME=/home/user/HOME_NAME (a home per scenario); OUT and ERR get its output, STATUS its code.
+as_user() {
+  local home="/home/user/$1"
+  mkdir -p "$ROOTFS$home" && chown "$USER_ID:$USER_ID" "$ROOTFS$home"
+  run_capture chroot --userspec="$USER_ID:$USER_ID" "$ROOTFS" env -i HOME="$home" USER=user SHELL=/bin/bash \
+    LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin bash -c "cd ~ && set -e && $2"
+}
+
+# The CA bundle of this host, which trusts this network's TLS (it is re-signed), as the
+# chroot's system bundle.
+install_host_ca_bundle() {
+  cp /etc/ssl/certs/ca-certificates.crt "$ROOTFS/etc/ssl/certs/ca-certificates.crt"
+}
+
+pypi_reachable() { curl -sf -o /dev/null -m 20 https://pypi.org/simple/cuda-toolkit/; }
