@@ -40,7 +40,8 @@ esac
 tarball=cudaenv-$VERSION-linux-$arch.tar.gz
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudaenv-install.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM PIPE  # through the EXIT trap, which removes what was unpacked
 
 fetch() {  # fetch NAME: FROM/NAME into $work/NAME
   case "$FROM" in
@@ -78,7 +79,7 @@ mkdir -p "$PREFIX" || fail "cannot create $PREFIX" "choose another with --prefix
 PREFIX=$(cd "$PREFIX" && pwd)
 # Unpacked beside its destination, so each part is put in place by a rename on one file system.
 stage=$(mktemp -d "$PREFIX/.cudaenv-install.XXXXXX") || fail "cannot write in $PREFIX" "choose another with --prefix"
-trap 'rm -rf "$work" "$stage"' EXIT INT TERM
+trap 'rm -rf "$work" "$stage"' EXIT
 tar -xzf "$work/$tarball" -C "$stage" || fail "$tarball could not be unpacked"
 new="$stage/cudaenv-$VERSION-linux-$arch"
 [ -x "$new/bin/cudaenv" ] || fail "$tarball does not hold bin/cudaenv"
@@ -87,7 +88,7 @@ new="$stage/cudaenv-$VERSION-linux-$arch"
 for dir in libexec/cudaenv share/cudaenv share/doc/cudaenv; do
   [ -d "$new/$dir" ] || continue
   mkdir -p "$PREFIX/$(dirname "$dir")"
-  [ ! -e "$PREFIX/$dir" ] || mv "$PREFIX/$dir" "$stage/old-$(basename "$dir")"
+  [ ! -e "$PREFIX/$dir" ] || mv "$PREFIX/$dir" "$stage/old-$(echo "$dir" | tr / -)"
   mv "$new/$dir" "$PREFIX/$dir"
 done
 (cd "$new" && find bin share -type f) | while read -r file; do
