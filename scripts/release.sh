@@ -188,8 +188,8 @@ check_portable() {  # check_portable STAGE
     done
     newest=$(readelf -V --wide "$program" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
     if [ -n "$newest" ] && [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_MAX" | sort -V | tail -1)" != "$GLIBC_MAX" ]; then
-      die "$program needs glibc $newest, newer than $GLIBC_MAX: $(readelf -V --wide "$program" |
-        grep -o "[a-z_0-9]*@*GLIBC_$newest" | sort -u | tr '\n' ' ')"
+      die "$program needs glibc $newest, newer than $GLIBC_MAX, for: $(readelf --dyn-syms --wide "$program" |
+        grep -o "[A-Za-z_0-9]*@GLIBC_$newest" | sort -u | tr '\n' ' ')"
     fi
     echo "${program#"$1"/} ${newest:-static}"
   done
