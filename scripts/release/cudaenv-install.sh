@@ -5,8 +5,8 @@
 # http(s) URL; default CUDAENV_RELEASE_URL, else the project's release page), refuses a tarball
 # whose sha256 SHA256SUMS does not list, and unpacks it into PREFIX (default ~/.local):
 # PREFIX/bin/cudaenv, PREFIX/libexec/cudaenv, PREFIX/share/cudaenv, share/doc/cudaenv and the
-# completions. Run again, it replaces those in place (an upgrade); nothing else in PREFIX is
-# touched. Prints the one line to add to the shell's rc file.
+# completions. Run again, it replaces those in place (an upgrade) and renews the shims; nothing
+# else in PREFIX is touched. Prints the one line to add to the shell's rc file.
 set -eu
 VERSION=@VERSION@
 FROM=${CUDAENV_RELEASE_URL:-https://releases.cudaenv.invalid/v$VERSION}
@@ -98,6 +98,10 @@ done
 
 cudaenv="$PREFIX/bin/cudaenv"
 echo "installed $("$cudaenv" --version) in $PREFIX"
+# Shims are hard links to (or copies of) the shim: an upgrade makes them anew.
+if [ -d "${CUDAENV_ROOT:-$HOME/.cudaenv}/shims" ]; then
+  "$cudaenv" rehash >/dev/null || echo "cudaenv-install: warning: run \`cudaenv rehash\` to update the shims" >&2
+fi
 case "$(basename "${SHELL:-sh}")" in
   zsh) rc="~/.zshrc" line="eval \"\$($cudaenv init zsh)\"" ;;
   fish) rc="~/.config/fish/config.fish" line="$cudaenv init fish | source" ;;
