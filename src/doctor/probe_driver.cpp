@@ -108,6 +108,23 @@ void read_module_version(const FileSystemView& fs, DriverProbe& driver) {
 const char* const kStageMarker = "CUDAENV_DRIVER_STAGE ";
 const char* const kAnswerMarker = "CUDAENV_DRIVER ";
 
+// The name of a signal a crashing library raises (sigabbrev_np needs glibc 2.32, newer than the
+// 2.28 the release runs on).
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SEGV";
+    case SIGBUS: return "BUS";
+    case SIGILL: return "ILL";
+    case SIGFPE: return "FPE";
+    case SIGABRT: return "ABRT";
+    case SIGTRAP: return "TRAP";
+    case SIGSYS: return "SYS";
+    case SIGKILL: return "KILL";
+    case SIGTERM: return "TERM";
+    default: return nullptr;
+  }
+}
+
 // What the child's output says about how it ended, when it gave no answer.
 std::string child_failure(const ProcessOutput& output) {
   std::string stage;
@@ -117,7 +134,7 @@ std::string child_failure(const ProcessOutput& output) {
   std::string where = stage.empty() ? "" : " in " + stage;
   if (output.exit_code > 128) {
     int signal = output.exit_code - 128;
-    const char* name = ::sigabbrev_np(signal);
+    const char* name = signal_name(signal);
     std::string library = starts_with(stage, "nvml") ? "libnvidia-ml.so.1" : "libcuda.so.1";
     return library + " crashed the driver probe" + where + " (signal " + std::to_string(signal) +
            (name ? std::string(", SIG") + name : std::string()) + ")";
