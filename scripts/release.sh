@@ -134,7 +134,8 @@ build_deps() {  # build_deps ARCH: prints the prefix
   echo "$prefix"
 }
 
-# A CMake toolchain for the portable build of one target, and that build, installed in STAGE.
+# A CMake toolchain for the portable build of one target, and that build, installed in STAGE (a
+# prefix of its own: GNUInstallDirs would put a prefix of / under usr/).
 portable_build() {  # portable_build ARCH PREFIX STAGE
   local arch=$1 prefix=$2 stage=$3 build
   build="$CACHE/build/$arch-$(echo "$SRC" | sha256sum | cut -c1-8)"
@@ -162,11 +163,11 @@ EOF
   command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   cmake -S "$SRC" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$build/toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
     -DCUDAENV_PORTABLE=ON -DBUILD_TESTING=OFF -DCUDAENV_MUSL_GCC="$wrappers/$arch-linux-musl-clang" \
-    -DCMAKE_INSTALL_PREFIX=/ "${launcher[@]}" >"$build/configure.log" 2>&1 ||
+    -DCMAKE_INSTALL_PREFIX=/opt/cudaenv "${launcher[@]}" >"$build/configure.log" 2>&1 ||
     { cat "$build/configure.log" >&2; die "configuring the $arch build failed"; }
   cmake --build "$build" -j"$JOBS" >"$build/build.log" 2>&1 ||
     { tail -40 "$build/build.log" >&2; die "the $arch build failed (log: $build/build.log)"; }
-  DESTDIR="$stage" cmake --install "$build" >/dev/null
+  cmake --install "$build" --prefix "$stage" >/dev/null
 }
 
 # What each program needs of the system: nothing but glibc's libraries, at most GLIBC_MAX; the
@@ -186,7 +187,8 @@ check_portable() {  # check_portable STAGE
         *) die "$program needs $library, which is not part of glibc: link it statically" ;;
       esac
     done
-    newest=$(readelf -V --wide "$program" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+    newest=$(readelf -V --wide "$program" | { grep -o 'GLIBC_[0-9][0-9.]*' || true; } | sed 's/GLIBC_//' | sort -uV |
+             tail -1)
     if [ -n "$newest" ] && [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_MAX" | sort -V | tail -1)" != "$GLIBC_MAX" ]; then
       die "$program needs glibc $newest, newer than $GLIBC_MAX, for: $(readelf --dyn-syms --wide "$program" |
         grep -o "[A-Za-z_0-9]*@GLIBC_$newest" | sort -u | tr '\n' ' ')"
@@ -234,10 +236,9 @@ for arch in "${TARGETS[@]}"; do
   stage="$WORK/stage/$name"
   say "building cudaenv for $arch"
   portable_build "$arch" "$prefix" "$stage"
-  for program in $(elf_programs "$stage"); do
-    "$ZIG" objcopy --strip-all "$program" "$program.stripped" && chmod 755 "$program.stripped" &&
-      mv "$program.stripped" "$program"
-  done
+  strip=strip
+  [ "$arch" = "$(uname -m)" ] || strip=$arch-linux-gnu-strip
+  for program in $(elf_programs "$stage"); do "$strip" --strip-all "$program"; done
   write_notice "$stage/share/doc/cudaenv/THIRD-PARTY-NOTICES"
   check_portable "$stage" | sed "s/^/$arch: /" >>"$report"
   say "packing $name"
