@@ -71,7 +71,8 @@ MANIFEST=$(ls "$ROOTFS/home/user/tarball/.local/share/cudaenv/manifests" | head 
 as_user tarball "echo changed >.local/share/cudaenv/manifests/$MANIFEST; touch .local/libexec/cudaenv/stale
   sh /release/cudaenv-install.sh --from /release >/dev/null
   test ! -e .local/libexec/cudaenv/stale && ! grep -qx changed .local/share/cudaenv/manifests/$MANIFEST
-  [ ~/.cudaenv/shims/nvcc -ef .local/libexec/cudaenv/cudaenv-shim ] && ~/.cudaenv/shims/nvcc --version | grep -c 'release 12.4'"
+  [ ~/.cudaenv/shims/nvcc -ef .local/libexec/cudaenv/cudaenv-shim ] && cd proj && ~/.cudaenv/shims/nvcc --version |
+    grep -c 'release 12.4'"
 assert_eq 0 "$STATUS" "a second run upgrades in place: $ERR"
 assert_eq 1 "$OUT" "the shims are the new shim after the upgrade, and work"
 python3 -m http.server --bind 127.0.0.1 --directory "$ROOTFS/release" 0 >"$WORK/http.log" 2>&1 &
