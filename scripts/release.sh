@@ -255,3 +255,9 @@ echo "cudaenv $VERSION release in $OUT (built in $((SECONDS - started)) s):"
 (cd "$OUT" && for file in *; do printf '  %-52s %10s bytes\n' "$file" "$(stat -c %s "$file")"; done)
 echo "highest glibc version each program needs (at most $GLIBC_MAX):"
 sed 's/^/  /' "$report"
+echo "seconds each static library took to build, when it was built (kept in $CACHE/deps):"
+for arch in "${TARGETS[@]}"; do
+  printf '  %s:' "$arch"
+  for package in "${DEPS_PACKAGES[@]}"; do printf ' %s %s' "$package" "$(cat "$CACHE/deps/$arch/.seconds-$package")"; done
+  echo
+done
