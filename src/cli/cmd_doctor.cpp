@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "doctor/checks.h"
+#include "doctor/driver_fit.h"
 #include "doctor/probes.h"
 #include "doctor/report.h"
 #include "util/output.h"
@@ -34,6 +35,7 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
     return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
                       "e.g. --timeout 120", 2);
   }
+  CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
   CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
   CUDAENV_TRY(use_index_base(facts.torch_matrix, env_get(session.env, kTorchIndexVariable)));
   SelectionOutcome selection = select_or_fail(session.fs, session.env, session.cwd, session.layout, session.toolkit_index());
@@ -41,6 +43,7 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
   Probes probes = run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
+  if (stand_in) stand_in_driver(probes.driver, *stand_in);
   std::vector<Finding> findings = run_checks(probes, facts);
   std::string text = options.json ? render_json(probes, findings) : render_report(probes, findings, wants_colour(stdout));
   std::fputs(text.c_str(), stdout);

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/driver_ceiling.h"
 #include "cli/locked_install.h"
 #include "cli/project_lock.h"
 #include "cli/redist_source.h"
@@ -92,6 +93,10 @@ std::string summary(const InstallResult& result) {
 // Turns a full label into versions/<label>, reporting how it went.
 Status install_one(const Session& session, const ProfileCatalog& profiles, const InstallRequest& request,
                    const PlanFiles& plan_files, ProgressReporter& progress) {
+  std::error_code ec;
+  if (request.force || !fs::exists(fs::symlink_status(session.layout.versions_dir() / request.label, ec))) {
+    CUDAENV_TRY(warn_driver_ceiling(session, request.label));
+  }
   auto started = std::chrono::steady_clock::now();
   auto rehash = [&]() -> Status {
     auto rehashed = rehash_after_change(session.fs, session.layout);

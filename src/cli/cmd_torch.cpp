@@ -89,8 +89,11 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
     query.driver = options.driver;
     query.driver_origin = "--driver";
   } else if (!options.cpu) {
-    auto reading = read_driver_version(session.fs);
+    CUDAENV_TRY_ASSIGN(auto reading, driver_override(session.env));
     if (reading) {
+      query.driver = reading->version;
+      query.driver_origin = reading->source.string();
+    } else if ((reading = read_driver_version(session.fs))) {
       query.driver = reading->version;
       query.driver_origin = "read from " + reading->source.string();
     }
@@ -210,7 +213,8 @@ CommandHandler configure_torch(CLI::App& command) {
   auto options = std::make_shared<TorchOptions>();
   command.add_option("--torch", options->torch, "torch release (default: cuda.toml [torch] version, else the newest that fits)");
   auto* cuda = command.add_option("--cuda", options->cuda, "CUDA version to match (default: the active toolkit's)");
-  command.add_option("--driver", options->driver, "NVIDIA driver version (default: read from /sys or /proc)");
+  command.add_option("--driver", options->driver,
+                     "NVIDIA driver version (default: CUDAENV_DRIVER_VERSION, else read from /sys or /proc)");
   command.add_flag("--cpu", options->cpu, "The CPU-only build")->excludes(cuda);
   command.add_option("--installer", options->installer, "pip (default) or uv")->check(CLI::IsMember({"pip", "uv"}));
   command.add_option("--format", options->format, "command (default), requirements or pyproject")

@@ -96,17 +96,29 @@ std::optional<std::string> driver_version_from_proc_text(std::string_view text) 
   return std::nullopt;
 }
 
-std::optional<DriverReading> read_driver_version(const FileSystemView& fs) {
-  const std::filesystem::path sys_file = "/sys/module/nvidia/version";
+std::optional<DriverReading> read_driver_version(const FileSystemView& fs, const std::filesystem::path& root) {
+  const std::filesystem::path sys_file = root / "sys/module/nvidia/version";
   if (auto text = fs.read_file(sys_file)) {
     std::string version(trim(*text));
     if (is_driver_version(version)) return DriverReading{version, sys_file};
   }
-  const std::filesystem::path proc_file = "/proc/driver/nvidia/version";
+  const std::filesystem::path proc_file = root / "proc/driver/nvidia/version";
   if (auto text = fs.read_file(proc_file)) {
     if (auto version = driver_version_from_proc_text(*text)) return DriverReading{*version, proc_file};
   }
   return std::nullopt;
+}
+
+Result<std::optional<DriverReading>> driver_override(const EnvMap& env) {
+  auto value = env_get(env, kDriverOverrideVariable);
+  if (!value) return std::optional<DriverReading>();
+  std::string version(trim(*value));
+  if (!is_driver_version(version)) {
+    return make_error(std::string(kDriverOverrideVariable) + "='" + *value + "' is not an NVIDIA driver version",
+                      "write it as nvidia-smi prints it, e.g. " + std::string(kDriverOverrideVariable) +
+                          "=580.65.06, or unset it to read this machine's driver");
+  }
+  return std::optional<DriverReading>(DriverReading{version, kDriverOverrideVariable});
 }
 
 }  // namespace cudaenv

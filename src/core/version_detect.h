@@ -2,7 +2,7 @@
 // Versions read from what the machine has, without running anything: a toolkit's CUDA version
 // from what it ships (version.json, cuda.h, nvcc's banner), and the NVIDIA kernel driver's, read
 // the way uv and `cudaenv doctor` read it (/sys/module/nvidia/version, then
-// /proc/driver/nvidia/version; no nvidia-smi).
+// /proc/driver/nvidia/version; no nvidia-smi), unless CUDAENV_DRIVER_VERSION stands in for it.
 
 #include <filesystem>
 #include <optional>
@@ -10,7 +10,9 @@
 #include <string_view>
 
 #include "core/version.h"
+#include "util/environment.h"
 #include "util/file_system.h"
+#include "util/result.h"
 
 namespace cudaenv {
 
@@ -33,7 +35,16 @@ struct DriverReading {
 // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 ..." -> "550.54.14".
 std::optional<std::string> driver_version_from_proc_text(std::string_view text);
 
-// nullopt when no NVIDIA driver is loaded (or the files say nothing readable).
-std::optional<DriverReading> read_driver_version(const FileSystemView& fs);
+// nullopt when no NVIDIA driver is loaded (or the files say nothing readable). `root` is where
+// /sys and /proc are: "/" but for a test's stand-in machine.
+std::optional<DriverReading> read_driver_version(const FileSystemView& fs, const std::filesystem::path& root = "/");
+
+// The driver `install`, `torch` and `doctor` take in place of the machine's, as uv takes
+// UV_CUDA_DRIVER_VERSION and conda CONDA_OVERRIDE_CUDA: for a build machine that builds for
+// other GPUs' drivers, or a driver the probes misread.
+inline constexpr const char* kDriverOverrideVariable = "CUDAENV_DRIVER_VERSION";
+// Its value, its source being the variable; nullopt when unset or empty; an error for a value
+// that is no driver version.
+Result<std::optional<DriverReading>> driver_override(const EnvMap& env);
 
 }  // namespace cudaenv

@@ -86,3 +86,32 @@ TEST_CASE("read_driver_version prefers /sys/module/nvidia/version, then /proc, e
   CHECK_FALSE(read_driver_version(garbled));
   CHECK_FALSE(read_driver_version(MemoryFileSystem()));
 }
+
+TEST_CASE("read_driver_version reads under another root: a stand-in machine") {
+  MemoryFileSystem machine;
+  machine.file("/stand-in/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu\n");
+  CHECK_FALSE(read_driver_version(machine));
+  auto reading = read_driver_version(machine, "/stand-in");
+  REQUIRE(reading);
+  CHECK(reading->version == "550.54.14");
+  CHECK(reading->source == "/stand-in/proc/driver/nvidia/version");
+}
+
+TEST_CASE("CUDAENV_DRIVER_VERSION: a driver version, nothing when unset or empty, an error otherwise") {
+  auto unset = driver_override({});
+  REQUIRE(unset.ok());
+  CHECK_FALSE(unset.value());
+  auto empty = driver_override({{"CUDAENV_DRIVER_VERSION", ""}});
+  REQUIRE(empty.ok());
+  CHECK_FALSE(empty.value());
+  auto given = driver_override({{"CUDAENV_DRIVER_VERSION", " 580.65.06\n"}});
+  REQUIRE(given.ok());
+  REQUIRE(given.value());
+  CHECK(given.value()->version == "580.65.06");
+  CHECK(given.value()->source == "CUDAENV_DRIVER_VERSION");
+  for (const char* bad : {"580", "12.4.1.1", "r580", "580.65.06; rm -rf", "-1.2"}) {
+    auto read = driver_override({{"CUDAENV_DRIVER_VERSION", bad}});
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().message.find(std::string("'") + bad + "'") != std::string::npos);
+  }
+}

@@ -1,5 +1,6 @@
 // Checks between version numbers: the selection, the driver, the toolkit, torch, DeepSpeed.
 #include "doctor/check_versions.h"
+#include "doctor/driver_fit.h"
 
 #include "util/strings.h"
 
@@ -27,6 +28,12 @@ Finding check_selection(const Probes& probes) {
 
 Finding check_driver_present(const Probes& probes) {
   const DriverProbe& driver = probes.driver;
+  if (driver.overridden()) {
+    return finding(
+        "driver", Severity::info,
+        "CUDAENV_DRIVER_VERSION=" + driver.version->text + " stands in for this machine's driver (" + driver.replaced + ")",
+        "The checks below take driver " + driver.version->text + " as the driver programs will run on.");
+  }
   if (driver.crashed) {
     return finding("driver", Severity::error, "the NVIDIA driver is broken: " + driver.problem,
                    "Every program that initialises CUDA (torch, nvidia-smi, your own) will crash or hang the same "
@@ -47,57 +54,22 @@ Finding check_driver_present(const Probes& probes) {
   return finding("driver", Severity::ok, title);
 }
 
-namespace {
-
-// Whether the driver runs CUDA `needed`: error across majors (no initialisation at all),
-// warning within a major (minor-version compatibility: PTX JIT and newer features fail).
-std::optional<Severity> driver_shortfall(const DriverProbe& driver, const Version& needed, const CudaFacts& facts) {
-  if (driver.cuda) {
-    if (needed.major() > driver.cuda->major()) return Severity::error;
-    if (major_minor(needed) > major_minor(*driver.cuda)) return Severity::warning;
-    return std::nullopt;
-  }
-  if (!driver.version) return std::nullopt;
-  auto floor = facts.family_driver.find(needed.major());
-  if (floor != facts.family_driver.end() && driver.version->number < floor->second.number) return Severity::error;
-  const CudaRelease* release = facts.release(needed);
-  if (release && release->driver && driver.version->number < release->driver->number) return Severity::warning;
-  return std::nullopt;
-}
-
-std::string driver_needed(const Version& needed, const CudaFacts& facts) {
-  const CudaRelease* release = facts.release(needed);
-  if (release && release->driver) return release->driver->text;
-  auto floor = facts.family_driver.find(needed.major());
-  return floor == facts.family_driver.end() ? "a newer one" : floor->second.text;
-}
-
-}  // namespace
-
 std::optional<Finding> check_driver_runs(const Probes& probes, const CudaFacts& facts, const std::string& id,
                                          const std::string& what, const std::optional<Version>& needed) {
   const DriverProbe& driver = probes.driver;
   if (!needed || (!driver.cuda && !driver.version)) return std::nullopt;
-  std::string have = driver.cuda ? "runs CUDA up to " + mm(*driver.cuda) : "is " + driver.version->text;
-  auto shortfall = driver_shortfall(driver, *needed, facts);
-  if (!shortfall) return finding(id, Severity::ok, what + " CUDA " + mm(*needed) + " runs on this driver");
-  std::string title = what + " CUDA " + mm(*needed) + " needs a newer driver: this one " + have;
-  std::string why = *shortfall == Severity::error
-                        ? "A CUDA " + std::to_string(needed->major()) +
-                              " program cannot even initialise on it "
-                              "(\"CUDA driver version is insufficient for CUDA runtime version\")."
-                        : "It runs through minor-version compatibility, but PTX newer than the driver cannot be JIT-"
-                          "compiled (cudaErrorUnsupportedPtxVersion) and newer features fail.";
-  why += " CUDA " + mm(*needed) + " wants driver >= " + driver_needed(*needed, facts) + ".";
+  DriverShortfall shortfall = driver_shortfall(driver, *needed, facts);
+  if (shortfall == DriverShortfall::none)
+    return finding(id, Severity::ok, what + " CUDA " + mm(*needed) + " runs on this driver");
+  std::string title = what + " CUDA " + mm(*needed) + " needs a newer driver: this one " + driver_reach(driver);
   std::vector<std::string> fixes;
-  if (driver.cuda) {
-    if (const CudaRelease* fits = facts.newest_within(*driver.cuda)) {
-      fixes.push_back(id == "driver-torch" ? torch_fix(fits->version, probes, facts, false)
-                                           : use_toolkit_fix(fits->version, probes));
-    }
+  if (const CudaRelease* fits = newest_runnable(driver, facts)) {
+    fixes.push_back(id == "driver-torch" ? torch_fix(fits->version, probes, facts, false)
+                                         : use_toolkit_fix(fits->version, probes));
   }
-  why += " Or upgrade the NVIDIA driver to >= " + driver_needed(*needed, facts) + ".";
-  return finding(id, *shortfall, title, why, fixes);
+  std::string why = shortfall_consequence(shortfall, *needed, facts) +
+                    " Or upgrade the NVIDIA driver to >= " + driver_needed(*needed, facts) + ".";
+  return finding(id, shortfall == DriverShortfall::major ? Severity::error : Severity::warning, title, why, fixes);
 }
 
 std::optional<Finding> check_toolkit_torch(const Probes& probes, const CudaFacts& facts) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "doctor/checks.h"
+#include "doctor/driver_fit.h"
 
 using namespace cudaenv;
 
@@ -210,6 +211,40 @@ TEST_CASE("doctor: without cuDriverGetVersion the driver version is compared wit
   CHECK(only(p, "driver-torch").severity == Severity::error);  // below 12.x's floor 525.60.13
   p.driver.version = DriverVersion{v("535.54.03"), "535.54.03"};
   CHECK(only(p, "driver-torch").severity == Severity::warning);  // 12.x, older than 12.4's 550.54.14
+}
+
+TEST_CASE("doctor: CUDAENV_DRIVER_VERSION stands in for the probed driver") {
+  Probes p = consistent();
+  p.toolkit.version = p.nvcc.version = v("13.0");
+  stand_in_driver(p.driver, DriverReading{"580.65.06", "CUDAENV_DRIVER_VERSION"});
+  CHECK(p.driver.overridden());
+  CHECK(p.driver.replaced == "550.54.14, CUDA 12.4");
+  CHECK_FALSE(p.driver.cuda);  // the loaded driver's answer is not the stand-in's
+  CHECK(p.driver.gpus.size() == 1);
+  CHECK(only(p, "driver").severity == Severity::info);
+  CHECK(only(p, "driver-toolkit").severity == Severity::ok);
+  stand_in_driver(p.driver, DriverReading{"575.51.03", "CUDAENV_DRIVER_VERSION"});
+  Finding f = only(p, "driver-toolkit");
+  CHECK(f.severity == Severity::error);  // below CUDA 13's floor
+  // Known only by its version, the driver still gets the toolkit it runs: 575.51.03 is 12.9's.
+  CHECK(f.fixes == std::vector<std::string>{"cudaenv install 12.9 && cudaenv use 12.9"});
+}
+
+TEST_CASE("doctor: driver_shortfall from cuDriverGetVersion, else from the facts' driver floors") {
+  DriverProbe driver;
+  CHECK(driver_shortfall(driver, v("13.0"), facts()) == DriverShortfall::none);  // nothing known: nothing said
+  driver.cuda = v("12.4");
+  CHECK(driver_shortfall(driver, v("12.4.1"), facts()) == DriverShortfall::none);
+  CHECK(driver_shortfall(driver, v("12.6"), facts()) == DriverShortfall::minor);
+  CHECK(driver_shortfall(driver, v("13.0"), facts()) == DriverShortfall::major);
+  driver.cuda.reset();
+  driver.version = DriverVersion{v("560.28.03"), "560.28.03"};
+  CHECK(driver_shortfall(driver, v("12.6"), facts()) == DriverShortfall::none);
+  CHECK(driver_shortfall(driver, v("12.8"), facts()) == DriverShortfall::minor);
+  CHECK(driver_shortfall(driver, v("13.5"), facts()) == DriverShortfall::major);
+  // 13.5 has no driver row: its major's floor is what it wants.
+  CHECK(driver_needed(v("13.5"), facts()) == "580");
+  CHECK(driver_needed(v("13.0"), facts()) == "580.65.06");
 }
 
 TEST_CASE("doctor: GPUs the toolkit cannot build for: too new and dropped") {

@@ -32,8 +32,11 @@ struct DriverProbe {
   std::string problem;                   // why it could not, or why cuInit failed
   std::optional<Version> cuda;           // cuDriverGetVersion: the newest CUDA the driver runs
   std::optional<DriverVersion> version;  // the driver's own version
-  std::string version_source;            // NVML, /sys/module/nvidia/version or /proc/driver/nvidia/version
+  std::string version_source;            // NVML, /sys/module/nvidia/version, /proc/driver/nvidia/version, CUDAENV_DRIVER_VERSION
+  std::string replaced;                  // what CUDAENV_DRIVER_VERSION stands in for: "550.54.14, CUDA 12.4", "none: ..."
   std::vector<Gpu> gpus;
+
+  bool overridden() const { return !replaced.empty(); }
 };
 
 struct ToolkitProbe {  // the toolkit cudaenv selects here

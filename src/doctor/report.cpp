@@ -51,6 +51,7 @@ void write_driver(Writer& w, const DriverProbe& driver) {
   w.line("libcuda.so.1", driver.loaded ? "loaded" : "not loaded");
   if (!driver.problem.empty()) w.line("problem", driver.problem);
   w.line("driver version", driver.version ? driver.version->text + " (" + driver.version_source + ")" : "unknown");
+  if (driver.overridden()) w.line("in place of", driver.replaced);
   w.line("runs CUDA up to", driver.cuda ? driver.cuda->str() : "unknown");
   for (size_t i = 0; i < driver.gpus.size(); ++i) {
     w.line("GPU " + std::to_string(i), driver.gpus[i].name + " (compute capability " + driver.gpus[i].capability.str() + ")");
@@ -146,6 +147,7 @@ json probes_json(const Probes& p) {
         {"cuda", optional_version(p.driver.cuda)},
         {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)},
         {"version_source", p.driver.version_source},
+        {"replaced", p.driver.overridden() ? json(p.driver.replaced) : json(nullptr)},
         {"gpus", gpus}}},
       {"toolkit",
        {{"found", t.found},
