@@ -67,6 +67,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"profile", profile_setting({}, toml, profiles)},
       {"jobs", jobs_setting(std::nullopt)},
       {"skip_manifest_pin", skip_manifest_pin_setting(false, session)},
+      {"no_progress", no_progress_setting(false, session)},
       {"index_url", index_url_setting({}, session)},
       {"text_timeout", text_timeout_setting(session)},
       {"torch_index", torch_index_setting(session, torch)},

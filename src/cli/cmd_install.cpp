@@ -45,6 +45,7 @@ struct InstallOptions {
   std::vector<std::string> libraries;
   bool locked = false;
   bool frozen = false;
+  bool no_progress = false;
 };
 
 // The versions to install and what to install of them: the arguments, else the nearest
@@ -154,7 +155,7 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
 
 Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
-  ProgressReporter progress(stderr, wants_colour(stderr));
+  ProgressReporter progress(stderr, progress_bars(options.no_progress, session));
   CUDAENV_TRY_ASSIGN(auto file, project_lock(options, session, releases, profiles, toml, platform, progress));
   LockUse use{options.mirror, options.index_url, skip_manifest_pin(options.skip_manifest_pin, session),
               options.locked   ? "--locked"
@@ -191,7 +192,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     return install_locked(session, options, releases, profiles, *project, platform);
   }
   CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session));
-  ProgressReporter progress(stderr, wants_colour(stderr));
+  ProgressReporter progress(stderr, progress_bars(options.no_progress, session));
   std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles).value;
   auto request_for = [&](const std::string& label) {
     return InstallRequest{label, profile,       options.components,     platform,
@@ -449,6 +450,7 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_flag("--force", options->force, "Reinstall even when installed");
   command.add_option("--platform", options->platform, "linux-x86_64 or linux-sbsa (default: this machine)");
   command.add_flag("--keep-downloads", options->keep_downloads, "Keep the archives in CUDAENV_ROOT/cache");
+  add_progress_option(command, options->no_progress);
   command.add_option("--library", options->libraries,
                      "Add a library to the toolkit: cudnn or nccl, e.g. cudnn@9.10 (repeatable)");
   command.add_flag("--locked", options->locked,

@@ -29,6 +29,7 @@ struct SyncOptions {
   std::string mirror;
   int jobs = 4;
   bool skip_manifest_pin = false;
+  bool no_progress = false;
 };
 
 std::uint64_t total_size(const MirrorRelease& release) {
@@ -68,7 +69,7 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   if (!lock) return lock.take_error();
   CUDAENV_TRY_ASSIGN(auto held, read_mirror_index(dir));
 
-  ProgressReporter progress(stderr, wants_colour(stderr));
+  ProgressReporter progress(stderr, progress_bars(options.no_progress, session));
   std::vector<std::string> labels;
   ReleaseSource source(session, releases, base);
   for (const std::string& version : options.versions) {
@@ -136,6 +137,7 @@ CommandHandler configure_mirror(CLI::App& command) {
   sync->add_option("--jobs,-j", sync_options->jobs, "Parallel downloads (default 4)");
   sync->add_flag("--skip-manifest-pin", sync_options->skip_manifest_pin,
                  "Accept manifests that differ from their pinned sha256; CUDAENV_SKIP_MANIFEST_PIN=1");
+  add_progress_option(*sync, sync_options->no_progress);
   auto verify_dir = std::make_shared<std::string>();
   CLI::App* verify = command.add_subcommand("verify", "Re-check every file a mirror folder's index names");
   verify->add_option("dir", *verify_dir, "The mirror folder")->required();

@@ -24,6 +24,11 @@ void add_fetch_options(CLI::App& command, std::string& mirror, std::string& sour
                    "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
 }
 
+void add_progress_option(CLI::App& command, bool& no_progress) {
+  command.add_flag("--no-progress", no_progress,
+                   "No progress bars on a terminal, one line per download instead; CUDAENV_NO_PROGRESS=1");
+}
+
 namespace {
 
 std::string machine_name() {
@@ -151,6 +156,14 @@ Result<std::string> package_index_url(const std::string& option, const Session& 
 }
 
 bool skip_manifest_pin(bool option, const Session& session) { return skip_manifest_pin_setting(option, session).value == "1"; }
+
+Setting no_progress_setting(bool option, const Session& session) {
+  return pick_setting({"--no-progress", "CUDAENV_NO_PROGRESS"}, option ? "1" : "", session.env, std::nullopt, {}, "0");
+}
+
+bool progress_bars(bool no_progress_option, const Session& session) {
+  return wants_progress_bars(stderr, no_progress_setting(no_progress_option, session).value == "1");
+}
 
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
   if (discovered_ && freshness == ListFreshness::cache_ok) return *discovered_;

@@ -22,6 +22,9 @@ namespace cudaenv {
 void add_fetch_options(CLI::App& command, std::string& mirror, std::string& source, std::string& index_url,
                        bool& skip_manifest_pin);
 
+// --no-progress, which `install` and `mirror sync` take.
+void add_progress_option(CLI::App& command, bool& no_progress);
+
 // The settings of fetching, each with where it came from (`cudaenv config` lists them).
 // --mirror, else CUDAENV_MIRROR, else NVIDIA's folder.
 Setting mirror_setting(const std::string& option, const Session& session, const ReleaseCatalog& releases);
@@ -65,6 +68,11 @@ Setting index_url_setting(const std::string& option, const Session& session);
 Result<std::string> package_index_url(const std::string& option, const Session& session);
 
 bool skip_manifest_pin(bool option, const Session& session);
+
+// --no-progress, else CUDAENV_NO_PROGRESS: "1" turns the progress bars off.
+Setting no_progress_setting(bool option, const Session& session);
+// Whether stderr gets redrawn progress bars; without them, one plain line per event.
+bool progress_bars(bool no_progress_option, const Session& session);
 
 // The releases of one redist folder, discovered at most once per command; a folder that cannot
 // be read is said once on stderr.

@@ -14,6 +14,8 @@ bool wants_colour(std::FILE* stream) {
   return ::isatty(::fileno(stream)) && !(no_colour && *no_colour);
 }
 
+bool wants_progress_bars(std::FILE* stream, bool turned_off) { return !turned_off && ::isatty(::fileno(stream)); }
+
 // Messages quote names, paths and server text: each line is escaped (terminal_safe), and a
 // message is one line whatever it quotes.
 static void print_tagged(const char* tag, const char* colour, const std::string& message) {

@@ -76,3 +76,28 @@ TEST_CASE("wants_colour: a terminal gets colour unless NO_COLOR is set to a non-
   std::fclose(pipe_end);
   ::close(fds[0]);
 }
+
+TEST_CASE("wants_progress_bars: on a terminal, NO_COLOR or not, unless turned off; never into a pipe") {
+  int master = -1;
+  std::FILE* terminal = open_terminal(master);
+  if (!terminal) {
+    WARN("no pseudo-terminal here: only the pipe half of the policy is checked");
+  } else {
+    {
+      ScopedNoColor set(std::string{"1"});
+      CHECK(wants_progress_bars(terminal, false));
+      CHECK_FALSE(wants_colour(terminal));
+    }
+    CHECK_FALSE(wants_progress_bars(terminal, true));
+    std::fclose(terminal);
+  }
+  if (master >= 0) ::close(master);
+
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::FILE* pipe_end = ::fdopen(fds[1], "w");
+  REQUIRE(pipe_end);
+  CHECK_FALSE(wants_progress_bars(pipe_end, false));
+  std::fclose(pipe_end);
+  ::close(fds[0]);
+}
