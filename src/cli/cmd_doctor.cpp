@@ -19,7 +19,8 @@ namespace {
 
 struct DoctorOptions {
   bool json = false;
-  bool driver_probe = false;  // be the child that loads the driver (probe_driver)
+  bool driver_probe = false;       // be the child that loads the driver (probe_driver)
+  std::string machine_root = "/";  // a stand-in machine's /proc, /sys and /usr/lib/wsl (tests)
   std::string python;
   // Importing torch reads hundreds of megabytes of libraries; a cold cache takes seconds.
   double timeout_s = 60;
@@ -27,7 +28,7 @@ struct DoctorOptions {
 
 Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   if (options.driver_probe) {
-    print_driver_probe(RealFileSystem());
+    print_driver_probe(RealFileSystem(), options.machine_root);
     return 0;
   }
   // Written so that NaN fails too; inf or 1e300 would overflow the milliseconds below.
@@ -42,7 +43,8 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
-  Probes probes = run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout});
+  Probes probes = run_probes(
+      ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout, options.machine_root});
   if (stand_in) stand_in_driver(probes.driver, *stand_in);
   std::vector<Finding> findings = run_checks(probes, facts);
   std::string text = options.json ? render_json(probes, findings) : render_report(probes, findings, wants_colour(stdout));
@@ -58,7 +60,8 @@ CommandHandler configure_doctor(CLI::App& command) {
   command.add_option("--python", options->python, "Python interpreter to ask about torch (default: python3 on PATH)");
   command.add_option("--timeout", options->timeout_s, "Seconds the driver and the Python probe may each take (default: 60)")
       ->check(CLI::PositiveNumber);
-  command.add_flag("--driver-probe", options->driver_probe)->group("");  // hidden: doctor runs itself with it
+  command.add_flag("--driver-probe", options->driver_probe)->group("");    // hidden: doctor runs itself with it
+  command.add_option("--machine-root", options->machine_root)->group("");  // hidden: a test's stand-in machine
   return [options](const Setup& setup) { return run_doctor(setup.session(), *options); };
 }
 

@@ -7,8 +7,6 @@ namespace cudaenv::doctor_detail {
 
 namespace {
 
-const char* kAlignEnv = "eval \"$(cudaenv env)\"";
-
 std::string compiler_export(int major) {
   std::string n = std::to_string(major);
   return "export CC=gcc-" + n + " CXX=g++-" + n + " NVCC_CCBIN=gcc-" + n;
@@ -128,7 +126,33 @@ std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& fac
                  compiler_fixes(compiler, *max, probes, facts, *release));
 }
 
+namespace {
+
+// The nvcc PATH gives is not the selected toolkit's: a folder ahead of cudaenv's shims (a shell
+// without the hook, an IDE, a module file) holds another one.
+std::optional<Finding> nvcc_shadow(const Probes& probes) {
+  const NvccProbe& nvcc = probes.nvcc;
+  const ToolkitProbe& toolkit = probes.toolkit;
+  if (!toolkit.found || toolkit.name == "system" || !nvcc.resolved || nvcc.via_shim) return std::nullopt;
+  fs::path selected = toolkit.home / "bin" / "nvcc";
+  if (*nvcc.resolved == selected) return std::nullopt;
+  std::string where = nvcc.path->parent_path().string();
+  std::string how = nvcc.shims_on_path ? where + " comes before cudaenv's shims on PATH"
+                                       : "cudaenv's shims are not on PATH (a shell without `cudaenv init`, an IDE)";
+  std::vector<std::string> fixes = {kAlignEnv};
+  if (nvcc.path_without) fixes.push_back("export PATH=" + posix_quote(*nvcc.path_without));
+  return finding("nvcc-path", Severity::error,
+                 "nvcc on PATH is " + nvcc.path->string() + cuda_suffix(nvcc.version) + ", not the selected CUDA " +
+                     toolkit.name + "'s: " + how,
+                 who_runs_what(probes, nvcc.path->string() + cuda_suffix(nvcc.version)) + " The selected toolkit (" +
+                     toolkit.origin + ") is " + selected.string() + ". `cudaenv exec -- COMMAND` runs one command with it.",
+                 fixes);
+}
+
+}  // namespace
+
 std::optional<Finding> check_nvcc_path(const Probes& probes) {
+  if (auto shadow = nvcc_shadow(probes)) return shadow;
   const NvccProbe& nvcc = probes.nvcc;
   const CudaHomeProbe& home = probes.cuda_home;
   std::string shown = nvcc.path ? nvcc.path->string() : "";

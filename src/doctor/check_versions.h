@@ -8,6 +8,9 @@
 
 namespace cudaenv::doctor_detail {
 
+// The fix that gives this shell the selected toolkit's environment.
+inline constexpr const char* kAlignEnv = "eval \"$(cudaenv env)\"";
+
 // checks.cpp
 // "12.1.1" -> "12.1"
 std::string mm(const Version& version);
@@ -23,6 +26,13 @@ std::string use_toolkit_fix(const Version& version, const Probes& probes);
 // `cudaenv torch` line that explains why. `keep_version` pins the installed torch version; leave
 // it off when that torch has no build for `version` (a new GPU needs a newer torch too).
 std::string torch_fix(const Version& version, const Probes& probes, const CudaFacts& facts, bool keep_version = true);
+
+// " (CUDA 12.4)", or nothing for an unknown version.
+std::string cuda_suffix(const std::optional<Version>& version);
+
+// Which nvcc each kind of tool runs, the PATH one being `on_path`: a plain call, torch and
+// DeepSpeed ($CUDA_HOME, else PATH), CMake ($CUDACXX, else PATH).
+std::string who_runs_what(const Probes& probes, const std::string& on_path);
 
 // torch.__version__ without its local part: 2.1.2+cu121 -> 2.1.2
 std::string public_torch_version(const std::string& version);
@@ -53,5 +63,13 @@ std::optional<Finding> check_nvcc_path(const Probes& probes);
 std::optional<Finding> check_cuda_home(const Probes& probes);
 std::optional<Finding> check_library_path(const Probes& probes);
 std::optional<Finding> check_python(const Probes& probes);
+
+// check_found_first.cpp
+std::optional<Finding> check_cuda_home_path(const Probes& probes);
+std::optional<Finding> check_cuda_wheels(const Probes& probes);
+std::optional<Finding> check_cudnn_parts(const Probes& probes);
+
+// check_wsl.cpp
+std::vector<Finding> check_wsl(const Probes& probes);
 
 }  // namespace cudaenv::doctor_detail

@@ -34,12 +34,16 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   };
   add(check_selection(probes));
   add(check_driver_present(probes));
+  add_all(check_wsl(probes));
   add(check_driver_runs(probes, facts, "driver-toolkit", "the toolkit's", build_toolkit(probes).version));
   add(check_driver_runs(probes, facts, "driver-torch", "torch's", probes.python.torch_cuda));
   add(check_nvcc_path(probes));
   add(check_cuda_home(probes));
+  add(check_cuda_home_path(probes));
   add(check_library_path(probes));
+  add(check_cudnn_parts(probes));
   add(check_python(probes));
+  add(check_cuda_wheels(probes));
   add(check_toolkit_torch(probes, facts));
   add(check_deepspeed(probes, facts));
   add_all(check_toolkit_libraries(probes));
@@ -88,6 +92,18 @@ std::string use_toolkit_fix(const Version& version, const Probes& probes) {
     if (installed && version_matches(major_minor(version), *installed)) return "cudaenv use " + wanted;
   }
   return "cudaenv install " + wanted + " && cudaenv use " + wanted;
+}
+
+std::string cuda_suffix(const std::optional<Version>& version) { return version ? " (CUDA " + mm(*version) + ")" : ""; }
+
+std::string who_runs_what(const Probes& probes, const std::string& on_path) {
+  const CudaHomeProbe& home = probes.cuda_home;
+  std::string torch =
+      home.home ? "$" + home.variable + "/bin/nvcc, " + (*home.home / "bin" / "nvcc").string() + cuda_suffix(home.version)
+                : "the PATH one too (CUDA_HOME and CUDA_PATH are unset)";
+  std::string cmake = probes.nvcc.cudacxx ? "$CUDACXX, " + *probes.nvcc.cudacxx : "the PATH one too (CUDACXX is unset)";
+  return "A plain `nvcc` (make, scripts, your shell) runs " + on_path + "; torch's extension builds and DeepSpeed's ops run " +
+         torch + "; CMake runs " + cmake + ".";
 }
 
 std::string public_torch_version(const std::string& version) { return version.substr(0, version.find('+')); }

@@ -247,6 +247,73 @@ TEST_CASE("doctor: driver_shortfall from cuDriverGetVersion, else from the facts
   CHECK(driver_needed(v("13.0"), facts()) == "580.65.06");
 }
 
+TEST_CASE("doctor: an nvcc ahead of the shims is an error naming both and who runs which") {
+  Probes p = consistent();
+  p.toolkit.home = "/r/versions/12.4.1";
+  p.toolkit.name = "12.4.1";
+  p.nvcc.path = p.nvcc.resolved = "/usr/local/cuda-11.8/bin/nvcc";
+  p.nvcc.via_shim = false;
+  p.nvcc.version = v("11.8");
+  p.nvcc.shims_on_path = true;
+  p.nvcc.path_without = "/r/shims:/usr/bin";
+  Finding f = only(p, "nvcc-path");
+  CHECK(f.severity == Severity::error);
+  CHECK(f.title ==
+        "nvcc on PATH is /usr/local/cuda-11.8/bin/nvcc (CUDA 11.8), not the selected CUDA 12.4.1's: "
+        "/usr/local/cuda-11.8/bin comes before cudaenv's shims on PATH");
+  CHECK(f.fixes == std::vector<std::string>{"eval \"$(cudaenv env)\"", "export PATH='/r/shims:/usr/bin'"});
+  // The selected toolkit's own bin first on PATH (`eval "$(cudaenv env)"`) is no shadow.
+  p.nvcc.path = p.nvcc.resolved = "/r/versions/12.4.1/bin/nvcc";
+  CHECK(only(p, "nvcc-path").severity == Severity::ok);
+  // "system" selects the nvcc on PATH itself.
+  p.toolkit.name = "system";
+  p.nvcc.path = p.nvcc.resolved = "/usr/local/cuda-11.8/bin/nvcc";
+  CHECK(only(p, "nvcc-path").severity == Severity::ok);
+}
+
+TEST_CASE("doctor: CUDA_HOME and CUDA_PATH, NVIDIA's wheels, cuDNN sub-libraries: said only where they apply") {
+  Probes p = consistent();
+  auto findings = run_checks(p, facts());
+  for (const char* id : {"cuda-home-path", "cuda-wheels", "ld-library-path-cudnn", "wsl", "wsl-nvidia-smi"}) {
+    CHECK(with_id(findings, id).empty());
+  }
+  p.cuda_home.variable = "CUDA_HOME";
+  p.cuda_home.home = "/r/versions/12.4";
+  p.cuda_home.cuda_path = "/usr/local/cuda-11.8";
+  CHECK(only(p, "cuda-home-path").severity == Severity::warning);
+  p.cuda_wheels.nvcc = "/v/site-packages/nvidia/cu13/bin/nvcc";
+  p.cuda_wheels.nvcc_version = v("13.0");
+  Finding wheels = only(p, "cuda-wheels");
+  CHECK(wheels.severity == Severity::warning);
+  // No pip fix for a CUDA 12 build toolkit: its nvcc wheel carries no nvcc.
+  CHECK(wheels.fixes == std::vector<std::string>{"cudaenv install 13.0 && cudaenv use 13.0"});
+  p.python.cudnn = v("9.10.2");
+  p.library_path = {LibraryPathEntry{"/r/versions/12.4/lib64", fs::path("/r/versions/12.4"), v("12.4"), true, v("9.1.0")}};
+  CHECK(only(p, "ld-library-path-cudnn").severity == Severity::warning);
+  p.library_path[0].cudnn.reset();  // a release that cannot be read is not called another
+  CHECK(with_id(run_checks(p, facts()), "ld-library-path-cudnn").empty());
+}
+
+TEST_CASE("doctor: WSL2's driver: the Windows one's libcuda, a Linux driver's, or none") {
+  Probes p = consistent();
+  p.wsl.wsl = true;
+  p.wsl.driver_dir = "/usr/lib/wsl/lib";
+  p.wsl.has_libcuda = true;
+  p.wsl.nvidia_smi = "/usr/lib/wsl/lib/nvidia-smi";
+  p.driver.library = "/usr/lib/wsl/lib/libcuda.so.1";
+  CHECK(only(p, "wsl").severity == Severity::ok);
+  CHECK(with_id(run_checks(p, facts()), "wsl-nvidia-smi").empty());
+  p.driver.library = "/usr/lib/wsl/lib/../../x86_64-linux-gnu/libcuda.so.1";  // not fooled by ".."
+  CHECK(only(p, "wsl").severity == Severity::error);
+  p.driver.library = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
+  Finding linux_driver = only(p, "wsl");
+  CHECK(linux_driver.severity == Severity::error);
+  CHECK(linux_driver.fixes.front().find("dpkg -S '/usr/lib/x86_64-linux-gnu/libcuda.so.1'") != std::string::npos);
+  p.driver.loaded = false;
+  p.wsl.has_libcuda = false;
+  CHECK(only(p, "wsl").title.find("is missing") != std::string::npos);
+}
+
 TEST_CASE("doctor: GPUs the toolkit cannot build for: too new and dropped") {
   Probes p = consistent();
   p.driver.gpus = {Gpu{"NVIDIA GeForce RTX 5090", cc("12.0")}, Gpu{"Tesla P100", cc("6.0")}};

@@ -133,6 +133,11 @@ Status read_python_json(const JsonValue& answer, PythonProbe& python) {
   python.deepspeed_version = deepspeed;
   CUDAENV_TRY_ASSIGN(auto error, answer.optional_string("torch_error"));
   if (error) python.problem = "import torch failed: " + *error;
+  CUDAENV_TRY_ASSIGN(auto nvidia, answer.find("nvidia_dirs"));
+  if (nvidia) {
+    CUDAENV_TRY_ASSIGN(auto dirs, answer.strings_at("nvidia_dirs"));
+    python.nvidia_dirs.assign(dirs.begin(), dirs.end());
+  }
   return ok_status();
 }
 
@@ -164,6 +169,7 @@ std::string driver_answer_json(const DriverProbe& driver) {
                  {"cuda", driver.cuda ? json(driver.cuda->str()) : json(nullptr)},
                  {"version", driver.version ? json(driver.version->text) : json(nullptr)},
                  {"version_source", driver.version_source},
+                 {"library", driver.library},
                  {"gpus", gpus}};
   // A GPU name is whatever the driver wrote: replace what is not UTF-8 rather than fail.
   return answer.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -191,6 +197,8 @@ Result<DriverProbe> read_driver_json(const JsonValue& answer) {
   if (version) driver.version = parse_driver_version(*version);
   CUDAENV_TRY_ASSIGN(auto source, answer.optional_string("version_source"));
   driver.version_source = source.value_or("");
+  CUDAENV_TRY_ASSIGN(auto library, answer.optional_string("library"));
+  driver.library = library.value_or("");
   CUDAENV_TRY_ASSIGN(auto gpus, answer.at("gpus"));
   CUDAENV_TRY_ASSIGN(auto elements, gpus.elements());
   for (const JsonValue& gpu : elements) {
@@ -209,6 +217,7 @@ Result<DriverProbe> read_driver_answer(std::string_view text) {
   return read_driver_json(answer);
 }
 
+// The `nvidia` namespace package's folders are where NVIDIA's wheels are: found, not imported.
 // torch.cuda.get_arch_list() is empty without a usable driver; the arch flags torch was
 // compiled with are there regardless, so those are asked for first. DeepSpeed's version comes
 // from its dist-info beside the package: importing it loads all of its ops machinery, and
@@ -258,6 +267,10 @@ if torch_spec is not None:
                            "nvidia_wheels": asked(lambda: nvidia_wheels(torch))}
     except Exception as error:
         answer["torch_error"] = repr(error)
+def nvidia_dirs():
+    spec = importlib.util.find_spec("nvidia")
+    return [str(d) for d in (spec.submodule_search_locations or [])] if spec else []
+answer["nvidia_dirs"] = asked(nvidia_dirs) or []
 deepspeed_spec = importlib.util.find_spec("deepspeed")
 if deepspeed_spec is not None:
     answer["deepspeed"] = installed_version(deepspeed_spec, "deepspeed")

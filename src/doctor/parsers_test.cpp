@@ -97,12 +97,24 @@ TEST_CASE("doctor: a Python answer of the wrong types is a problem, and none of 
   CHECK(list.problem == "its answer: the top level must be an object (it is array)");
 }
 
+TEST_CASE("doctor: the folders of NVIDIA's wheels from the Python probe's answer") {
+  PythonProbe python;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"nvidia_dirs\": [\"/v/lib/python3.12/site-packages/nvidia\"]}", python));
+  CHECK(python.problem.empty());
+  CHECK(python.nvidia_dirs == std::vector<fs::path>{"/v/lib/python3.12/site-packages/nvidia"});
+  PythonProbe wrong;
+  REQUIRE(read_python_answer("CUDAENV_PROBE {\"nvidia_dirs\": [1]}", wrong));
+  CHECK(wrong.problem.find("nvidia_dirs") != std::string::npos);
+  CHECK(wrong.nvidia_dirs.empty());
+}
+
 TEST_CASE("doctor: the driver probe's answer survives the trip from the child") {
   DriverProbe driver;
   driver.loaded = true;
   driver.cuda = parse_version("12.4");
   driver.version = parse_driver_version("550.54.14");
   driver.version_source = "NVML";
+  driver.library = "/usr/lib/wsl/lib/libcuda.so.1";
   driver.gpus = {Gpu{"NVIDIA H100", *parse_compute_capability("9.0")},
                  Gpu{std::string("bad \xff name"), *parse_compute_capability("8.9")}};
   auto read = read_driver_answer(driver_answer_json(driver));
@@ -110,6 +122,7 @@ TEST_CASE("doctor: the driver probe's answer survives the trip from the child") 
   CHECK(read->loaded);
   CHECK(read->cuda->str() == "12.4");
   CHECK(read->version->text == "550.54.14");
+  CHECK(read->library == "/usr/lib/wsl/lib/libcuda.so.1");
   REQUIRE(read->gpus.size() == 2);
   CHECK(read->gpus[0].name == "NVIDIA H100");
   CHECK(read->gpus[0].capability.str() == "9.0");

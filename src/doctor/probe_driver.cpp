@@ -98,8 +98,8 @@ std::optional<DriverVersion> nvml_driver_version(const ProbeStage& stage) {
 }
 
 // The kernel module's version, for when NVML does not answer.
-void read_module_version(const FileSystemView& fs, DriverProbe& driver) {
-  if (auto reading = read_driver_version(fs)) {
+void read_module_version(const FileSystemView& fs, const fs::path& root, DriverProbe& driver) {
+  if (auto reading = read_driver_version(fs, root)) {
     driver.version = parse_driver_version(reading->version);
     if (driver.version) driver.version_source = reading->source.string();
   }
@@ -142,9 +142,16 @@ std::string child_failure(const ProcessOutput& output) {
   return "the driver probe stopped" + where + " with exit status " + std::to_string(output.exit_code);
 }
 
+// Where the loader found the library `symbol` is in: what LD_LIBRARY_PATH and ld.so.cache
+// made of "libcuda.so.1".
+std::string library_of(void* symbol) {
+  Dl_info info{};
+  return symbol && ::dladdr(symbol, &info) && info.dli_fname ? info.dli_fname : "";
+}
+
 }  // namespace
 
-DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage) {
+DriverProbe probe_driver_here(const FileSystemView& fs, const fs::path& root, const ProbeStage& stage) {
   DriverProbe driver;
   // NVML first: it comes from the same driver install as libcuda.so.1 and follows
   // LD_LIBRARY_PATH the same way; /sys and /proc only know the loaded kernel module.
@@ -152,7 +159,7 @@ DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage)
     driver.version = version;
     driver.version_source = "NVML";
   } else {
-    read_module_version(fs, driver);
+    read_module_version(fs, root, driver);
   }
   stage("dlopen");
   void* library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -163,6 +170,7 @@ DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage)
   driver.loaded = true;
   DriverApi api;
   bind(library, "cuInit", api.init);
+  driver.library = library_of(reinterpret_cast<void*>(api.init));
   bind(library, "cuDriverGetVersion", api.driver_get_version);
   bind(library, "cuDeviceGetCount", api.device_get_count);
   bind(library, "cuDeviceGet", api.device_get);
@@ -185,20 +193,22 @@ DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage)
   return driver;
 }
 
-void print_driver_probe(const FileSystemView& fs) {
+void print_driver_probe(const FileSystemView& fs, const fs::path& root) {
   auto stage = [](const char* name) {
     std::printf("%s%s\n", kStageMarker, name);
     std::fflush(stdout);  // a crash in the next call must not lose the line
   };
-  std::printf("%s%s\n", kAnswerMarker, driver_answer_json(probe_driver_here(fs, stage)).c_str());
+  std::printf("%s%s\n", kAnswerMarker, driver_answer_json(probe_driver_here(fs, root, stage)).c_str());
 }
 
-DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout) {
+DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout, const fs::path& root) {
   DriverProbe driver;
   auto self = running_program();
   if (!self) {
     driver.problem = "the driver probe could not start: " + self.error().message;
-  } else if (auto output = run_capture({self->string(), "doctor", "--driver-probe"}, timeout, &env); !output) {
+  } else if (auto output =
+                 run_capture({self->string(), "doctor", "--driver-probe", "--machine-root", root.string()}, timeout, &env);
+             !output) {
     driver.problem = "the driver probe did not answer: " + output.error().message;
     driver.crashed = true;
   } else if (size_t at = output->out.rfind(kAnswerMarker); at == std::string::npos) {
@@ -210,7 +220,7 @@ DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chron
     if (auto read = read_driver_answer(line.substr(0, line.find('\n')))) return *read;
     else driver.problem = "the driver probe's answer is unreadable: " + read.error().message;
   }
-  read_module_version(fs, driver);
+  read_module_version(fs, root, driver);
   return driver;
 }
 

@@ -60,11 +60,23 @@ ToolkitProbe probe_toolkit(const ProbeContext& context) {
 
 NvccProbe probe_nvcc(const ProbeContext& context) {
   NvccProbe probe;
+  probe.cudacxx = env_get(context.env, "CUDACXX");
   probe.path = find_on_path(context.fs, context.env, "nvcc", {});
+  fs::path shims = real(context.layout.shims_dir());
+  std::vector<std::string> entries = split(env_get(context.env, "PATH").value_or(""), ':');
+  probe.shims_on_path = std::any_of(entries.begin(), entries.end(),
+                                    [&](const std::string& entry) { return !entry.empty() && real(entry) == shims; });
   if (!probe.path) return probe;
-  probe.via_shim = real(probe.path->parent_path()) == real(context.layout.shims_dir());
+  probe.via_shim = real(probe.path->parent_path()) == shims;
   if (!probe.via_shim) {
     probe.resolved = real(*probe.path);
+    // A toolkit's own bin can go; /usr/bin (a distribution's nvcc) holds everything else too.
+    fs::path folder = real(probe.path->parent_path());
+    fs::path prefix = folder.parent_path();
+    if (prefix != "/" && prefix != "/usr" && prefix != "/usr/local") {
+      std::erase_if(entries, [&](const std::string& entry) { return entry.empty() || real(entry) == folder; });
+      probe.path_without = join(entries, ":");
+    }
   } else if (const Selection* selection = selected(context)) {
     // What `cudaenv which nvcc` answers: the selected toolkit's, or the system one.
     auto target = program_for_selection(context.fs, context.env, context.layout, *selection, "nvcc");
@@ -84,11 +96,19 @@ CudaHomeProbe probe_cuda_home(const ProbeContext& context, const NvccProbe& nvcc
     }
   }
   if (!probe.home) return probe;
-  fs::path nvcc_path = *probe.home / "bin" / "nvcc";
-  probe.has_nvcc = context.fs.is_executable(nvcc_path);
-  if (!probe.has_nvcc) return probe;
   // Usually the nvcc on PATH: its banner was read already.
-  probe.version = nvcc.resolved == real(nvcc_path) ? nvcc.version : nvcc_version(nvcc_path, context.env);
+  auto version_at = [&](const fs::path& home) {
+    fs::path nvcc_path = home / "bin" / "nvcc";
+    if (!context.fs.is_executable(nvcc_path)) return std::optional<Version>();
+    return nvcc.resolved == real(nvcc_path) ? nvcc.version : nvcc_version(nvcc_path, context.env);
+  };
+  probe.has_nvcc = context.fs.is_executable(*probe.home / "bin" / "nvcc");
+  probe.version = version_at(*probe.home);
+  auto cuda_path = env_get(context.env, "CUDA_PATH");
+  if (probe.variable == "CUDA_HOME" && cuda_path && real(*cuda_path) != *probe.home) {
+    probe.cuda_path = real(*cuda_path);
+    probe.cuda_path_version = version_at(*probe.cuda_path);
+  }
   return probe;
 }
 
@@ -106,14 +126,32 @@ std::optional<fs::path> toolkit_of_library_dir(const FileSystemView& fs, const f
   return std::nullopt;
 }
 
+// cuDNN 9's sub-libraries in `dir` and their release: a file named libcudnn_cnn.so.9.1.0 (a
+// redist archive's) says it; else the toolkit's header does.
+void probe_cudnn_parts(const FileSystemView& fs, const fs::path& dir, LibraryPathEntry& entry) {
+  for (const std::string& name : fs.list_dir(dir)) {
+    size_t so = name.find(".so.9");
+    if (!starts_with(name, "libcudnn_") || so == std::string::npos) continue;
+    entry.has_cudnn_parts = true;
+    auto version = parse_version(name.substr(so + 4));
+    if (version && version->parts.size() == 3) entry.cudnn = version;
+  }
+  if (entry.has_cudnn_parts && !entry.cudnn && entry.toolkit_home) {
+    if (auto text = fs.read_file(*entry.toolkit_home / "include" / "cudnn_version.h")) entry.cudnn = cudnn_header_version(*text);
+  }
+}
+
 std::vector<LibraryPathEntry> probe_library_path(const ProbeContext& context) {
   std::vector<LibraryPathEntry> entries;
   auto value = env_get(context.env, "LD_LIBRARY_PATH");
   if (!value) return entries;
   for (const std::string& entry : split(*value, ':')) {
     if (entry.empty()) continue;
-    LibraryPathEntry probe{entry, toolkit_of_library_dir(context.fs, real(entry)), std::nullopt};
+    LibraryPathEntry probe;
+    probe.entry = entry;
+    probe.toolkit_home = toolkit_of_library_dir(context.fs, real(entry));
     if (probe.toolkit_home) probe.toolkit_version = shipped_toolkit_version(context.fs, *probe.toolkit_home);
+    probe_cudnn_parts(context.fs, entry, probe);
     entries.push_back(std::move(probe));
   }
   return entries;
@@ -229,6 +267,40 @@ PythonProbe probe_python(const FileSystemView& fs, const EnvMap& env, const std:
   return probe;
 }
 
+// cuda.pathfinder's order: each layout across all of site-packages, CUDA 13's unified one first.
+CudaWheelsProbe probe_cuda_wheels(const ProbeContext& context, const std::vector<fs::path>& nvidia_dirs) {
+  CudaWheelsProbe probe;
+  auto first = [&](std::initializer_list<const char*> layouts, auto&& found) -> std::optional<fs::path> {
+    for (const char* layout : layouts) {
+      for (const fs::path& dir : nvidia_dirs) {
+        if (found(dir / layout)) return dir / layout;
+      }
+    }
+    return std::nullopt;
+  };
+  probe.nvcc = first({"cu13/bin/nvcc", "cuda_nvcc/bin/nvcc"}, [&](const fs::path& p) { return context.fs.is_executable(p); });
+  if (probe.nvcc) probe.nvcc_version = nvcc_version(*probe.nvcc, context.env);
+  probe.library_dir = first({"cu13/lib", "cuda_runtime/lib"}, [&](const fs::path& dir) {
+    for (const std::string& name : context.fs.list_dir(dir)) {
+      if (starts_with(name, "libcudart.so.")) return true;
+    }
+    return false;
+  });
+  return probe;
+}
+
+WslProbe probe_wsl(const ProbeContext& context) {
+  WslProbe probe;
+  if (auto text = context.fs.read_file(context.machine_root / "proc/sys/kernel/osrelease")) probe.kernel = trim(*text);
+  std::string lower = probe.kernel;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  probe.wsl = lower.find("microsoft") != std::string::npos || lower.find("wsl") != std::string::npos;
+  probe.driver_dir = context.machine_root / "usr/lib/wsl/lib";
+  probe.has_libcuda = context.fs.kind(probe.driver_dir / "libcuda.so.1") == EntryKind::file;
+  probe.nvidia_smi = find_on_path(context.fs, context.env, "nvidia-smi", {});
+  return probe;
+}
+
 }  // namespace
 
 Probes run_probes(const ProbeContext& context) {
@@ -236,7 +308,8 @@ Probes run_probes(const ProbeContext& context) {
   // while everything else is probed.
   auto python = std::async(std::launch::async,
                            [&context] { return probe_python(context.fs, context.env, context.python, context.timeout); });
-  auto driver = std::async(std::launch::async, [&context] { return probe_driver(context.fs, context.env, context.timeout); });
+  auto driver = std::async(std::launch::async,
+                           [&context] { return probe_driver(context.fs, context.env, context.timeout, context.machine_root); });
   Probes probes;
   probes.toolkit = probe_toolkit(context);
   probes.nvcc = probe_nvcc(context);
@@ -246,8 +319,10 @@ Probes run_probes(const ProbeContext& context) {
   probes.compiler = probe_compiler(context);
   probes.arch_list = probe_arch_list(context);
   probes.deepspeed_skip_check = env_get(context.env, "DS_SKIP_CUDA_CHECK").value_or("") == "1";
+  probes.wsl = probe_wsl(context);
   probes.driver = driver.get();
   probes.python = python.get();
+  probes.cuda_wheels = probe_cuda_wheels(context, probes.python.nvidia_dirs);
   return probes;
 }
 

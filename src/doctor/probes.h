@@ -34,6 +34,7 @@ struct DriverProbe {
   std::optional<DriverVersion> version;  // the driver's own version
   std::string version_source;            // NVML, /sys/module/nvidia/version, /proc/driver/nvidia/version, CUDAENV_DRIVER_VERSION
   std::string replaced;                  // what CUDAENV_DRIVER_VERSION stands in for: "550.54.14, CUDA 12.4", "none: ..."
+  std::string library;                   // the libcuda.so.1 the loader picked, as it names it
   std::vector<Gpu> gpus;
 
   bool overridden() const { return !replaced.empty(); }
@@ -55,6 +56,9 @@ struct NvccProbe {  // the first nvcc on PATH
   std::optional<fs::path> resolved;  // the real nvcc behind a cudaenv shim; else = path
   bool via_shim = false;
   std::optional<Version> version;
+  bool shims_on_path = false;               // cudaenv's shims folder is on PATH at all
+  std::optional<std::string> cudacxx;       // CUDACXX: the nvcc CMake runs
+  std::optional<std::string> path_without;  // PATH without the toolkit bin of an nvcc that is no shim
 };
 
 struct CudaHomeProbe {
@@ -62,6 +66,9 @@ struct CudaHomeProbe {
   std::optional<fs::path> home;
   bool has_nvcc = false;
   std::optional<Version> version;
+  // CUDA_PATH, when CUDA_HOME is set too: torch reads CUDA_HOME, CuPy and cuda.pathfinder CUDA_PATH.
+  std::optional<fs::path> cuda_path{};
+  std::optional<Version> cuda_path_version{};
 };
 
 struct ToolkitLibrariesProbe {   // cuDNN and NCCL in the toolkit builds use, as its headers say
@@ -73,6 +80,8 @@ struct LibraryPathEntry {  // one LD_LIBRARY_PATH entry
   std::string entry;
   std::optional<fs::path> toolkit_home;  // set when the entry is a toolkit's library folder
   std::optional<Version> toolkit_version;
+  bool has_cudnn_parts = false;    // cuDNN 9's sub-libraries (libcudnn_cnn.so.9, ...), which cuDNN opens by name
+  std::optional<Version> cudnn{};  // their release, from their file names or the toolkit's cudnn_version.h
 };
 
 struct PythonPackage {  // a distribution as importlib.metadata names it
@@ -97,6 +106,25 @@ struct PythonProbe {
   std::optional<Version> cuda_runtime;       // the nvidia-cuda-runtime wheel beside torch
   std::vector<PythonPackage> nvidia_wheels;  // the nvidia-* distributions beside torch
   std::optional<std::string> deepspeed_version;
+  std::vector<fs::path> nvidia_dirs;  // the folders of the `nvidia` namespace package: NVIDIA's wheels
+};
+
+// NVIDIA's CUDA wheels in the probed interpreter's site-packages, as cuda.pathfinder (cuda-python,
+// and CuPy from its 15 line) searches them before CONDA_PREFIX, LD_LIBRARY_PATH and $CUDA_PATH.
+struct CudaWheelsProbe {
+  std::optional<fs::path> nvcc;  // nvidia/cu13/bin/nvcc, else nvidia/cuda_nvcc/bin/nvcc
+  std::optional<Version> nvcc_version;
+  std::optional<fs::path> library_dir;  // where libcudart is: nvidia/cu13/lib, else nvidia/cuda_runtime/lib
+};
+
+// WSL2, where the GPU belongs to the Windows driver: WSL maps its libraries (libcuda.so.1,
+// nvidia-smi) into /usr/lib/wsl/lib, and there is no /proc/driver/nvidia or /sys/module/nvidia.
+struct WslProbe {
+  bool wsl = false;
+  std::string kernel;   // /proc/sys/kernel/osrelease: "5.15.153.1-microsoft-standard-WSL2"
+  fs::path driver_dir;  // /usr/lib/wsl/lib
+  bool has_libcuda = false;
+  std::optional<fs::path> nvidia_smi;  // the one PATH gives
 };
 
 struct CompilerProbe {   // the host compiler nvcc would use
@@ -121,6 +149,8 @@ struct Probes {
   ToolkitLibrariesProbe toolkit_libraries;
   std::vector<LibraryPathEntry> library_path;
   PythonProbe python;
+  CudaWheelsProbe cuda_wheels;
+  WslProbe wsl;
   CompilerProbe compiler;
   ArchListProbe arch_list;
   bool deepspeed_skip_check = false;  // DS_SKIP_CUDA_CHECK=1
@@ -136,6 +166,7 @@ struct ProbeContext {
   const SelectionOutcome& selection;  // a failed one still says what was asked
   std::optional<fs::path> python;     // --python
   std::chrono::milliseconds timeout;  // for each of the driver and Python probes
+  fs::path machine_root = "/";        // where /proc, /sys and /usr/lib/wsl are: a test's stand-in machine
 };
 
 Probes run_probes(const ProbeContext& context);
@@ -143,13 +174,14 @@ Probes run_probes(const ProbeContext& context);
 // Called with the name of each driver call before it is made, so a crash can be placed.
 using ProbeStage = std::function<void(const char*)>;
 
-// dlopen("libcuda.so.1") and the driver API; the driver version from NVML, else /sys or /proc.
-// In this process: only the child `cudaenv doctor --driver-probe` calls it.
-DriverProbe probe_driver_here(const FileSystemView& fs, const ProbeStage& stage);
+// dlopen("libcuda.so.1") and the driver API; the driver version from NVML, else /sys or /proc
+// under `root`. In this process: only the child `cudaenv doctor --driver-probe` calls it.
+DriverProbe probe_driver_here(const FileSystemView& fs, const fs::path& root, const ProbeStage& stage);
 // The child's side: probe_driver_here, its stages and its answer on stdout.
-void print_driver_probe(const FileSystemView& fs);
+void print_driver_probe(const FileSystemView& fs, const fs::path& root);
 // The driver probed in that child, given at most `timeout`; a child that crashes, hangs or
 // answers nonsense is a DriverProbe whose problem says so.
-DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout);
+DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout,
+                         const fs::path& root = "/");
 
 }  // namespace cudaenv

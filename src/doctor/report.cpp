@@ -48,7 +48,7 @@ class Writer {
 
 void write_driver(Writer& w, const DriverProbe& driver) {
   w.section("Driver");
-  w.line("libcuda.so.1", driver.loaded ? "loaded" : "not loaded");
+  w.line("libcuda.so.1", driver.loaded ? "loaded" + (driver.library.empty() ? "" : " from " + driver.library) : "not loaded");
   if (!driver.problem.empty()) w.line("problem", driver.problem);
   w.line("driver version", driver.version ? driver.version->text + " (" + driver.version_source + ")" : "unknown");
   if (driver.overridden()) w.line("in place of", driver.replaced);
@@ -56,6 +56,12 @@ void write_driver(Writer& w, const DriverProbe& driver) {
   for (size_t i = 0; i < driver.gpus.size(); ++i) {
     w.line("GPU " + std::to_string(i), driver.gpus[i].name + " (compute capability " + driver.gpus[i].capability.str() + ")");
   }
+}
+
+void write_wsl(Writer& w, const WslProbe& wsl) {
+  if (!wsl.wsl) return;
+  w.line("WSL2",
+         wsl.kernel + "; " + (wsl.driver_dir / "libcuda.so.1").string() + (wsl.has_libcuda ? " is there" : " is missing"));
 }
 
 void write_toolkit(Writer& w, const Probes& probes) {
@@ -78,17 +84,25 @@ void write_toolkit(Writer& w, const Probes& probes) {
   w.line("CUDA_HOME/CUDA_PATH",
          home.home ? home.variable + "=" + home.home->string() + ", nvcc " + (home.has_nvcc ? or_none(home.version) : "missing")
                    : "unset");
+  if (home.cuda_path) w.line("CUDA_PATH", home.cuda_path->string() + ", nvcc " + or_none(home.cuda_path_version));
   const ToolkitLibrariesProbe& libraries = probes.toolkit_libraries;
   if (libraries.cudnn || libraries.nccl) {
     w.line("toolkit carries", "cuDNN " + or_none(libraries.cudnn) + ", NCCL " + or_none(libraries.nccl));
   }
   std::vector<std::string> entries;
   for (const LibraryPathEntry& entry : probes.library_path) {
-    entries.push_back(entry.entry + (entry.toolkit_home ? " [CUDA " + or_none(entry.toolkit_version) + "]" : ""));
+    std::string notes = entry.toolkit_home ? " [CUDA " + or_none(entry.toolkit_version) + "]" : "";
+    if (entry.has_cudnn_parts) notes += " [cuDNN " + or_none(entry.cudnn) + "]";
+    entries.push_back(entry.entry + notes);
   }
   w.line("LD_LIBRARY_PATH", entries.empty() ? "unset" : join(entries, ":"));
   if (!probes.arch_list.entries.empty())
     w.line("arch list", join(probes.arch_list.entries, ";") + " (" + probes.arch_list.source + ")");
+}
+
+void write_cuda_wheels(Writer& w, const CudaWheelsProbe& wheels) {
+  if (wheels.nvcc) w.line("wheels' nvcc", wheels.nvcc->string() + ", release " + or_none(wheels.nvcc_version));
+  if (wheels.library_dir) w.line("wheels' libraries", wheels.library_dir->string());
 }
 
 void write_python(Writer& w, const PythonProbe& python) {
@@ -134,7 +148,9 @@ json probes_json(const Probes& p) {
   for (const LibraryPathEntry& entry : p.library_path) {
     library_path.push_back({{"entry", entry.entry},
                             {"toolkit_home", optional_path(entry.toolkit_home)},
-                            {"toolkit_version", optional_version(entry.toolkit_version)}});
+                            {"toolkit_version", optional_version(entry.toolkit_version)},
+                            {"cudnn_parts", entry.has_cudnn_parts},
+                            {"cudnn", optional_version(entry.cudnn)}});
   }
   json wheels = json::array();
   for (const PythonPackage& wheel : p.python.nvidia_wheels) wheels.push_back({{"name", wheel.name}, {"version", wheel.version}});
@@ -147,6 +163,7 @@ json probes_json(const Probes& p) {
         {"cuda", optional_version(p.driver.cuda)},
         {"version", p.driver.version ? json(p.driver.version->text) : json(nullptr)},
         {"version_source", p.driver.version_source},
+        {"library", p.driver.library.empty() ? json(nullptr) : json(p.driver.library)},
         {"replaced", p.driver.overridden() ? json(p.driver.replaced) : json(nullptr)},
         {"gpus", gpus}}},
       {"toolkit",
@@ -162,12 +179,16 @@ json probes_json(const Probes& p) {
        {{"path", optional_path(p.nvcc.path)},
         {"resolved", optional_path(p.nvcc.resolved)},
         {"via_shim", p.nvcc.via_shim},
-        {"version", optional_version(p.nvcc.version)}}},
+        {"version", optional_version(p.nvcc.version)},
+        {"shims_on_path", p.nvcc.shims_on_path},
+        {"cudacxx", p.nvcc.cudacxx ? json(*p.nvcc.cudacxx) : json(nullptr)}}},
       {"cuda_home",
        {{"variable", p.cuda_home.variable},
         {"home", optional_path(p.cuda_home.home)},
         {"has_nvcc", p.cuda_home.has_nvcc},
-        {"version", optional_version(p.cuda_home.version)}}},
+        {"version", optional_version(p.cuda_home.version)},
+        {"cuda_path", optional_path(p.cuda_home.cuda_path)},
+        {"cuda_path_version", optional_version(p.cuda_home.cuda_path_version)}}},
       {"toolkit_libraries",
        {{"cudnn", optional_version(p.toolkit_libraries.cudnn)}, {"nccl", optional_version(p.toolkit_libraries.nccl)}}},
       {"ld_library_path", library_path},
@@ -186,6 +207,16 @@ json probes_json(const Probes& p) {
         {"took_ms", p.python.took.count()},
         {"timeout_ms", p.python.limit.count()},
         {"timed_out", p.python.timed_out}}},
+      {"cuda_wheels",
+       {{"nvcc", optional_path(p.cuda_wheels.nvcc)},
+        {"nvcc_version", optional_version(p.cuda_wheels.nvcc_version)},
+        {"library_dir", optional_path(p.cuda_wheels.library_dir)}}},
+      {"wsl",
+       {{"wsl", p.wsl.wsl},
+        {"kernel", p.wsl.kernel},
+        {"driver_dir", p.wsl.driver_dir.string()},
+        {"has_libcuda", p.wsl.has_libcuda},
+        {"nvidia_smi", optional_path(p.wsl.nvidia_smi)}}},
       {"compiler",
        {{"command", p.compiler.command},
         {"variable", p.compiler.variable},
@@ -215,8 +246,10 @@ std::string summary_line(const std::vector<Finding>& findings) {
 std::string render_report(const Probes& probes, const std::vector<Finding>& findings, bool colour) {
   Writer w(colour);
   write_driver(w, probes.driver);
+  write_wsl(w, probes.wsl);
   write_toolkit(w, probes);
   write_python(w, probes.python);
+  write_cuda_wheels(w, probes.cuda_wheels);
   write_compiler(w, probes.compiler);
   w.section("Findings");
   for (Severity severity : {Severity::error, Severity::warning, Severity::info, Severity::ok}) {
