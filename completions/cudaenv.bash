@@ -35,10 +35,10 @@ _cudaenv() {
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
-      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin --source --index-url --library --locked --frozen"; words=$(_cudaenv_words remote) ;;
+      install) flags="--profile --component --mirror --jobs --force --platform --keep-downloads --skip-manifest-pin --source --index-url --library --locked --frozen --no-progress"; words=$(_cudaenv_words remote) ;;
       lock) flags="--platform --mirror --source --index-url --skip-manifest-pin --check --hash" ;;
       uninstall) flags="--yes"; words=$(_cudaenv_words installed) ;;
-      use) flags="--unset"; words=$(_cudaenv_words installed) ;;
+      use) flags="--unset --host-compiler --unset-host-compiler"; words=$(_cudaenv_words installed) ;;
       prefix) words=$(_cudaenv_words installed) ;;
       global) flags="--unset"; words=$(_cudaenv_words installed) ;;
       shell) flags="--unset"; words=$(_cudaenv_words installed) ;;
@@ -73,7 +73,7 @@ _cudaenv() {
         elif [[ ${COMP_WORDS[2]} == verify ]]; then
           files=dirs
         else
-          flags="--to --profile --component --platform --mirror --jobs --skip-manifest-pin"; words=$(_cudaenv_words remote)
+          flags="--to --profile --component --platform --mirror --jobs --skip-manifest-pin --no-progress"; words=$(_cudaenv_words remote)
         fi
         ;;
       module) flags="--format --to --all"; words=$(_cudaenv_words installed) ;;

@@ -50,6 +50,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from install' -l force
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l platform -x -a 'linux-x86_64 linux-sbsa'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l keep-downloads
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l skip-manifest-pin
+complete -c cudaenv -n '__fish_seen_subcommand_from install sync' -l no-progress -d 'No progress bars'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l library -x -a 'cudnn nccl'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l locked -d 'Exactly what cuda.lock holds'
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -l frozen -d 'cuda.lock as it is, never written'
@@ -63,6 +64,8 @@ complete -c cudaenv -n '__fish_seen_subcommand_from install list-remote lock' -l
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall' -l yes -d 'Do not ask'
 complete -c cudaenv -n '__fish_seen_subcommand_from uninstall use global shell prefix module' -a '(__cudaenv_ask versions --bare)'
 complete -c cudaenv -n '__fish_seen_subcommand_from use global shell' -l unset -d 'Remove the setting'
+complete -c cudaenv -n '__fish_seen_subcommand_from use' -l host-compiler -x -d 'The compiler nvcc uses for host code'
+complete -c cudaenv -n '__fish_seen_subcommand_from use' -l unset-host-compiler -d 'Remove the host compiler'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l mirror -x -d 'List what this mirror holds'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l refresh -d 'Read the list of releases again'
 complete -c cudaenv -n '__fish_seen_subcommand_from list-remote' -l offline -d 'No network: the cached or shipped list'

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/selection_extras.h"
 #include "cli/session.h"
 #include "core/hook_state.h"
 #include "core/toolkit_env.h"
@@ -23,12 +24,15 @@ namespace cudaenv {
 
 namespace {
 
-// The toolkit's environment plus the cuda.toml's [env] when trusted (said once if not).
-EnvChange active_env_change(const Session& session, const Selection& selection) {
+// The toolkit's environment with its extras, plus the cuda.toml's [env] when trusted (said once
+// if not); an error where the project's host compiler cannot build with the toolkit.
+Result<EnvChange> active_env_change(const Session& session, const Selection& selection) {
+  CUDAENV_TRY(check_selection_compiler(session, selection));
   TrustStore trust(session.layout.trust_dir());
   std::string notice;
   EnvChange change = checked_env_change(
-      selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice);
+      selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice,
+      selection_extras(session, selection));
   if (!notice.empty()) print_note(notice);
   return change;
 }
@@ -46,7 +50,8 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
   EnvMap env = without_hook_changes(session.env);
   // Shims the command runs must pick the same toolkit.
   if (given) env["CUDAENV_VERSION"] = *given;
-  apply_env_change(active_env_change(session, selection), env);
+  CUDAENV_TRY_ASSIGN(auto change, active_env_change(session, selection));
+  apply_env_change(change, env);
   std::filesystem::path program = command[0];
   if (command[0].find('/') == std::string::npos) {
     auto found = find_on_path(session.fs, env, command[0], session.layout.shims_dir());
@@ -104,8 +109,9 @@ Result<int> write_ci_env(const std::string& shell, const EnvChange& change, cons
 }
 
 Result<int> run_env(const Session& session, const Selection& selection, const std::string& shell) {
-  if (shell == "github" || shell == "dotenv") return write_ci_env(shell, active_env_change(session, selection), session.env);
-  auto values = changed_values(active_env_change(session, selection), session.env);
+  CUDAENV_TRY_ASSIGN(auto change, active_env_change(session, selection));
+  if (shell == "github" || shell == "dotenv") return write_ci_env(shell, change, session.env);
+  auto values = changed_values(change, session.env);
   std::fputs(render_exports(values, dialect_for(shell, session.env)).c_str(), stdout);
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/selection_extras.h"
 #include "cli/session.h"
 #include "util/file_system.h"
 #include "util/output.h"
@@ -31,45 +32,98 @@ Result<std::filesystem::path> pinned_file(const std::filesystem::path& file) {
   return target;
 }
 
-Result<int> run_use(const Session& session, const std::string& version) {
-  CUDAENV_TRY_ASSIGN(auto toolkit, session.resolve_argument(version, "use"));
-  CUDAENV_TRY_ASSIGN(auto file, pinned_file(session.cwd / kProjectFileName));
-  std::string content = new_cuda_toml(version);
-  if (session.fs.kind(file) != EntryKind::missing) {
-    CUDAENV_TRY_ASSIGN(auto existing, session.fs.read_file(file));
-    CUDAENV_TRY_ASSIGN(auto edited, set_cuda_toml_version(file, existing, version));
-    content = std::move(edited);
-  }
-  CUDAENV_TRY(write_file_atomically(file, content));
-  print_note("CUDA " + version + " (" + toolkit.name + ") pinned in " + file.string());
-  if (auto env_version = env_get(session.env, "CUDAENV_VERSION")) {
-    print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
-  }
-  return 0;
-}
+struct UseOptions {
+  std::string version;
+  bool unset = false;
+  std::string host_compiler;
+  bool unset_host_compiler = false;
+};
 
-// `use --unset`: ./cuda.toml loses its version (and goes when nothing else is in it).
-Result<int> run_use_unset(const Session& session) {
-  std::filesystem::path file = session.cwd / kProjectFileName;
-  auto existing = session.fs.read_file(file);
-  if (!existing) {
-    auto nearest = find_project_file(session.fs, session.cwd);
-    return make_error("no cuda.toml in " + session.cwd.string(), nearest ? "the pin here comes from " + nearest->string() +
-                                                                               ": run `cudaenv use --unset` in " +
-                                                                               nearest->parent_path().string()
-                                                                         : "nothing pins a version here");
+// One [cuda] key of ./cuda.toml: set to a value, or removed.
+struct KeyEdit {
+  const char* key;
+  std::optional<std::string> value;
+};
+
+// ./cuda.toml with `edits` made: written, or removed when nothing but comments is left. `said`
+// gets what each edit did; the file returned is the one written (a symlink's target).
+Result<fs::path> edit_project_file(const Session& session, const std::vector<KeyEdit>& edits, std::vector<std::string>& said) {
+  CUDAENV_TRY_ASSIGN(auto file, pinned_file(session.cwd / kProjectFileName));
+  bool exists = session.fs.kind(file) != EntryKind::missing;
+  std::string text;
+  if (exists) {
+    CUDAENV_TRY_ASSIGN(text, session.fs.read_file(file));
   }
-  CUDAENV_TRY_ASSIGN(auto edited, unset_cuda_toml_version(file, *existing));
-  if (!edited) {
+  std::optional<std::string> edited = text;
+  for (const KeyEdit& edit : edits) {
+    if (!edited) edited = "";
+    if (edit.value) {
+      CUDAENV_TRY_ASSIGN(edited, set_cuda_toml_key(file, *edited, edit.key, *edit.value));
+    } else {
+      std::string before = *edited;
+      CUDAENV_TRY_ASSIGN(edited, unset_cuda_toml_key(file, before, edit.key));
+      if (edited && *edited == before) {
+        std::string what =
+            std::string_view(edit.key) == "version" ? " pins no version" : " has no [cuda] " + std::string(edit.key);
+        said.push_back(file.string() + what + "; nothing to unset");
+      }
+    }
+  }
+  if (!edited && exists) {
     std::error_code ec;
     std::filesystem::remove(file, ec);
     if (ec) return make_error("cannot remove " + file.string() + ": " + ec.message(), "check the folder's permissions");
-    print_note("removed " + file.string() + ": it held only the pin");
-  } else if (*edited == *existing) {
-    print_note(file.string() + " pins no version; nothing to unset");
-  } else {
+    said.push_back("removed " + file.string() + ": nothing else was in it");
+  } else if (edited && *edited != text) {
     CUDAENV_TRY(write_file_atomically(file, *edited));
-    print_note("unpinned " + file.string() + "; its other settings stay");
+  }
+  return file;
+}
+
+Error no_project_file_error(const Session& session, const std::string& flag) {
+  auto nearest = find_project_file(session.fs, session.cwd);
+  return make_error("no cuda.toml in " + session.cwd.string(), nearest ? "the settings here come from " + nearest->string() +
+                                                                             ": run `cudaenv use " + flag + "` in " +
+                                                                             nearest->parent_path().string()
+                                                                       : "nothing is set here");
+}
+
+// The toolkit the project will select once `options` are written: the version given, else
+// the selection here.
+Result<Toolkit> toolkit_after(const Session& session, const UseOptions& options) {
+  if (!options.version.empty()) return session.resolve_argument(options.version, "use");
+  CUDAENV_TRY_ASSIGN(auto selection, session.select());
+  return selection.toolkit;
+}
+
+Result<int> run_use(const Session& session, const UseOptions& options) {
+  std::vector<KeyEdit> edits;
+  std::optional<Toolkit> pinned;
+  if (!options.version.empty()) {
+    CUDAENV_TRY_ASSIGN(pinned, session.resolve_argument(options.version, "use"));
+    edits.push_back({"version", options.version});
+  }
+  if (options.unset) edits.push_back({"version", std::nullopt});
+  if (!options.host_compiler.empty()) {
+    // Checked as `exec` checks it, against the toolkit the project will have.
+    CUDAENV_TRY_ASSIGN(auto toolkit, toolkit_after(session, options));
+    CUDAENV_TRY(check_toolkit_compiler(session, options.host_compiler, toolkit));
+    edits.push_back({"host_compiler", options.host_compiler});
+  }
+  if (options.unset_host_compiler) edits.push_back({"host_compiler", std::nullopt});
+  bool only_removals = options.version.empty() && options.host_compiler.empty();
+  if (only_removals && session.fs.kind(session.cwd / kProjectFileName) == EntryKind::missing) {
+    return no_project_file_error(session, options.unset ? "--unset" : "--unset-host-compiler");
+  }
+  std::vector<std::string> said;
+  CUDAENV_TRY_ASSIGN(auto file, edit_project_file(session, edits, said));
+  if (pinned) said.insert(said.begin(), "CUDA " + options.version + " (" + pinned->name + ") pinned in " + file.string());
+  if (options.unset && said.empty()) said.push_back("unpinned " + file.string());
+  if (!options.host_compiler.empty()) said.push_back("host compiler " + options.host_compiler + " set in " + file.string());
+  if (options.unset_host_compiler && said.empty()) said.push_back("host compiler removed from " + file.string());
+  for (const std::string& line : said) print_note(line);
+  if (auto env_version = env_get(session.env, "CUDAENV_VERSION"); env_version && pinned) {
+    print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
   }
   return 0;
 }
@@ -110,11 +164,6 @@ Result<int> run_global(const Session& session, const GlobalOptions& options) {
 
 }  // namespace
 
-struct UseOptions {
-  std::string version;
-  bool unset = false;
-};
-
 CommandHandler configure_use(CLI::App& command) {
   auto options = std::make_shared<UseOptions>();
   auto* version =
@@ -122,12 +171,16 @@ CommandHandler configure_use(CLI::App& command) {
   auto* unset =
       command.add_flag("--unset", options->unset, "Remove the pin from ./cuda.toml (the file goes if nothing else is in it)");
   version->excludes(unset);
+  auto* compiler = command.add_option("--host-compiler", options->host_compiler,
+                                      "The compiler nvcc uses for host code, e.g. gcc-12 (a name on PATH or a path)");
+  command.add_flag("--unset-host-compiler", options->unset_host_compiler, "Remove the host compiler from ./cuda.toml")
+      ->excludes(compiler);
   return [options](const Setup& setup) -> Result<int> {
-    if (options->unset) return run_use_unset(setup.session());
-    if (options->version.empty()) {
-      return make_error("version is required", "e.g. cudaenv use 12.1, or cudaenv use --unset to remove the pin", 2);
+    if (options->version.empty() && !options->unset && options->host_compiler.empty() && !options->unset_host_compiler) {
+      return make_error("version is required",
+                        "e.g. cudaenv use 12.1, cudaenv use --host-compiler gcc-12, or cudaenv use --unset to remove the pin", 2);
     }
-    return run_use(setup.session(), options->version);
+    return run_use(setup.session(), *options);
   };
 }
 

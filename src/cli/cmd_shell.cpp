@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/selection_extras.h"
 #include "cli/session.h"
 #include "lock/lock_file.h"
 #include "shell/hook.h"
@@ -28,7 +29,9 @@ int run_hook_env(const std::string& shell) {
   TrustStore trust(session->layout.trust_dir());
   fs::path stamps = session->layout.cache_dir() / "stamps";
   HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
-                      [&](const CudaToml& project) { return trust.is_trusted(project); }};
+                      [&](const CudaToml& project) { return trust.is_trusted(project); },
+                      [&](const Selection& selection) { return selection_extras(*session, selection); },
+                      [&](const Selection& selection) { return check_selection_compiler(*session, selection); }};
   ShellDialect dialect = dialect_of(*parse_shell_kind(shell));
   HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects, dialect);
   for (const std::string& message : result.messages) print_note(message);

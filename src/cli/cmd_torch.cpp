@@ -89,13 +89,11 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
     query.driver = options.driver;
     query.driver_origin = "--driver";
   } else if (!options.cpu) {
-    CUDAENV_TRY_ASSIGN(auto reading, driver_override(session.env));
+    CUDAENV_TRY_ASSIGN(auto reading, read_driver(session.fs, session.env));
     if (reading) {
       query.driver = reading->version;
-      query.driver_origin = reading->source.string();
-    } else if ((reading = read_driver_version(session.fs))) {
-      query.driver = reading->version;
-      query.driver_origin = "read from " + reading->source.string();
+      query.driver_origin =
+          reading->source == kDriverOverrideVariable ? kDriverOverrideVariable : "read from " + reading->source.string();
     }
   }
   return ok_status();
@@ -117,13 +115,6 @@ Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
   return ok_status();
 }
 
-std::optional<TorchIndexSnapshot> cached_snapshot(const Session& session, const fs::path& cache, const std::string& base) {
-  auto text = session.fs.read_file(cache);
-  auto snapshot = text ? parse_snapshot(*text) : std::nullopt;
-  if (!snapshot || snapshot->base != base) return std::nullopt;
-  return snapshot;
-}
-
 // cudaenv-fetch reads the index (cudaenv itself links no libcurl); it writes the cache.
 void run_refresh(const Session& session) {
   auto helper = locate_program("cudaenv-fetch");
@@ -136,7 +127,7 @@ void run_refresh(const Session& session) {
 TorchMatrix discovered_matrix(const Session& session, const TorchOptions& options, const TorchMatrix& shipped) {
   if (options.offline || env_get(session.env, "CUDAENV_TORCH_OFFLINE").value_or("").size()) return shipped;
   fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
-  auto snapshot = cached_snapshot(session, cache, shipped.index_url);
+  auto snapshot = cached_snapshot(session.fs, cache, shipped.index_url);
   auto now = static_cast<std::int64_t>(std::time(nullptr));
   auto fresh = [&](const std::optional<TorchIndexSnapshot>& s) {
     return s && s->fetched_at > 0 && s->fetched_at > s->failed_at && now - s->fetched_at < kTorchIndexTtlSeconds;
@@ -146,7 +137,7 @@ TorchMatrix discovered_matrix(const Session& session, const TorchOptions& option
       snapshot && snapshot->failed_at > snapshot->fetched_at && now - snapshot->failed_at < kTorchIndexRetrySeconds;
   if (options.refresh || !failed_lately) {
     run_refresh(session);
-    auto refreshed = cached_snapshot(session, cache, shipped.index_url);
+    auto refreshed = cached_snapshot(session.fs, cache, shipped.index_url);
     if (fresh(refreshed)) return merge_index(shipped, *refreshed, "index");
     if (refreshed) snapshot = refreshed;
   }

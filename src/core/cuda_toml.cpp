@@ -103,8 +103,16 @@ class Parser {
               "write lock = true to have `cudaenv install` keep cuda.lock up to date");
         }
         out_.lock = *v.value<bool>();
+      } else if (name == "host_compiler") {
+        CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[cuda] host_compiler", "\"gcc-12\""));
+        if (value.empty() || std::any_of(value.begin(), value.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
+          return make_error(toml_position(path_, v.source().begin) + ": [cuda] host_compiler \"" + terminal_safe(value) +
+                                "\" is not a compiler",
+                            "name a compiler on PATH, such as \"gcc-12\", or give its path");
+        }
+        out_.host_compiler = value;
       } else {
-        warn_unknown(k, "cuda", {"version", "profile", "source", "components", "arch", "libraries", "lock"});
+        warn_unknown(k, "cuda", {"version", "profile", "source", "components", "arch", "libraries", "lock", "host_compiler"});
       }
     }
     return ok_status();
@@ -119,8 +127,17 @@ class Parser {
       if (k.str() == "version") {
         CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[torch] version", "\"2.1.2\""));
         out_.torch_version = value;
+      } else if (k.str() == "backend") {
+        CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[torch] backend", "\"cpu\""));
+        if (value != "auto" && value != "cpu" && value != "none") {
+          return make_error(
+              toml_position(path_, v.source().begin) + ": [torch] backend \"" + terminal_safe(value) + "\" is unknown",
+              "use \"auto\" (UV_TORCH_BACKEND names the toolkit's cuXY, the default), \"cpu\" or \"none\" "
+              "(UV_TORCH_BACKEND left alone)");
+        }
+        out_.torch_backend = value;
       } else {
-        warn_unknown(k, "torch", {"version"});
+        warn_unknown(k, "torch", {"version", "backend"});
       }
     }
     return ok_status();
@@ -190,35 +207,32 @@ std::string quoted_toml_string(std::string_view value) { return json_quote(value
 
 }  // namespace
 
-std::string new_cuda_toml(std::string_view version) { return "[cuda]\nversion = " + quoted_toml_string(version) + "\n"; }
-
-Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version) {
+Result<std::string> set_cuda_toml_key(const fs::path& path, std::string_view text, std::string_view key, std::string_view value) {
   // Parsed as the ASCII copy: its columns are the byte offsets the edit needs.
   CUDAENV_TRY_ASSIGN(auto parsed, TomlReader(path, text, kLeftAsItWas).parse(TomlText::ascii_copy));
   std::string edited(text);
-  std::string value = quoted_toml_string(version);
+  std::string line = std::string(key) + " = " + quoted_toml_string(value) + "\n";
   toml::node* cuda = parsed.get("cuda");
   if (!cuda) {
     if (!edited.empty() && edited.back() != '\n') edited += '\n';
     if (!edited.empty()) edited += '\n';
-    return edited + new_cuda_toml(version);
+    return edited + "[cuda]\n" + line;
   }
   toml::table* table = cuda->as_table();
   if (!table) return make_error(toml_position(path, cuda->source().begin) + ": cuda must be a table", "write it as [cuda]");
-  if (toml::node* node = table->get("version")) {
+  if (toml::node* node = table->get(key)) {
     size_t begin = offset_of(text, node->source().begin);
     size_t end = offset_of(text, node->source().end);
-    edited.replace(begin, end - begin, value);
+    edited.replace(begin, end - begin, quoted_toml_string(value));
     return edited;
   }
   if (table->is_inline()) {
-    return make_error(toml_position(path, cuda->source().begin) + ": [cuda] is an inline table without a version",
-                      "add version = \"" + std::string(version) + "\" to it by hand");
+    return make_error(toml_position(path, cuda->source().begin) + ": [cuda] is an inline table without " + std::string(key),
+                      "add " + line.substr(0, line.size() - 1) + " to it by hand");
   }
   // Insert right below the [cuda] header line.
   size_t header = offset_of(text, table->source().begin);
   size_t line_end = edited.find('\n', header);
-  std::string line = "version = " + value + "\n";
   if (line_end == std::string::npos) edited += "\n" + line;
   else edited.insert(line_end + 1, line);
   return edited;
@@ -237,20 +251,20 @@ std::string without_lines(std::string_view text, toml::source_index first, toml:
   return out;
 }
 
-Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text) {
+Result<std::optional<std::string>> unset_cuda_toml_key(const fs::path& path, std::string_view text, std::string_view key) {
   // Parsed as the ASCII copy: its lines are the file's lines.
   CUDAENV_TRY_ASSIGN(auto parsed, TomlReader(path, text, kLeftAsItWas).parse(TomlText::ascii_copy));
   std::string edited(text);
   toml::table* table = parsed.get("cuda") ? parsed.get("cuda")->as_table() : nullptr;
   if (table) {
-    for (auto&& [key, node] : *table) {
-      if (key.str() != "version") continue;
+    for (auto&& [name, node] : *table) {
+      if (name.str() != key) continue;
       if (table->is_inline()) {
         return make_error(toml_position(path, table->source().begin) + ": [cuda] is an inline table",
-                          "remove version from it by hand; the file was left as it was");
+                          "remove " + std::string(key) + " from it by hand; the file was left as it was");
       }
-      edited = without_lines(text, key.source().begin.line, node.source().end.line);
-      // A [cuda] header with nothing under it goes too (it comes before the version line).
+      edited = without_lines(text, name.source().begin.line, node.source().end.line);
+      // A [cuda] header with nothing under it goes too (it comes before the key's line).
       if (table->size() == 1) edited = without_lines(edited, table->source().begin.line, table->source().begin.line);
       break;
     }

@@ -1,6 +1,6 @@
 #pragma once
 // cuda.toml: the project file (docs/design.md "cuda.toml"). Parsing is strict about types
-// and positions; editing touches only the text of [cuda] version.
+// and positions; editing touches only the text of one [cuda] key (version, host_compiler).
 
 #include <filesystem>
 #include <optional>
@@ -27,21 +27,23 @@ struct CudaToml {
   std::vector<std::string> arch;       // "8.9", "9.0a", "8.6+PTX"
   std::vector<std::string> libraries;  // "cudnn", "nccl@2.28" (LibrarySpec)
   bool lock = false;                   // install keeps cuda.lock beside it up to date
+  // The compiler nvcc uses for host code: a name on PATH ("gcc-12") or a path (docs/host-compiler.md).
+  std::optional<std::string> host_compiler;
   std::optional<std::string> torch_version;
+  std::string torch_backend = "auto";                    // UV_TORCH_BACKEND: "auto" (the toolkit's cuXY), "cpu" or "none"
   std::vector<std::pair<std::string, std::string>> env;  // [env], applied only when trusted
   std::vector<std::string> warnings;                     // "file:line:col: unknown key ..."
 };
 
 Result<CudaToml> parse_cuda_toml(const fs::path& path, std::string_view text);
 
-// `text` with [cuda] version set to `version`; comments, order and other tables kept.
-Result<std::string> set_cuda_toml_version(const fs::path& path, std::string_view text, std::string_view version);
+// `text` with [cuda] `key` (version, host_compiler) set to `value`; comments, order and other
+// tables kept.
+Result<std::string> set_cuda_toml_key(const fs::path& path, std::string_view text, std::string_view key, std::string_view value);
 
-// `text` without [cuda] version (and without [cuda] when nothing else was in it); nullopt
-// when nothing but comments would be left, so the file should go.
-Result<std::optional<std::string>> unset_cuda_toml_version(const fs::path& path, std::string_view text);
-
-std::string new_cuda_toml(std::string_view version);
+// `text` without [cuda] `key` (and without [cuda] when nothing else was in it); nullopt when
+// nothing but comments would be left, so the file should go.
+Result<std::optional<std::string>> unset_cuda_toml_key(const fs::path& path, std::string_view text, std::string_view key);
 
 // A library of a toolkit as [cuda] libraries and `install --library` name it: "cudnn", or with a
 // version prefix, "cudnn@9.10".

@@ -126,16 +126,16 @@ TEST_CASE("cuda.toml: TOML syntax errors say what is wrong and what to write") {
     CHECK(parsed.error().hint == c.hint);
     CHECK(parsed.error().message.find("Error while parsing") == std::string::npos);
   }
-  auto edited = set_cuda_toml_version(kFile, "[cuda]\nversion = \n", "12.4");
+  auto edited = set_cuda_toml_key(kFile, "[cuda]\nversion = \n", "version", "12.4");
   REQUIRE_FALSE(edited.ok());
   CHECK(edited.error().hint == "give it one, e.g. version = \"12.1\"\nthe file was left as it was");
 }
 
-TEST_CASE("cuda.toml: set_cuda_toml_version changes only the version text") {
+TEST_CASE("cuda.toml: set_cuda_toml_key changes only the version text") {
   const std::string original =
       "# project toolkit\n[cuda]\nversion = \"11.8\"   # pinned for deepspeed\nprofile = \"torch\"\n\n"
       "[torch]\nversion = \"2.1.2\" # keep\n";
-  auto edited = set_cuda_toml_version(kFile, original, "12.1");
+  auto edited = set_cuda_toml_key(kFile, original, "version", "12.1");
   REQUIRE(edited.ok());
   CHECK(*edited ==
         "# project toolkit\n[cuda]\nversion = \"12.1\"   # pinned for deepspeed\nprofile = \"torch\"\n\n"
@@ -145,25 +145,25 @@ TEST_CASE("cuda.toml: set_cuda_toml_version changes only the version text") {
   CHECK(reparsed->version == "12.1");
 }
 
-TEST_CASE("cuda.toml: set_cuda_toml_version adds what is missing and keeps the rest") {
+TEST_CASE("cuda.toml: set_cuda_toml_key adds what is missing and keeps the rest") {
   SECTION("a [cuda] table without version gets the line under its header") {
-    auto edited = set_cuda_toml_version(kFile, "# c\n[cuda] # here\nprofile = \"full\"\n", "12.4");
+    auto edited = set_cuda_toml_key(kFile, "# c\n[cuda] # here\nprofile = \"full\"\n", "version", "12.4");
     REQUIRE(edited.ok());
     CHECK(*edited == "# c\n[cuda] # here\nversion = \"12.4\"\nprofile = \"full\"\n");
   }
   SECTION("a file without [cuda] gets the table appended") {
-    auto edited = set_cuda_toml_version(kFile, "[torch]\nversion = \"2.3.0\"", "12.1");
+    auto edited = set_cuda_toml_key(kFile, "[torch]\nversion = \"2.3.0\"", "version", "12.1");
     REQUIRE(edited.ok());
     CHECK(*edited == "[torch]\nversion = \"2.3.0\"\n\n[cuda]\nversion = \"12.1\"\n");
     CHECK(parse_cuda_toml(kFile, *edited).ok());
   }
   SECTION("a float version is replaced by a string") {
-    auto edited = set_cuda_toml_version(kFile, "[cuda]\nversion = 12.1\n", "12.1");
+    auto edited = set_cuda_toml_key(kFile, "[cuda]\nversion = 12.1\n", "version", "12.1");
     REQUIRE(edited.ok());
     CHECK(*edited == "[cuda]\nversion = \"12.1\"\n");
   }
   SECTION("a file that does not parse is left alone") {
-    auto edited = set_cuda_toml_version(kFile, "[cuda\n", "12.1");
+    auto edited = set_cuda_toml_key(kFile, "[cuda\n", "version", "12.1");
     REQUIRE_FALSE(edited.ok());
     CHECK_THAT(edited.error().message, Catch::StartsWith("/p/cuda.toml:1:"));
   }
@@ -178,21 +178,21 @@ TEST_CASE("cuda.toml: a file without a version pins nothing") {
   }
 }
 
-TEST_CASE("cuda.toml: unset_cuda_toml_version removes the pin and keeps the rest") {
-  auto only_pin = unset_cuda_toml_version(kFile, "[cuda]\nversion = \"12.1\"\n");
+TEST_CASE("cuda.toml: unset_cuda_toml_key removes the pin and keeps the rest") {
+  auto only_pin = unset_cuda_toml_key(kFile, "[cuda]\nversion = \"12.1\"\n", "version");
   REQUIRE(only_pin.ok());
   CHECK_FALSE(only_pin->has_value());
-  auto with_comment = unset_cuda_toml_version(kFile, "# the project\n[cuda]\nversion = \"12.1\" # pin\n");
+  auto with_comment = unset_cuda_toml_key(kFile, "# the project\n[cuda]\nversion = \"12.1\" # pin\n", "version");
   REQUIRE(with_comment.ok());
   CHECK_FALSE(with_comment->has_value());
 
-  auto others = unset_cuda_toml_version(
-      kFile, "# mine\n[cuda]\nversion = \"12.1\"  # pin\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n");
+  auto others = unset_cuda_toml_key(
+      kFile, "# mine\n[cuda]\nversion = \"12.1\"  # pin\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n", "version");
   REQUIRE(others.ok());
   REQUIRE(others->has_value());
   CHECK(**others == "# mine\n[cuda]\narch = [\"8.9\"]\n\n[torch]\nversion = \"2.1.2\"\n");
 
-  auto other_table = unset_cuda_toml_version(kFile, "[torch]\nversion = \"2.1.2\"\n\n[cuda]\nversion = \"12.1\"\n");
+  auto other_table = unset_cuda_toml_key(kFile, "[torch]\nversion = \"2.1.2\"\n\n[cuda]\nversion = \"12.1\"\n", "version");
   REQUIRE(other_table.ok());
   REQUIRE(other_table->has_value());
   CHECK(**other_table == "[torch]\nversion = \"2.1.2\"\n\n");
@@ -201,16 +201,16 @@ TEST_CASE("cuda.toml: unset_cuda_toml_version removes the pin and keeps the rest
   CHECK(reparsed->version.empty());
   CHECK(reparsed->torch_version == "2.1.2");
 
-  auto multiline = unset_cuda_toml_version(kFile, "[cuda]\nversion = \"\"\"\n12.1\"\"\"\nprofile = \"torch\"\n");
+  auto multiline = unset_cuda_toml_key(kFile, "[cuda]\nversion = \"\"\"\n12.1\"\"\"\nprofile = \"torch\"\n", "version");
   REQUIRE(multiline.ok());
   CHECK(**multiline == "[cuda]\nprofile = \"torch\"\n");
 
-  auto nothing = unset_cuda_toml_version(kFile, "[torch]\nversion = \"2.1.2\"\n");
+  auto nothing = unset_cuda_toml_key(kFile, "[torch]\nversion = \"2.1.2\"\n", "version");
   REQUIRE(nothing.ok());
   CHECK(**nothing == "[torch]\nversion = \"2.1.2\"\n");
 
-  CHECK_FALSE(unset_cuda_toml_version(kFile, "cuda = { version = \"12.1\" }\n").ok());
-  CHECK_FALSE(unset_cuda_toml_version(kFile, "[cuda]\nversion = \n").ok());
+  CHECK_FALSE(unset_cuda_toml_key(kFile, "cuda = { version = \"12.1\" }\n", "version").ok());
+  CHECK_FALSE(unset_cuda_toml_key(kFile, "[cuda]\nversion = \n", "version").ok());
 }
 
 TEST_CASE("version requests never name a path") {
@@ -236,18 +236,18 @@ TEST_CASE("cuda.toml: non-ASCII outside strings and comments is refused before t
   // What tests/fuzz/fuzz_toml found: U+FEFD after a key, undefined behaviour inside toml++.
   std::string found = "[cuda]\nveff\xef\xbb\xbd" + std::string(40, 'f') + "[cuda]\nvrso\x01";
   CHECK_FALSE(parse_cuda_toml(path, found));
-  CHECK_FALSE(set_cuda_toml_version(path, found, "12.4"));
+  CHECK_FALSE(set_cuda_toml_key(path, found, "version", "12.4"));
   // And its second find: toml++'s error path scanning on into what looks like a string.
   auto bare_value = parse_cuda_toml(path, "[cuda]\nversion = 1x\"\xc3\xa9\"\n");
   REQUIRE_FALSE(bare_value);
   CHECK(bare_value.error().message.rfind("/p/cuda.toml:2:", 0) == 0);
-  CHECK_FALSE(set_cuda_toml_version(path, "[cuda]\nversion = 1x\"\xc3\xa9\"\n", "12.4"));
+  CHECK_FALSE(set_cuda_toml_key(path, "[cuda]\nversion = 1x\"\xc3\xa9\"\n", "version", "12.4"));
 }
 
 TEST_CASE("cuda.toml: `use` edits the right bytes after non-ASCII text on the line") {
   const fs::path path = "/p/cuda.toml";
   std::string text = "cuda = { note = \"caf\xc3\xa9 \xe6\x97\xa5\", version = \"12.1\" }  # \xc3\xa9\n";
-  auto edited = set_cuda_toml_version(path, text, "12.4");
+  auto edited = set_cuda_toml_key(path, text, "version", "12.4");
   REQUIRE(edited);
   CHECK(*edited == "cuda = { note = \"caf\xc3\xa9 \xe6\x97\xa5\", version = \"12.4\" }  # \xc3\xa9\n");
   auto parsed = parse_cuda_toml(path, *edited);
@@ -270,4 +270,40 @@ TEST_CASE("libraries: names and version prefixes as cuda.toml writes them") {
   auto no_version = parse_library_spec("cudnn@", "--library");
   REQUIRE_FALSE(no_version.ok());
   CHECK(no_version.error().message == "--library entry 'cudnn@' has no version after '@'");
+}
+
+TEST_CASE("cuda.toml: [cuda] host_compiler and [torch] backend") {
+  auto parsed = parse_cuda_toml(kFile, "[cuda]\nversion = \"12.4\"\nhost_compiler = \"gcc-12\"\n[torch]\nbackend = \"cpu\"\n");
+  REQUIRE(parsed.ok());
+  CHECK(parsed->host_compiler == "gcc-12");
+  CHECK(parsed->torch_backend == "cpu");
+  auto defaults = parse_cuda_toml(kFile, "[cuda]\nversion = \"12.4\"\n");
+  REQUIRE(defaults.ok());
+  CHECK_FALSE(defaults->host_compiler);
+  CHECK(defaults->torch_backend == "auto");
+  auto bad_backend = parse_cuda_toml(kFile, "[torch]\nbackend = \"cu124\"\n");
+  REQUIRE_FALSE(bad_backend.ok());
+  CHECK(bad_backend.error().message == "/p/cuda.toml:2:11: [torch] backend \"cu124\" is unknown");
+  for (const char* bad : {"host_compiler = \"\"", "host_compiler = \"gcc\\n12\"", "host_compiler = 12"}) {
+    CHECK_FALSE(parse_cuda_toml(kFile, std::string("[cuda]\n") + bad + "\n").ok());
+  }
+}
+
+TEST_CASE("cuda.toml: set and unset [cuda] host_compiler beside the version") {
+  auto added = set_cuda_toml_key(kFile, "# mine\n[cuda]\nversion = \"12.4\"\n", "host_compiler", "gcc-12");
+  REQUIRE(added.ok());
+  CHECK(*added == "# mine\n[cuda]\nhost_compiler = \"gcc-12\"\nversion = \"12.4\"\n");
+  auto changed = set_cuda_toml_key(kFile, *added, "host_compiler", "/opt/gcc 11/bin/gcc");
+  REQUIRE(changed.ok());
+  CHECK(parse_cuda_toml(kFile, *changed)->host_compiler == "/opt/gcc 11/bin/gcc");
+  auto removed = unset_cuda_toml_key(kFile, *added, "host_compiler");
+  REQUIRE(removed.ok());
+  REQUIRE(removed->has_value());
+  CHECK(**removed == "# mine\n[cuda]\nversion = \"12.4\"\n");
+  auto only = unset_cuda_toml_key(kFile, "[cuda]\nhost_compiler = \"gcc-12\"\n", "host_compiler");
+  REQUIRE(only.ok());
+  CHECK_FALSE(only->has_value());  // nothing left: the file goes
+  auto fresh = set_cuda_toml_key(kFile, "", "host_compiler", "gcc-12");
+  REQUIRE(fresh.ok());
+  CHECK(*fresh == "[cuda]\nhost_compiler = \"gcc-12\"\n");
 }

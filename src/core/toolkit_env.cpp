@@ -32,9 +32,38 @@ EnvChange toolkit_env_change(const Toolkit& toolkit, const std::vector<std::stri
   return change;
 }
 
-EnvChange selection_env_change(const Selection& selection) {
+std::optional<CompilerDrivers> compiler_drivers(std::string_view compiler) {
+  size_t slash = compiler.rfind('/');
+  std::string folder(compiler.substr(0, slash == std::string_view::npos ? 0 : slash + 1));
+  std::string name(compiler.substr(folder.size()));
+  // The C++ spelling first: "clang++" holds "clang", "g++" is no "gcc".
+  static const std::pair<const char*, const char*> kPairs[] = {{"clang", "clang++"}, {"gcc", "g++"}};
+  for (const auto& [c, cxx] : kPairs) {
+    for (bool is_cxx : {true, false}) {
+      std::string_view word = is_cxx ? cxx : c;
+      size_t at = name.rfind(word);
+      if (at == std::string::npos) continue;
+      std::string before = name.substr(0, at), after = name.substr(at + word.size());
+      return CompilerDrivers{folder + before + c + after, folder + before + cxx + after};
+    }
+  }
+  if (name == "cc" || name == "c++") return CompilerDrivers{folder + "cc", folder + "c++"};
+  return std::nullopt;
+}
+
+EnvChange selection_env_change(const Selection& selection, const SelectionExtras& extras) {
   static const std::vector<std::string> none;
-  return toolkit_env_change(selection.toolkit, selection.project ? selection.project->arch : none);
+  const std::optional<CudaToml>& project = selection.project;
+  EnvChange change = toolkit_env_change(selection.toolkit, project ? project->arch : none);
+  if (project && project->host_compiler) {
+    // nvcc links with its host compiler, so it gets the C++ driver: with gcc, a .cu file that
+    // uses the C++ library links without libstdc++ (docs/host-compiler.md).
+    auto drivers = compiler_drivers(*project->host_compiler);
+    std::string c = drivers ? drivers->c : *project->host_compiler, cxx = drivers ? drivers->cxx : c;
+    change.set.insert(change.set.end(), {{"NVCC_CCBIN", cxx}, {"CUDAHOSTCXX", cxx}, {"CC", c}, {"CXX", cxx}});
+  }
+  if (extras.uv_torch_backend) change.set.emplace_back("UV_TORCH_BACKEND", *extras.uv_torch_backend);
+  return change;
 }
 
 std::string prepend_entry(const std::string& list, const std::string& entry) {

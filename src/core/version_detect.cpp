@@ -121,4 +121,9 @@ Result<std::optional<DriverReading>> driver_override(const EnvMap& env) {
   return std::optional<DriverReading>(DriverReading{version, kDriverOverrideVariable});
 }
 
+Result<std::optional<DriverReading>> read_driver(const FileSystemView& fs, const EnvMap& env) {
+  CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(env));
+  return stand_in ? stand_in : read_driver_version(fs);
+}
+
 }  // namespace cudaenv

@@ -46,5 +46,8 @@ inline constexpr const char* kDriverOverrideVariable = "CUDAENV_DRIVER_VERSION";
 // Its value, its source being the variable; nullopt when unset or empty; an error for a value
 // that is no driver version.
 Result<std::optional<DriverReading>> driver_override(const EnvMap& env);
+// The driver `torch` and the shell environment take: CUDAENV_DRIVER_VERSION, else the one
+// read_driver_version() finds.
+Result<std::optional<DriverReading>> read_driver(const FileSystemView& fs, const EnvMap& env);
 
 }  // namespace cudaenv

@@ -1,5 +1,7 @@
 // Checks about what the environment points at: nvcc on PATH, CUDA_HOME, LD_LIBRARY_PATH,
 // the host compiler and the Python interpreter.
+#include <algorithm>
+
 #include "doctor/check_versions.h"
 #include "util/strings.h"
 
@@ -7,25 +9,12 @@ namespace cudaenv::doctor_detail {
 
 namespace {
 
-std::string compiler_export(int major) {
-  std::string n = std::to_string(major);
-  return "export CC=gcc-" + n + " CXX=g++-" + n + " NVCC_CCBIN=gcc-" + n;
-}
-
 std::vector<std::string> compiler_fixes(const CompilerProbe& compiler, int max_major, const Probes& probes,
-                                        const CudaFacts& facts, const CudaRelease& release) {
-  std::vector<std::string> fixes;
-  int best = 0;
-  for (int major : compiler.other_gcc_majors) {
-    if (major <= max_major && major > best) best = major;
-  }
-  if (best) fixes.push_back(compiler_export(best));
-  else
-    fixes.push_back("sudo apt install gcc-" + std::to_string(max_major) + " g++-" + std::to_string(max_major) + " && " +
-                    compiler_export(max_major));
+                                        const CudaFacts& facts, const Version& cuda) {
+  std::vector<std::string> fixes = {host_compiler_fix(best_gcc(max_major, compiler.other_gcc_majors), compiler.other_gcc_majors)};
   if (compiler.kind == "gcc" && compiler.version) {
     for (const CudaRelease& newer : facts.releases) {
-      if (newer.version > release.version && newer.gcc_max && *newer.gcc_max >= compiler.version->major()) {
+      if (newer.version > major_minor(cuda) && newer.gcc_max && *newer.gcc_max >= compiler.version->major()) {
         fixes.push_back(use_toolkit_fix(newer.version, probes));
         break;
       }
@@ -64,11 +53,9 @@ Finding torch_refuses_compiler(const Probes& probes, const BuildToolkit& build, 
                                const TorchCompilerRule& torch) {
   std::string cuda = mm(*build.version);
   std::vector<std::string> fixes;
-  int best = 0;
-  for (int major : probes.compiler.other_gcc_majors) {
-    if (major <= *torch.gcc_max && major > best) best = major;
-  }
-  if (best) fixes.push_back(compiler_export(best));
+  const std::vector<int>& installed = probes.compiler.other_gcc_majors;
+  int best = best_gcc(*torch.gcc_max, installed);
+  if (std::find(installed.begin(), installed.end(), best) != installed.end()) fixes.push_back(host_compiler_fix(best, installed));
   fixes.push_back("export TORCH_DONT_CHECK_COMPILER_ABI=1");
   return finding("host-compiler", Severity::warning,
                  torch.torch + " refuses " + label + " with CUDA " + cuda + ", though nvcc accepts it",
@@ -84,46 +71,55 @@ Finding torch_refuses_compiler(const Probes& probes, const BuildToolkit& build, 
 
 }  // namespace
 
+namespace {
+
+// The build toolkit's own crt/host_config.h, else the facts of its CUDA.
+HostCompilerLimits compiler_limits(const Probes& probes, const CudaFacts& facts) {
+  BuildToolkit build = build_toolkit(probes);
+  if (probes.compiler.limits) return *probes.compiler.limits;
+  return build.version ? facts_limits(facts, *build.version) : HostCompilerLimits{};
+}
+
+}  // namespace
+
 std::optional<Finding> check_compiler(const Probes& probes, const CudaFacts& facts) {
   const CompilerProbe& compiler = probes.compiler;
   BuildToolkit build = build_toolkit(probes);
-  const CudaRelease* release = build.version ? facts.release(*build.version) : nullptr;
+  HostCompilerLimits limits = compiler_limits(probes, facts);
   std::string named = compiler.variable.empty() ? compiler.command : compiler.variable + "=" + compiler.command;
   if (!compiler.path) {
     std::vector<std::string> fixes;
-    if (release && release->gcc_max) {
-      fixes.push_back("sudo apt install gcc-" + std::to_string(*release->gcc_max) + " g++-" + std::to_string(*release->gcc_max));
-    }
+    if (limits.gcc_max)
+      fixes.push_back(host_compiler_fix(best_gcc(*limits.gcc_max, compiler.other_gcc_majors), compiler.other_gcc_majors));
     return finding("host-compiler", Severity::warning, "no host compiler: " + named + " is not on PATH",
                    "nvcc compiles the host side of every .cu file with it.", fixes);
   }
   std::string label = compiler.kind + " " + (compiler.version ? compiler.version->str() : "(unknown version)") + " (" + named +
                       " -> " + compiler.path->string() + ")";
-  std::optional<int> max = !release                   ? std::nullopt
-                           : compiler.kind == "gcc"   ? release->gcc_max
-                           : compiler.kind == "clang" ? release->clang_max
-                                                      : std::nullopt;
+  std::optional<int> max = limits.max_for(compiler.kind);
   if (!compiler.version)
     return finding("host-compiler", Severity::info, "host compiler " + label + ": its version does not read");
-  if (!max) {
+  if (!max || !build.version) {
     std::string cuda = build.version ? "CUDA " + mm(*build.version) : "no toolkit";
     return finding("host-compiler", Severity::info,
                    "host compiler " + label + ": no " + compiler.kind + " bound known for " + cuda + ", not checked");
   }
+  std::string cuda = mm(*build.version);
   TorchCompilerRule torch = torch_compiler_rule(probes, facts, *build.version);
   int major = compiler.version->major();
   if (major <= *max) {
     if (torch.gcc_max && major > *torch.gcc_max) return torch_refuses_compiler(probes, build, label, torch);
     return finding("host-compiler", Severity::ok, build.label + " accepts " + label);
   }
-  std::string why = "nvcc " + mm(release->version) +
+  std::string why = "nvcc " + cuda +
                     " stops with \"#error -- unsupported GNU version! gcc versions "
                     "later than " +
-                    std::to_string(*max) + " are not supported!\" (crt/host_config.h)" +
-                    torch_says(torch, major, mm(release->version)) + ". Point nvcc at an older compiler, or use a newer CUDA.";
-  if (compiler.kind == "clang") why = "nvcc " + mm(release->version) + " rejects clang newer than " + std::to_string(*max) + ".";
+                    std::to_string(*max) + " are not supported!\" (" + limits.source + ")" + torch_says(torch, major, cuda) +
+                    ". Point nvcc at an older compiler, or use a newer CUDA.";
+  if (compiler.kind == "clang")
+    why = "nvcc " + cuda + " rejects clang newer than " + std::to_string(*max) + " (" + limits.source + ").";
   return finding("host-compiler", Severity::error, build.label + " does not accept " + label, why,
-                 compiler_fixes(compiler, *max, probes, facts, *release));
+                 compiler_fixes(compiler, *max, probes, facts, *build.version));
 }
 
 namespace {

@@ -229,10 +229,10 @@ std::optional<Finding> check_facts(const Probes& probes, const CudaFacts& facts)
   BuildToolkit build = build_toolkit(probes);
   if (!build.version || facts.release(*build.version)) return std::nullopt;
   std::string cuda = mm(*build.version);
-  return finding("facts", Severity::info,
-                 "no facts for CUDA " + cuda +
-                     ": these checks were skipped: GPU architectures, the arch list, the "
-                     "host compiler's bounds",
+  // A toolkit's own crt/host_config.h bounds its host compiler without the facts.
+  std::string skipped = probes.compiler.limits ? "GPU architectures, the arch list"
+                                               : "GPU architectures, the arch list, the host compiler's bounds";
+  return finding("facts", Severity::info, "no facts for CUDA " + cuda + ": these checks were skipped: " + skipped,
                  "cudaenv's cuda-facts.toml knows CUDA " + facts.releases.front().version.str() + " to " +
                      facts.releases.back().version.str() + "; a newer cudaenv may know " + cuda + ".");
 }

@@ -11,6 +11,7 @@
 #include "core/toolkits.h"
 #include "core/version_detect.h"
 #include "doctor/checks.h"
+#include "doctor/host_compiler.h"
 #include "doctor/parsers.h"
 #include "util/process.h"
 #include "util/strings.h"
@@ -157,28 +158,12 @@ std::vector<LibraryPathEntry> probe_library_path(const ProbeContext& context) {
   return entries;
 }
 
-std::vector<int> other_gcc_majors(const ProbeContext& context) {
-  std::vector<int> majors;
-  auto path = env_get(context.env, "PATH");
-  for (const std::string& dir : split(path.value_or(""), ':')) {
-    if (dir.empty()) continue;
-    for (const std::string& name : context.fs.list_dir(dir)) {
-      if (!starts_with(name, "gcc-") || name.size() == 4) continue;
-      auto number = parse_decimal(name.substr(4), 999);
-      if (!number) continue;
-      int major = static_cast<int>(*number);
-      if (context.fs.is_executable(fs::path(dir) / name) && std::find(majors.begin(), majors.end(), major) == majors.end()) {
-        majors.push_back(major);
-      }
-    }
-  }
-  std::sort(majors.begin(), majors.end());
-  return majors;
-}
-
-CompilerProbe probe_compiler(const ProbeContext& context) {
+// What nvcc runs: NVCC_CCBIN, else CC (as torch passes it), else the project's host_compiler (the
+// shims give it to nvcc), else gcc; and what the build toolkit's crt/host_config.h accepts.
+CompilerProbe probe_compiler(const ProbeContext& context, const std::optional<fs::path>& build_home) {
   CompilerProbe probe;
   probe.command = "gcc";
+  const Selection* selection = selected(context);
   for (const char* variable : {"NVCC_CCBIN", "CC"}) {
     if (auto value = env_get(context.env, variable)) {
       probe.variable = variable;
@@ -188,16 +173,16 @@ CompilerProbe probe_compiler(const ProbeContext& context) {
       break;
     }
   }
-  probe.path = fs::path(probe.command).has_parent_path() ? std::optional<fs::path>(probe.command)
-                                                         : find_on_path(context.fs, context.env, probe.command, {});
-  if (probe.path && !context.fs.is_executable(*probe.path)) probe.path.reset();
-  probe.other_gcc_majors = other_gcc_majors(context);
-  if (!probe.path) return probe;
-  if (auto output = run_capture({probe.path->string(), "--version"}, kProgramTimeout, &context.env)) {
-    CompilerBanner banner = parse_compiler_banner(output->out);
-    probe.kind = banner.kind;
-    probe.version = banner.version;
+  if (probe.variable.empty() && selection && selection->project && selection->project->host_compiler) {
+    probe.variable = "[cuda] host_compiler";
+    probe.command = *selection->project->host_compiler;
   }
+  HostCompiler compiler = identify_compiler(context.fs, context.env, probe.command);
+  probe.path = compiler.path;
+  probe.kind = compiler.kind;
+  probe.version = compiler.version;
+  probe.other_gcc_majors = installed_gcc_majors(context.fs, context.env);
+  if (build_home) probe.limits = read_host_config(context.fs, *build_home);
   return probe;
 }
 
@@ -316,7 +301,7 @@ Probes run_probes(const ProbeContext& context) {
   probes.cuda_home = probe_cuda_home(context, probes.nvcc);
   probes.toolkit_libraries = probe_toolkit_libraries(context, build_toolkit(probes).home);
   probes.library_path = probe_library_path(context);
-  probes.compiler = probe_compiler(context);
+  probes.compiler = probe_compiler(context, build_toolkit(probes).home);
   probes.arch_list = probe_arch_list(context);
   probes.deepspeed_skip_check = env_get(context.env, "DS_SKIP_CUDA_CHECK").value_or("") == "1";
   probes.wsl = probe_wsl(context);

@@ -14,6 +14,7 @@
 #include "core/layout.h"
 #include "core/selection.h"
 #include "core/version.h"
+#include "doctor/host_compiler.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 
@@ -128,12 +129,14 @@ struct WslProbe {
 };
 
 struct CompilerProbe {   // the host compiler nvcc would use
-  std::string command;   // as named by NVCC_CCBIN / CC, or "gcc"
-  std::string variable;  // NVCC_CCBIN, CC or empty for the default
+  std::string command;   // as named by NVCC_CCBIN / CC / cuda.toml, or "gcc"
+  std::string variable;  // NVCC_CCBIN, CC, "[cuda] host_compiler" or empty for the default
   std::optional<fs::path> path;
   std::string kind;  // gcc, clang or unknown
   std::optional<Version> version;
   std::vector<int> other_gcc_majors;  // gcc-N found on PATH
+  // What the build toolkit's crt/host_config.h accepts; without one, the facts say.
+  std::optional<HostCompilerLimits> limits;
 };
 
 struct ArchListProbe {

@@ -60,9 +60,19 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
     return outcome;
   }
   for (const std::string& warning : selection->warnings) outcome.messages.push_back("cudaenv: warning: " + warning);
+  if (effects.check_compiler) {
+    // Said, not refused: the prompt keeps the project's environment, as `exec` would not.
+    if (Status compiler = effects.check_compiler(*selection); !compiler) {
+      std::vector<std::string> lines = error_lines(compiler.error());
+      lines.front().replace(0, std::string_view("cudaenv: error").size(), "cudaenv: warning");
+      outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
+    }
+  }
+  SelectionExtras extras = effects.extras ? effects.extras(*selection) : SelectionExtras{};
+  for (const fs::path& input : extras.inputs) watches.push_back(effects.watch(input));
   std::string notice;
-  outcome.change = checked_env_change(*selection, effects.is_trusted, notice);
-  outcome.toolkit_change = selection_env_change(*selection);
+  outcome.change = checked_env_change(*selection, effects.is_trusted, notice, extras);
+  outcome.toolkit_change = selection_env_change(*selection, extras);
   outcome.env_entries = outcome.change.set.size() - outcome.toolkit_change.set.size();
   if (selection->project && !selection->project->env.empty()) watches.push_back(effects.watch(layout.trust_dir()));
   if (!notice.empty()) outcome.messages.push_back(notice);
@@ -136,8 +146,8 @@ Applied bounded(const EnvMap& pristine, Outcome& outcome, const std::optional<fs
 
 }  // namespace
 
-EnvChange project_env_change(const Selection& selection, bool trusted) {
-  EnvChange change = selection_env_change(selection);
+EnvChange project_env_change(const Selection& selection, bool trusted, const SelectionExtras& extras) {
+  EnvChange change = selection_env_change(selection, extras);
   if (trusted && selection.project) {
     for (const auto& entry : selection.project->env) change.set.push_back(entry);
   }
@@ -157,11 +167,11 @@ std::string untrusted_notice(const CudaToml& project) {
 }
 
 EnvChange checked_env_change(const Selection& selection, const std::function<bool(const CudaToml&)>& is_trusted,
-                             std::string& notice) {
+                             std::string& notice, const SelectionExtras& extras) {
   bool has_env = selection.project && !selection.project->env.empty();
   bool trusted = !has_env || is_trusted(*selection.project);
   if (!trusted) notice = untrusted_notice(*selection.project);
-  return project_env_change(selection, trusted);
+  return project_env_change(selection, trusted, extras);
 }
 
 HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path& cwd, const Layout& layout,

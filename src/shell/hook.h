@@ -15,10 +15,14 @@
 
 namespace cudaenv {
 
-// The disk the hook consults besides reading files: mtime stamps and trust records.
+// The disk the hook consults besides reading files: mtime stamps and trust records; and what
+// a selection needs from above this layer: its extras (uv's torch backend) and the verdict on
+// the project's host compiler. Without them, neither.
 struct HookEffects {
   std::function<Watch(const fs::path&)> watch;
   std::function<bool(const CudaToml&)> is_trusted;
+  std::function<SelectionExtras(const Selection&)> extras = {};
+  std::function<Status(const Selection&)> check_compiler = {};
 };
 
 struct HookResult {
@@ -32,8 +36,9 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
                     const HookEffects& effects, ShellDialect dialect);
 
 // The [env] entries of the selection's cuda.toml when `trusted`, after the toolkit's
-// own: what the hook, `exec` and `env` apply (the shim stays minimal and skips [env]).
-EnvChange project_env_change(const Selection& selection, bool trusted);
+// own and `extras`: what the hook, `exec` and `env` apply (the shim stays minimal and skips
+// [env] and the extras).
+EnvChange project_env_change(const Selection& selection, bool trusted, const SelectionExtras& extras);
 
 // "cudaenv: /p/cuda.toml sets [env] (A, B), not applied: ..." for an untrusted file.
 std::string untrusted_notice(const CudaToml& project);
@@ -41,6 +46,6 @@ std::string untrusted_notice(const CudaToml& project);
 // project_env_change() asking `is_trusted` only when the file has [env]; `notice` gets
 // untrusted_notice() when it is withheld. What `exec` and `env` apply.
 EnvChange checked_env_change(const Selection& selection, const std::function<bool(const CudaToml&)>& is_trusted,
-                             std::string& notice);
+                             std::string& notice, const SelectionExtras& extras);
 
 }  // namespace cudaenv

@@ -321,4 +321,13 @@ Result<TorchChoice> choose_among(const TorchMatrix& matrix, const TorchQuery& qu
 
 }  // namespace
 
+std::optional<std::string> uv_torch_backend(const TorchMatrix& matrix, const std::string& setting, const TorchQuery& query) {
+  if (setting == "none") return std::nullopt;
+  if (setting == "cpu") return std::string("cpu");
+  if (!query.cuda) return std::nullopt;
+  auto choice = choose_torch(matrix, query);
+  if (!choice || !choice->variant) return std::nullopt;
+  return cuda_variant_tag(*choice->variant);
+}
+
 }  // namespace cudaenv

@@ -40,4 +40,9 @@ Result<TorchChoice> choose_torch(const TorchMatrix& matrix, const TorchQuery& qu
 
 const char* match_label(TorchMatch match);
 
+// UV_TORCH_BACKEND as [torch] backend asks (`setting`): "cpu"; nothing for "none"; for "auto" the
+// cuXY choose_torch() picks for `query`, as `cudaenv torch` would, and nothing where no build
+// fits (uv then picks as it would without it).
+std::optional<std::string> uv_torch_backend(const TorchMatrix& matrix, const std::string& setting, const TorchQuery& query);
+
 }  // namespace cudaenv

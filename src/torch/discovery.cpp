@@ -189,4 +189,12 @@ TorchMatrix merge_index(const TorchMatrix& shipped, const TorchIndexSnapshot& sn
   return merged;
 }
 
+std::optional<TorchIndexSnapshot> cached_snapshot(const FileSystemView& fs, const std::filesystem::path& cache,
+                                                  const std::string& base) {
+  auto text = fs.read_file(cache);
+  auto snapshot = text ? parse_snapshot(*text) : std::nullopt;
+  if (!snapshot || snapshot->base != base) return std::nullopt;
+  return snapshot;
+}
+
 }  // namespace cudaenv

@@ -11,6 +11,7 @@
 
 #include "torch/index_parser.h"
 #include "torch/matrix.h"
+#include "util/file_system.h"
 
 namespace cudaenv {
 
@@ -34,6 +35,10 @@ struct TorchIndexSnapshot {
 std::string render_snapshot(const TorchIndexSnapshot& snapshot);
 // None for anything that is not a snapshot this version wrote (the cache is then refreshed).
 std::optional<TorchIndexSnapshot> parse_snapshot(std::string_view text);
+
+// The snapshot cached at `cache`, when it was read from the index at `base`.
+std::optional<TorchIndexSnapshot> cached_snapshot(const FileSystemView& fs, const std::filesystem::path& cache,
+                                                  const std::string& base);
 
 // The torchvision/torchaudio releases the shipped table does not pair: their metadata is read.
 std::vector<std::string> unpaired(const TorchMatrix& shipped, const std::set<std::string>& versions, bool torchaudio);

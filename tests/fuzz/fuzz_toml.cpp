@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   const cudaenv::fs::path path = "/project/cuda.toml";
   auto parsed = cudaenv::parse_cuda_toml(path, text);
-  auto edited = cudaenv::set_cuda_toml_version(path, text, "12.4");
+  auto edited = cudaenv::set_cuda_toml_key(path, text, "version", "12.4");
   if (parsed && edited) {
     auto reparsed = cudaenv::parse_cuda_toml(path, *edited);
     if (!reparsed || reparsed->version != "12.4") std::abort();
