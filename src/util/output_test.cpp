@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -41,14 +42,34 @@ std::FILE* open_terminal(int& master) {
   return name ? std::fopen(name, "w") : nullptr;
 }
 
-}  // namespace
-
-TEST_CASE("wants_colour: a terminal gets colour unless NO_COLOR is set to a non-empty value") {
+// Runs `check` on the write end of a pseudo-terminal, where this machine can open one.
+void on_terminal(const std::function<void(std::FILE*)>& check) {
   int master = -1;
   std::FILE* terminal = open_terminal(master);
   if (!terminal) {
     WARN("no pseudo-terminal here: only the pipe half of the policy is checked");
   } else {
+    check(terminal);
+    std::fclose(terminal);
+  }
+  if (master >= 0) ::close(master);
+}
+
+// Runs `check` on the write end of a pipe.
+void on_pipe(const std::function<void(std::FILE*)>& check) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::FILE* pipe_end = ::fdopen(fds[1], "w");
+  REQUIRE(pipe_end);
+  check(pipe_end);
+  std::fclose(pipe_end);
+  ::close(fds[0]);
+}
+
+}  // namespace
+
+TEST_CASE("wants_colour: a terminal gets colour unless NO_COLOR is set to a non-empty value") {
+  on_terminal([](std::FILE* terminal) {
     {
       ScopedNoColor unset(std::nullopt);
       CHECK(wants_colour(terminal));
@@ -57,47 +78,23 @@ TEST_CASE("wants_colour: a terminal gets colour unless NO_COLOR is set to a non-
       ScopedNoColor empty(std::string{});
       CHECK(wants_colour(terminal));
     }
-    {
-      ScopedNoColor set(std::string{"1"});
-      CHECK_FALSE(wants_colour(terminal));
-    }
-    std::fclose(terminal);
-  }
-  if (master >= 0) ::close(master);
-
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::FILE* pipe_end = ::fdopen(fds[1], "w");
-  REQUIRE(pipe_end);
-  {
+    ScopedNoColor set(std::string{"1"});
+    CHECK_FALSE(wants_colour(terminal));
+  });
+  on_pipe([](std::FILE* pipe_end) {
     ScopedNoColor unset(std::nullopt);
     CHECK_FALSE(wants_colour(pipe_end));
-  }
-  std::fclose(pipe_end);
-  ::close(fds[0]);
+  });
 }
 
 TEST_CASE("wants_progress_bars: on a terminal, NO_COLOR or not, unless turned off; never into a pipe") {
-  int master = -1;
-  std::FILE* terminal = open_terminal(master);
-  if (!terminal) {
-    WARN("no pseudo-terminal here: only the pipe half of the policy is checked");
-  } else {
+  on_terminal([](std::FILE* terminal) {
     {
       ScopedNoColor set(std::string{"1"});
       CHECK(wants_progress_bars(terminal, false));
       CHECK_FALSE(wants_colour(terminal));
     }
     CHECK_FALSE(wants_progress_bars(terminal, true));
-    std::fclose(terminal);
-  }
-  if (master >= 0) ::close(master);
-
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::FILE* pipe_end = ::fdopen(fds[1], "w");
-  REQUIRE(pipe_end);
-  CHECK_FALSE(wants_progress_bars(pipe_end, false));
-  std::fclose(pipe_end);
-  ::close(fds[0]);
+  });
+  on_pipe([](std::FILE* pipe_end) { CHECK_FALSE(wants_progress_bars(pipe_end, false)); });
 }
