@@ -65,3 +65,41 @@ TEST_CASE("toolkit env: renderings for bash/zsh, fish and JSON") {
   CHECK(render_exports({{"Z", "1"}, {"A", "/p/\xff"}}, ShellDialect::json) ==
         "{\n  \"Z\": \"1\",\n  \"A\": \"/p/\xef\xbf\xbd\"\n}\n");
 }
+
+TEST_CASE("toolkit env: a host compiler's C and C++ drivers, named either way") {
+  auto drivers = [](const char* name) {
+    auto found = compiler_drivers(name);
+    return found ? found->c + " " + found->cxx : std::string("none");
+  };
+  CHECK(drivers("gcc-12") == "gcc-12 g++-12");
+  CHECK(drivers("g++-12") == "gcc-12 g++-12");
+  CHECK(drivers("gcc") == "gcc g++");
+  CHECK(drivers("x86_64-linux-gnu-gcc-12") == "x86_64-linux-gnu-gcc-12 x86_64-linux-gnu-g++-12");
+  CHECK(drivers("/opt/gcc 11/bin/gcc") == "/opt/gcc 11/bin/gcc /opt/gcc 11/bin/g++");
+  CHECK(drivers("clang-17") == "clang-17 clang++-17");
+  CHECK(drivers("/usr/lib/llvm-17/bin/clang++") == "/usr/lib/llvm-17/bin/clang /usr/lib/llvm-17/bin/clang++");
+  CHECK(drivers("cc") == "cc c++");
+  CHECK(drivers("/opt/gcc/bin/c++") == "/opt/gcc/bin/cc /opt/gcc/bin/c++");
+  CHECK(drivers("icx") == "none");
+  CHECK(drivers("/opt/gcc-12/bin/nvc") == "none");  // the folder's name is no compiler's
+}
+
+TEST_CASE("toolkit env: the project's host compiler and the extras join the toolkit's change") {
+  Selection selection{Request{}, installed("/t/12.4.1"), CudaToml{}, {}};
+  selection.project->host_compiler = "gcc-12";
+  EnvMap env{{"CC", "cc"}};
+  apply_env_change(selection_env_change(selection, SelectionExtras{"cu124", {}}), env);
+  CHECK(env["NVCC_CCBIN"] == "g++-12");  // nvcc links with it: the C++ driver
+  CHECK(env["CUDAHOSTCXX"] == "g++-12");
+  CHECK(env["CC"] == "gcc-12");
+  CHECK(env["CXX"] == "g++-12");
+  CHECK(env["UV_TORCH_BACKEND"] == "cu124");
+  CHECK(env["CUDA_HOME"] == "/t/12.4.1");
+  // The shim's change: no extras; and a project without a compiler leaves CC alone.
+  selection.project->host_compiler.reset();
+  EnvMap plain{{"CC", "cc"}};
+  apply_env_change(selection_env_change(selection), plain);
+  CHECK(plain["CC"] == "cc");
+  CHECK(plain.count("NVCC_CCBIN") == 0);
+  CHECK(plain.count("UV_TORCH_BACKEND") == 0);
+}

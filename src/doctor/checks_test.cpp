@@ -361,8 +361,8 @@ TEST_CASE("doctor: gcc newer than nvcc accepts") {
   Finding f = only(p, "host-compiler");
   CHECK(f.severity == Severity::error);
   REQUIRE(f.fixes.size() == 2);
-  CHECK(f.fixes[0] == "export CC=gcc-12 CXX=g++-12 NVCC_CCBIN=gcc-12");  // the newest one 12.4 accepts (<= 13)
-  CHECK(f.fixes[1] == "cudaenv install 12.8 && cudaenv use 12.8");       // the first CUDA taking gcc 14
+  CHECK(f.fixes[0] == "cudaenv use --host-compiler gcc-12");        // the newest one 12.4 accepts (<= 13)
+  CHECK(f.fixes[1] == "cudaenv install 12.8 && cudaenv use 12.8");  // the first CUDA taking gcc 14
   p.compiler.kind = "clang";
   p.compiler.version = v("17.0.6");
   CHECK(only(p, "host-compiler").severity == Severity::error);  // 12.4 takes clang <= 16

@@ -57,7 +57,7 @@ assert_contains "$(explanation_of host-compiler)" "load() does not check" "torch
 assert_contains "$(fixes_of host-compiler)" "export TORCH_DONT_CHECK_COMPILER_ABI=1" "torch 2.11: the switch torch reads"
 fake_gcc gcc-13 13.3.0
 doctor
-assert_eq "export CC=gcc-13 CXX=g++-13 NVCC_CCBIN=gcc-13" "$(fixes_of host-compiler | head -n 1)" "torch 2.11: gcc-13 on PATH offered"
+assert_eq "cudaenv use --host-compiler gcc-13" "$(fixes_of host-compiler | head -n 1)" "torch 2.11: gcc-13 on PATH offered"
 fake_torch 2.12.0+cu128 12.8 "sm_90"
 doctor
 assert_eq ok "$(severity_of host-compiler)" "gcc 14 + 12.8 + torch 2.12: accepted"

@@ -66,7 +66,7 @@ assert_contains "$(explanation_of host-compiler)" "gcc versions later than 11 ar
 assert_contains "$(fixes_of host-compiler)" "cudaenv install 12.3 && cudaenv use 12.3" "gcc 13 + 11.8: or a CUDA that takes gcc 13"
 fake_gcc gcc-11 11.4.0
 doctor
-assert_eq "export CC=gcc-11 CXX=g++-11 NVCC_CCBIN=gcc-11" "$(fixes_of host-compiler | head -n 1)" "gcc 13 + 11.8: gcc-11 on PATH is used"
+assert_eq "cudaenv use --host-compiler gcc-11" "$(fixes_of host-compiler | head -n 1)" "gcc 13 + 11.8: gcc-11 on PATH is used"
 CC=gcc-11 doctor
 assert_eq ok "$(severity_of host-compiler)" "CC=gcc-11: accepted"
 assert_eq "CC" "$(probe .probes.compiler.variable)" "CC=gcc-11: probe says where it came from"
