@@ -27,9 +27,13 @@ SelectionExtras selection_extras(const Session& session, const Selection& select
   if (auto driver = read_driver(session.fs, session.env); driver && *driver) query.driver = (*driver)->version;
   auto matrix = load_torch_matrix(session.data);
   if (!matrix || !use_index_base(*matrix, env_get(session.env, kTorchIndexVariable))) return extras;
-  fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
-  extras.inputs.push_back(cache);
-  if (auto snapshot = cached_snapshot(session.fs, cache, matrix->index_url)) *matrix = merge_index(*matrix, *snapshot, "cache");
+  // What `cudaenv torch` last read from the index, whatever its age (refreshing is its job);
+  // CUDAENV_TORCH_OFFLINE=1 keeps to the shipped table, as it does for `cudaenv torch`.
+  if (!env_get(session.env, "CUDAENV_TORCH_OFFLINE")) {
+    fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
+    extras.inputs.push_back(cache);
+    if (auto snapshot = cached_snapshot(session.fs, cache, matrix->index_url)) *matrix = merge_index(*matrix, *snapshot, "cache");
+  }
   extras.uv_torch_backend = uv_torch_backend(*matrix, setting, query);
   return extras;
 }

@@ -233,3 +233,15 @@ TEST_CASE("arch: never a build without kernels for the GPU (Volta from torch 2.1
   q.archs = {*parse_compute_capability("8.6")};
   CHECK(choose(q).release.torch.str() == "2.15.0");
 }
+
+TEST_CASE("uv's torch backend: the cuXY `cudaenv torch` chooses, cpu, or nothing") {
+  CHECK(uv_torch_backend(matrix(), "auto", query("12.4")) == "cu124");
+  CHECK(uv_torch_backend(matrix(), "auto", query("13.0")) == "cu130");
+  CHECK(uv_torch_backend(matrix(), "auto", query("12.5")) == "cu126");  // no cu125 build: the nearest minor, as `cudaenv torch`
+  CHECK(uv_torch_backend(matrix(), "auto", query("11.8", "2.1.2")) == "cu118");
+  CHECK(uv_torch_backend(matrix(), "auto", query("12.4", "2.1.2")) == "cu121");  // [torch] version 2.1.2 has no cu124
+  CHECK(uv_torch_backend(matrix(), "cpu", query("12.4")) == "cpu");
+  CHECK_FALSE(uv_torch_backend(matrix(), "none", query("12.4")));
+  CHECK_FALSE(uv_torch_backend(matrix(), "auto", query("13.0", nullptr, "550.54.14")));  // below CUDA 13's driver floor
+  CHECK_FALSE(uv_torch_backend(matrix(), "auto", TorchQuery{}));                         // no toolkit CUDA known
+}
