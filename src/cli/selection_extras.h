@@ -13,8 +13,9 @@ namespace cudaenv {
 SelectionExtras selection_extras(const Session& session, const Selection& selection);
 
 // A host compiler against `toolkit` (doctor/host_compiler.h): missing, without its C++ driver, or
-// newer than the toolkit's crt/host_config.h (else the shipped facts) accepts.
-Status check_toolkit_compiler(const Session& session, const std::string& compiler, const Toolkit& toolkit);
+// newer than the toolkit's crt/host_config.h (else the shipped facts) accepts; without a
+// toolkit, only the first two.
+Status check_toolkit_compiler(const Session& session, const std::string& compiler, const Toolkit* toolkit);
 // The project's [cuda] host_compiler against the selected toolkit, the error naming the file;
 // ok where none is set.
 Status check_selection_compiler(const Session& session, const Selection& selection);

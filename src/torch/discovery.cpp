@@ -189,12 +189,16 @@ TorchMatrix merge_index(const TorchMatrix& shipped, const TorchIndexSnapshot& sn
   return merged;
 }
 
+std::optional<TorchIndexSnapshot> snapshot_of(std::string_view text, const std::string& base) {
+  auto snapshot = parse_snapshot(text);
+  if (!snapshot || snapshot->base != base) return std::nullopt;
+  return snapshot;
+}
+
 std::optional<TorchIndexSnapshot> cached_snapshot(const FileSystemView& fs, const std::filesystem::path& cache,
                                                   const std::string& base) {
   auto text = fs.read_file(cache);
-  auto snapshot = text ? parse_snapshot(*text) : std::nullopt;
-  if (!snapshot || snapshot->base != base) return std::nullopt;
-  return snapshot;
+  return text ? snapshot_of(*text, base) : std::nullopt;
 }
 
 }  // namespace cudaenv

@@ -36,6 +36,8 @@ std::string render_snapshot(const TorchIndexSnapshot& snapshot);
 // None for anything that is not a snapshot this version wrote (the cache is then refreshed).
 std::optional<TorchIndexSnapshot> parse_snapshot(std::string_view text);
 
+// The snapshot `text` holds, when it was read from the index at `base`.
+std::optional<TorchIndexSnapshot> snapshot_of(std::string_view text, const std::string& base);
 // The snapshot cached at `cache`, when it was read from the index at `base`.
 std::optional<TorchIndexSnapshot> cached_snapshot(const FileSystemView& fs, const std::filesystem::path& cache,
                                                   const std::string& base);

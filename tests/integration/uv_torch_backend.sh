@@ -18,6 +18,11 @@ assert_contains "$("$CUDAENV" env --shell bash)" "export UV_TORCH_BACKEND='cu124
 assert_contains "$("$CUDAENV" hook-env --shell bash 2>/dev/null)" "export UV_TORCH_BACKEND='cu124';" "the hook: 12.4 -> cu124"
 "$CUDAENV" use 13.0 >/dev/null 2>&1
 assert_eq cu130 "$(backend)" "13.0 -> cu130"
+# The answers are kept, keyed by all they rest on (parsing the shipped table at every prompt
+# would cost more than the rest of the hook); without the memo they are the same.
+check "the answer is kept in the cache" grep -q ' cu130$' "$CUDAENV_ROOT/cache/uv-torch-backend"
+rm "$CUDAENV_ROOT/cache/uv-torch-backend"
+assert_eq cu130 "$(backend)" "worked out again without the memo"
 # What `cudaenv torch` chooses, the same way: 13.1 has no build (PyPI's torch skipped it).
 "$CUDAENV" use 13.1 >/dev/null 2>&1
 assert_eq cu132 "$(backend)" "13.1 -> cu132, the nearest build cudaenv torch takes"
