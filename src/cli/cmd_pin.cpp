@@ -88,14 +88,6 @@ Error no_project_file_error(const Session& session, const std::string& flag) {
                                                                        : "nothing is set here");
 }
 
-// The toolkit the project will select once `options` are written: the version given, else
-// the selection here.
-Result<Toolkit> toolkit_after(const Session& session, const UseOptions& options) {
-  if (!options.version.empty()) return session.resolve_argument(options.version, "use");
-  CUDAENV_TRY_ASSIGN(auto selection, session.select());
-  return selection.toolkit;
-}
-
 Result<int> run_use(const Session& session, const UseOptions& options) {
   std::vector<KeyEdit> edits;
   std::optional<Toolkit> pinned;
@@ -105,9 +97,13 @@ Result<int> run_use(const Session& session, const UseOptions& options) {
   }
   if (options.unset) edits.push_back({"version", std::nullopt});
   if (!options.host_compiler.empty()) {
-    // Checked as `exec` checks it, against the toolkit the project will have.
-    CUDAENV_TRY_ASSIGN(auto toolkit, toolkit_after(session, options));
-    CUDAENV_TRY(check_toolkit_compiler(session, options.host_compiler, toolkit));
+    // Checked as `exec` checks it, against the toolkit the project will have: the one pinned
+    // now, else the one selected here; with none, only that it is there.
+    std::optional<Toolkit> toolkit = pinned;
+    if (!toolkit) {
+      if (auto selection = session.select()) toolkit = selection->toolkit;
+    }
+    CUDAENV_TRY(check_toolkit_compiler(session, options.host_compiler, toolkit ? &*toolkit : nullptr));
     edits.push_back({"host_compiler", options.host_compiler});
   }
   if (options.unset_host_compiler) edits.push_back({"host_compiler", std::nullopt});
