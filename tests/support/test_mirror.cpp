@@ -1,8 +1,10 @@
 // A loopback HTTP/1.1 file server for the install tests and benchmark: binds 127.0.0.1 on a
 // free port, prints the port, serves --root with Range support, and injects faults per path.
 //
-//   test_mirror --root DIR [--faults FILE] [--log FILE]
+//   test_mirror --root DIR [--faults FILE] [--log FILE] [--rate BYTES_PER_SECOND]
 //
+// --rate makes every body share one link of that speed (bench/install.sh): all transfers
+// together send no faster, as behind one line to the CDN.
 // FILE is re-read on every request, so a test can change faults while the server runs; a change
 // restarts the request counts. Each
 // line is "<url-path> <fault> [N]"; the first N requests of that path (default: all) get it:
@@ -53,6 +55,23 @@ std::string g_log_file;
 std::mutex g_mutex;
 std::map<std::string, int> g_served;  // requests seen per path since the faults last changed
 std::string g_faults;
+double g_rate = 0;                                  // bytes per second of the one link all bodies share; 0: unlimited
+std::chrono::steady_clock::time_point g_link_free;  // when the link has sent what was queued on it
+
+// Waits for the link's turn to send `bytes`: each piece of every body takes its slot in one
+// queue, so concurrent transfers share the rate.
+void pace(size_t bytes) {
+  if (g_rate <= 0) return;
+  std::chrono::steady_clock::time_point send_at;
+  {
+    std::lock_guard lock(g_mutex);
+    auto now = std::chrono::steady_clock::now();
+    g_link_free = std::max(g_link_free, now);
+    send_at = g_link_free;
+    g_link_free += std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(bytes / g_rate));
+  }
+  std::this_thread::sleep_until(send_at);
+}
 
 struct Fault {
   std::string kind;
@@ -125,8 +144,11 @@ void send_body(int fd, int file, off_t offset, off_t length, const std::string& 
     }
     return;
   }
+  // Paced in pieces of 64 kB: at 40 MB/s each is 1.6 ms of the link.
+  const off_t piece = g_rate > 0 ? 64 << 10 : 1 << 30;
   while (length > 0) {
-    ssize_t sent = ::sendfile(fd, file, &offset, static_cast<size_t>(std::min<off_t>(length, 1 << 30)));
+    pace(static_cast<size_t>(std::min<off_t>(length, piece)));
+    ssize_t sent = ::sendfile(fd, file, &offset, static_cast<size_t>(std::min<off_t>(length, piece)));
     if (sent <= 0) return;
     length -= sent;
   }
@@ -262,9 +284,10 @@ int main(int argc, char** argv) {
     if (flag == "--root") g_root = argv[i + 1];
     else if (flag == "--faults") g_faults_file = argv[i + 1];
     else if (flag == "--log") g_log_file = argv[i + 1];
+    else if (flag == "--rate") g_rate = std::stod(argv[i + 1]);
   }
   if (g_root.empty()) {
-    std::fprintf(stderr, "usage: test_mirror --root DIR [--faults FILE] [--log FILE]\n");
+    std::fprintf(stderr, "usage: test_mirror --root DIR [--faults FILE] [--log FILE] [--rate BYTES_PER_SECOND]\n");
     return 2;
   }
   signal(SIGPIPE, SIG_IGN);
