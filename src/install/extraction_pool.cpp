@@ -45,12 +45,6 @@ void ExtractionPool::submit(size_t index) {
   ready_.notify_one();
 }
 
-void ExtractionPool::offer(Help help) {
-  std::lock_guard lock(mutex_);
-  help_.push_back(std::move(help));
-  ready_.notify_all();
-}
-
 Status ExtractionPool::finish() {
   {
     std::lock_guard lock(mutex_);
@@ -68,25 +62,11 @@ void ExtractionPool::loop() {
   while (true) {
     std::optional<size_t> next;
     unsigned threads = 1;
-    Help help;
     {
       std::unique_lock lock(mutex_);
-      ready_.wait(lock, [&] {
-        if ((next = queue_.take())) return true;
-        if (!queue_.drained()) return false;
-        if (!help_.empty()) {
-          help = std::move(help_.back());  // one whose extraction is over returns at once
-          help_.pop_back();
-          return true;
-        }
-        return queue_.idle();
-      });
-      if (!next && !help) return;
-      if (next) threads = queue_.decoder_threads();
-    }
-    if (help) {
-      help();
-      continue;
+      ready_.wait(lock, [&] { return (next = queue_.take()) || (queue_.drained() && queue_.idle()); });
+      if (!next) return;
+      threads = queue_.decoder_threads();
     }
     Status status = failed_ ? ok_status() : work_(*next, threads);
     std::lock_guard lock(mutex_);

@@ -52,8 +52,8 @@ class ExtractionQueue {
     --running_;
     ++extracted_;
   }
-  // Nothing waits and nothing more will come: a free worker may help the archives still
-  // being extracted, or stop once none is.
+  // Nothing waits and nothing more will come: a free worker stops once no archive is being
+  // extracted.
   bool drained() const { return waiting_.empty() && downloads_over_; }
   // No archive is being extracted.
   bool idle() const { return running_ == 0; }
@@ -72,21 +72,16 @@ class ExtractionQueue {
 };
 
 // Workers run `work(index, decoder_threads)` for each submitted archive, in ExtractionQueue's
-// order, on `cores` cores. Once no archive waits or will come, a free worker runs the help
-// the running extractions offered (decoding their blocks ahead), each offer once.
-// After the first error the rest are skipped.
+// order, on `cores` cores. After the first error the rest are skipped.
 class ExtractionPool {
  public:
   using Work = std::function<Status(size_t index, unsigned decoder_threads)>;
-  using Help = std::function<void()>;
   ExtractionPool(size_t cores, unsigned decoder_cores, std::vector<std::uint64_t> sizes, Work work);
   ~ExtractionPool() { (void)finish(); }
   ExtractionPool(const ExtractionPool&) = delete;
   ExtractionPool& operator=(const ExtractionPool&) = delete;
 
   void submit(size_t index);
-  // Thread-safe; `help` must return soon once the extraction that offered it is over.
-  void offer(Help help);
   bool failed() const { return failed_; }
   // Waits for the submitted work; the first error, if any.
   Status finish();
@@ -99,7 +94,6 @@ class ExtractionPool {
   mutable std::mutex mutex_;
   std::condition_variable ready_;
   ExtractionQueue queue_;
-  std::vector<Help> help_;           // offered, not taken yet
   std::atomic<bool> failed_{false};  // polled by the downloads without the lock
   std::optional<Error> error_;
 };

@@ -205,28 +205,6 @@ TEST_CASE("extraction pool: the first error is returned and the rest are skipped
   CHECK(ran == 1);
 }
 
-TEST_CASE("extraction pool: once no archive waits or will come, a free worker runs the help a running extraction offers") {
-  std::promise<void> offered_promise, helped_promise;
-  std::shared_future<void> offered = offered_promise.get_future().share(), helped = helped_promise.get_future().share();
-  std::atomic<bool> helped_in_time{false};
-  std::optional<ExtractionPool> pool;
-  pool.emplace(2, 2, std::vector<std::uint64_t>{100, 10}, [&](size_t index, unsigned) -> Status {
-    if (index == 1) return ok_status();
-    pool->offer([&] { helped_promise.set_value(); });
-    offered_promise.set_value();
-    // Generous: a loaded machine may be slow to wake the free worker.
-    helped_in_time = helped.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
-    return ok_status();
-  });
-  pool->submit(0);
-  offered.wait();
-  pool->submit(1);
-  // Archive 1 may still be extracted, and more may come: the help waits.
-  CHECK(helped.wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout);
-  CHECK(pool->finish());
-  CHECK(helped_in_time);
-}
-
 TEST_CASE("usable cores follow the CPU affinity, as taskset sets it") {
   cpu_set_t all;
   REQUIRE(sched_getaffinity(0, sizeof all, &all) == 0);

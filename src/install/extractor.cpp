@@ -3,8 +3,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
-#include <lzma.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,11 +16,10 @@
 #include <tuple>
 #include <utility>
 
-#include "install/blocks_ahead.h"
+#include "install/decompressor.h"
 #include "install/downloader.h"
-#include "install/lzma2_decoder.h"
 #include "install/pypi_index.h"
-#include "install/xz_blocks.h"
+#include "install/zip_reader.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -134,18 +131,13 @@ std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout lay
   return std::nullopt;
 }
 
-// A file's size on disk against its header: libarchive reports some short writes (a full
-// disk) only as a warning, or not at all.
-std::optional<std::string> size_mismatch(archive_entry* entry) {
-  if (archive_entry_filetype(entry) != AE_IFREG || archive_entry_hardlink(entry) || !archive_entry_size_is_set(entry)) {
-    return std::nullopt;
-  }
+// A file's size on disk against the bytes written into it: libarchive reports some short
+// writes (a full disk) only as a warning, or not at all.
+std::optional<std::string> size_on_disk_mismatch(const char* path, std::uint64_t written) {
   struct stat st {};
-  if (::lstat(archive_entry_pathname(entry), &st) != 0)
-    return std::string("is missing after extraction: ") + std::strerror(errno);
-  if (st.st_size == archive_entry_size(entry)) return std::nullopt;
-  return "was written with " + std::to_string(st.st_size) + " bytes, but the archive says " +
-         std::to_string(archive_entry_size(entry));
+  if (::lstat(path, &st) != 0) return std::string("is missing after extraction: ") + std::strerror(errno);
+  if (static_cast<std::uint64_t>(st.st_size) == written) return std::nullopt;
+  return "was written with " + std::to_string(st.st_size) + " bytes, but the archive has " + std::to_string(written);
 }
 
 Error write_failure(const std::string& component, const std::string& member, const std::string& why) {
@@ -177,24 +169,6 @@ Result<bool> defer_link(archive_entry* entry, const std::string& component, cons
   links.push_back(ArchiveLink{path, archive_entry_symlink(entry), false, component, archive, member});
   return true;
 }
-
-// An open file or folder, closed with it.
-class OpenFd {
- public:
-  explicit OpenFd(int fd) : fd_(fd) {}
-  OpenFd(OpenFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  OpenFd& operator=(OpenFd&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  ~OpenFd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 std::string read_link_at(int folder, const char* name) {
   std::string target(4096, '\0');
@@ -277,26 +251,6 @@ Status make_link(OpenFd root, const ArchiveLink& link) {
                 "'");
 }
 
-Status copy_data(archive* in, archive* out, const std::string& component, const std::filesystem::path& path,
-                 const std::string& member, const std::function<bool()>& should_stop) {
-  const void* block = nullptr;
-  size_t size = 0;
-  la_int64_t offset = 0;
-  while (true) {
-    int status = archive_read_data_block(in, &block, &size, &offset);
-    if (status == ARCHIVE_EOF) return ok_status();
-    if (status < ARCHIVE_WARN) {
-      return make_error(component + ": cannot read " + path.string() + ": " + archive_error_string(in),
-                        "delete it from the cache and run the install again");
-    }
-    if (should_stop && should_stop()) return interrupted_error();
-    // A warning while writing (a short write on a full disk) is a failure too.
-    if (archive_write_data_block(out, block, size, offset) != ARCHIVE_OK) {
-      return write_failure(component, member, archive_error_string(out));
-    }
-  }
-}
-
 // Mode and bytes alike: what makes two archives' copies of one file the same.
 Result<bool> same_file(const std::string& a, const std::string& b) {
   auto open_file = [](const std::string& path) { return OpenFd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)); };
@@ -349,182 +303,251 @@ Status settle_overlap(StagedFiles& files, const std::string& path, const std::st
   return ok_status();
 }
 
-// Reading a .tar.xz for libarchive from the archive mapped into memory. Blocks whose only
-// filter is LZMA2 (what xz writes) are decoded by Lzma2Decoder, straight into the ring
-// libarchive reads, and idle workers may decode later blocks ahead (BlocksAhead). Other filter
-// chains go through liblzma, whose multi-threaded decoder, given more than one thread, decodes
-// blocks (xz -T splits an archive into them) on several cores and runs ahead of the tar writer
-// as `xz -d | tar -x` would.
-class XzReader {
- public:
-  XzReader() = default;
-  ~XzReader();
-  XzReader(const XzReader&) = delete;
-  XzReader& operator=(const XzReader&) = delete;
+Error archive_refused(const std::string& component, const std::filesystem::path& archive, const std::string& why) {
+  Error error = refused(component, archive, "", why);
+  error.message = component + ": archive " + archive.string() + " is refused: " + why;
+  return error;
+}
 
-  // Opens `path`, whose sha256 has been checked: false when it does not start with the xz magic
-  // bytes or cannot be mapped (libarchive's own filters read it then); else hands the decompressed stream to
-  // `reader` (tar format expected). liblzma decodes on up to `threads` threads (see
-  // ExtractionQueue); an archive of several plain LZMA2 blocks offers `offer_help` its blocks.
-  Result<bool> open(archive* reader, const std::filesystem::path& path, unsigned threads, const OfferHelp& offer_help);
+// The pieces of one member's data, in order; empty at its end.
+using ReadData = std::function<Result<std::span<const std::uint8_t>>()>;
+
+// Writes the members of one archive into the staging folder (the working directory), each
+// checked before anything of it is written; links are kept for make_links.
+class Unpacker {
+ public:
+  Unpacker(const std::filesystem::path& archive, const std::string& component, StagedFiles& files,
+           const std::function<bool()>& should_stop)
+      : out_(archive_write_disk_new(), archive_write_free),
+        archive_(archive),
+        component_(component),
+        layout_(layout_of(archive)),
+        files_(files),
+        should_stop_(should_stop) {
+    archive_write_disk_set_options(out_.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+                                                   ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+  }
+
+  // One member, `entry` as the archive has it, its data from `read`. The path below the staging
+  // folder when it is a file this archive wrote and keeps; nullopt for a member skipped, a
+  // folder, a link (kept for make_links) or a file another archive's copy of won.
+  Result<std::optional<std::string>> add(archive_entry* entry, const ReadData& read) {
+    std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    bool skip = false;
+    if (auto why = prepare_member(entry, layout_, component_, skip)) return refused(component_, archive_, member, why.value());
+    if (skip) return std::optional<std::string>();
+    CUDAENV_TRY_ASSIGN(bool deferred, defer_link(entry, component_, archive_, member, links_));
+    if (deferred) return std::optional<std::string>();
+    // What is left is folders, never replaced, only made or kept, and files.
+    std::string path = archive_entry_pathname(entry);
+    bool file = archive_entry_filetype(entry) != AE_IFDIR;
+    std::unique_ptr<StagedFiles::Claim> claim;
+    std::optional<std::string> other;
+    if (file) {
+      claim = files_.claim(path);
+      other = files_.owner(path);
+      if (other == component_) other.reset();  // shipped twice by one archive: the later copy, as tar has it
+      if (other) archive_entry_copy_pathname(entry, overlap_path(path, component_).c_str());
+    }
+    std::int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1;
+    // Unset, libarchive writes what comes and no more: set, it would stretch a file whose data
+    // is shorter into a sparse file of the declared size.
+    archive_entry_unset_size(entry);
+    int header = archive_write_header(out_.get(), entry);
+    if (header < ARCHIVE_WARN) {
+      return refused(component_, archive_, member, std::string("cannot be written: ") + archive_error_string(out_.get()));
+    }
+    if (header != ARCHIVE_OK) return write_failure(component_, member, archive_error_string(out_.get()));
+    std::uint64_t written = 0;
+    if (file) CUDAENV_TRY(write_data(read, member, written));
+    if (archive_write_finish_entry(out_.get()) != ARCHIVE_OK) {
+      return write_failure(component_, member, archive_error_string(out_.get()));
+    }
+    if (!file) return std::optional<std::string>();
+    if (declared >= 0 && written != static_cast<std::uint64_t>(declared)) {
+      return refused(component_, archive_, member,
+                     "has " + std::to_string(written) + " bytes of data, but declares " + std::to_string(declared));
+    }
+    if (auto why = size_on_disk_mismatch(archive_entry_pathname(entry), written)) return write_failure(component_, member, *why);
+    if (other) {
+      CUDAENV_TRY(settle_overlap(files_, path, archive_entry_pathname(entry), component_, *other, member));
+      if (files_.owner(path) != component_) return std::optional<std::string>();
+    } else {
+      files_.set_owner(path, component_);
+    }
+    return std::optional<std::string>(path);
+  }
+
+  std::vector<ArchiveLink> take_links() { return std::move(links_); }
 
  private:
-  static la_ssize_t read(archive* reader, void* self, const void** buffer);
-  la_ssize_t next_from_blocks(archive* reader, const void** buffer);
-  la_ssize_t next_from_liblzma(archive* reader, const void** buffer);
-  Status start_liblzma(unsigned threads);
-  void release_read_input(size_t read);
+  Status write_data(const ReadData& read, const std::string& member, std::uint64_t& written) {
+    while (true) {
+      CUDAENV_TRY_ASSIGN(auto piece, read());
+      if (piece.empty()) return ok_status();
+      if (should_stop_ && should_stop_()) return interrupted_error();
+      if (archive_write_data(out_.get(), piece.data(), piece.size()) != static_cast<la_ssize_t>(piece.size())) {
+        return write_failure(component_, member, archive_error_string(out_.get()));
+      }
+      written += piece.size();
+    }
+  }
 
-  void* mapped_ = nullptr;  // the whole archive
-  size_t mapped_size_ = 0;
-  size_t released_ = 0;                         // the first bytes of the mapping, given back by release_read_input
-  std::optional<std::vector<XzBlock>> blocks_;  // set when Lzma2Decoder decodes them
-  std::shared_ptr<BlocksAhead> ahead_;          // shared with helpers, for an archive of several blocks
-  size_t block_ = 0;                            // the block being decoded
-  std::uint64_t block_decoded_ = 0;
-  bool block_started_ = false;
-  std::unique_ptr<Lzma2Decoder> lzma2_;
-  std::vector<std::uint8_t> decoded_ahead_;  // the block a helper decoded, being read
-  lzma_stream stream_ = LZMA_STREAM_INIT;
-  std::vector<std::uint8_t> out_;
-  bool finished_ = false;
+  WriteArchive out_;
+  std::filesystem::path archive_;
+  std::string component_;
+  MemberLayout layout_;
+  StagedFiles& files_;
+  const std::function<bool()>& should_stop_;
+  std::vector<ArchiveLink> links_;
 };
 
-// Each extraction may use this much for decoder threads; liblzma falls back to fewer threads
-// (or one) rather than exceed it, which keeps `cudaenv install` within its memory budget.
-constexpr std::uint64_t kThreadingMemoryLimit = 16ull << 20;
+// The tar inside a compressed stream, decoded as its bytes come, for libarchive's tar reader.
+// Once the tar has ended, the rest of the stream is decoded too: only the zeros that pad a tar
+// may follow its end, and the compressed stream must end with the file.
+class TarStream {
+ public:
+  explicit TarStream(ByteSource& source) : in_(source, 1 << 20), out_(1 << 16) {}
 
-XzReader::~XzReader() {
-  if (ahead_) ahead_->stop();  // before the mapping the helpers read goes
-  lzma_end(&stream_);
-  if (mapped_) ::munmap(mapped_, mapped_size_);
-}
-
-Result<bool> XzReader::open(archive* reader, const std::filesystem::path& path, unsigned threads, const OfferHelp& offer_help) {
-  // Mapped, not read: the decoder reads the page cache itself instead of a copy of it. The file
-  // is this install's own download, under its lock, so nothing truncates it while mapped.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return make_error("cannot open " + path.string() + ": " + std::strerror(errno));
-  static const unsigned char magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
-  unsigned char head[sizeof magic] = {};
-  bool xz = ::pread(fd, head, sizeof head, 0) == static_cast<ssize_t>(sizeof head) && std::memcmp(head, magic, sizeof magic) == 0;
-  struct stat info {};
-  void* mapped = xz && ::fstat(fd, &info) == 0 ? ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
-                                               : MAP_FAILED;
-  ::close(fd);
-  // A file system that cannot map files (some FUSE mounts: ENODEV), or too little address space
-  // for the whole archive (ENOMEM): libarchive's own xz filter reads it in pieces instead.
-  if (!xz || mapped == MAP_FAILED) return false;
-  mapped_ = mapped;
-  mapped_size_ = static_cast<size_t>(info.st_size);
-  ::madvise(mapped_, mapped_size_, MADV_SEQUENTIAL);
-  auto blocks = plain_lzma2_blocks({static_cast<const std::uint8_t*>(mapped_), mapped_size_});
-  if (!blocks) return make_error("cannot read " + path.string() + ": " + blocks.error().message);
-  if (*blocks) {
-    blocks_ = std::move(*blocks);
-    if (offer_help && blocks_->size() > 1) {
-      // One block waiting per helper: the reader takes it within moments of finishing its own,
-      // and the memory stays at a block or two (xz -T -6 writes blocks of 24 MiB).
-      ahead_ = std::make_shared<BlocksAhead>(std::span(static_cast<const std::uint8_t*>(mapped_), mapped_size_), *blocks_, 1);
-      offer_help([ahead = ahead_] { ahead->help(); });
+  Status open(archive* reader, unsigned threads) {
+    CUDAENV_TRY_ASSIGN(auto head, in_.fill(6));
+    CUDAENV_TRY_ASSIGN(decoder_, Decompressor::make(Decompressor::format_of(head), threads));
+    if (archive_read_open(reader, this, nullptr, &TarStream::read, nullptr) != ARCHIVE_OK) {
+      return make_error(error_ ? error_->message : std::string("its tar cannot be read: ") + archive_error_string(reader));
     }
-  } else if (auto started = start_liblzma(threads); !started) {
-    return make_error(started.error().message + " for " + path.string());
+    return ok_status();
   }
-  if (archive_read_open(reader, this, nullptr, &XzReader::read, nullptr) != ARCHIVE_OK) {
-    return make_error("cannot read " + path.string() + ": " + archive_error_string(reader));
+
+  // Why libarchive failed when it was the stream (decoding, reading the file) that did.
+  std::optional<Error> error() const { return error_; }
+
+  // After the tar reader's end of archive, `consumed` bytes into the stream.
+  Status finish(std::uint64_t consumed) {
+    while (!ended_) CUDAENV_TRY(next());
+    if (nonzero_end_ > consumed) {
+      return make_error("it has " + std::to_string(nonzero_end_ - consumed) +
+                        " bytes of data after the end of its tar archive, which tar would not unpack");
+    }
+    return ok_status();
   }
-  return true;
-}
 
-Status XzReader::start_liblzma(unsigned threads) {
-  stream_.next_in = static_cast<const std::uint8_t*>(mapped_);
-  stream_.avail_in = mapped_size_;
-  lzma_mt options{};
-  options.threads = std::max(1u, threads);
-  options.memlimit_threading = kThreadingMemoryLimit;
-  options.memlimit_stop = UINT64_MAX;
-  // The archive matched its manifest's sha256 before extraction: the xz check (CRC64 of the
-  // content, 1.5-3.5% of the decoding time) could only tell what that already proved.
-  options.flags = LZMA_CONCATENATED | LZMA_IGNORE_CHECK;
-  // One thread: the plain decoder, which needs no block hand-over between threads.
-  lzma_ret started = options.threads > 1 ? lzma_stream_decoder_mt(&stream_, &options)
-                                         : lzma_stream_decoder(&stream_, options.memlimit_stop, options.flags);
-  if (started != LZMA_OK) return make_error("cannot start the xz decoder");
-  // As xz's own output buffer is small: it stays in the core's cache between liblzma and the
-  // tar writer.
-  out_.resize(64 << 10);
-  return ok_status();
-}
+ private:
+  static la_ssize_t read(archive* reader, void* self, const void** buffer) {
+    auto* stream = static_cast<TarStream*>(self);
+    *buffer = stream->out_.data();
+    Result<size_t> decoded = stream->next();
+    if (decoded) return static_cast<la_ssize_t>(*decoded);
+    stream->error_ = decoded.take_error();
+    archive_set_error(reader, EINVAL, "%s", stream->error_->message.c_str());
+    return -1;
+  }
 
-// What the decoder has read leaves this process's resident memory (the page cache keeps it), so
-// that a mapped 1 GB archive costs no more memory than a read buffer would.
-void XzReader::release_read_input(size_t read) {
-  constexpr size_t kReleaseStep = 4 << 20;
-  if (read - released_ < kReleaseStep) return;
-  size_t end = read & ~(kReleaseStep - 1);
-  ::madvise(static_cast<char*>(mapped_) + released_, end - released_, MADV_DONTNEED);
-  released_ = end;
-}
-
-la_ssize_t XzReader::read(archive* reader, void* self, const void** buffer) {
-  auto* xz = static_cast<XzReader*>(self);
-  return xz->blocks_ ? xz->next_from_blocks(reader, buffer) : xz->next_from_liblzma(reader, buffer);
-}
-
-la_ssize_t XzReader::next_from_blocks(archive* reader, const void** buffer) {
-  std::vector<XzBlock>& blocks = *blocks_;
-  while (block_ < blocks.size()) {
-    const XzBlock& block = blocks[block_];
-    if (!block_started_ && ahead_) {
-      if (auto decoded = ahead_->take(block_)) {
-        if (!*decoded) {
-          archive_set_error(reader, EINVAL, "%s", decoded->error().message.c_str());
-          return -1;
+  // The next decoded piece into out_ (0 at the stream's end), each one's last nonzero byte noted.
+  Result<size_t> next() {
+    size_t wanted = 1;
+    while (!ended_) {
+      CUDAENV_TRY_ASSIGN(auto input, in_.fill(wanted));
+      CUDAENV_TRY_ASSIGN(auto step, decoder_->decode(input, out_, in_.ended()));
+      in_.consume(step.read);
+      ended_ = step.end;
+      // A decoder that takes nothing may need more bytes at once (a stream header).
+      wanted = step.read == 0 && step.written == 0 ? input.size() + 1 : 1;
+      if (step.written > 0) {
+        for (size_t i = step.written; i > 0; --i) {
+          if (out_[i - 1] != 0) {
+            nonzero_end_ = decoded_ + i;
+            break;
+          }
         }
-        decoded_ahead_ = std::move(**decoded);
-        ++block_;
-        if (decoded_ahead_.empty()) continue;
-        *buffer = decoded_ahead_.data();
-        return static_cast<la_ssize_t>(decoded_ahead_.size());
+        decoded_ += step.written;
+        return step.written;
       }
+      // A decoder that makes no progress at the file's end reports why on the next call; one
+      // that still does not is cut short.
+      stalls_ = step.read == 0 && in_.ended() ? stalls_ + 1 : 0;
+      if (stalls_ > 2) return make_error("it ends before its compressed stream does: the file is cut short");
     }
-    if (!block_started_) {
-      start_block(lzma2_, {static_cast<const std::uint8_t*>(mapped_), mapped_size_}, block);
-      block_decoded_ = 0;
-      block_started_ = true;
-    }
-    release_read_input(block.data_offset + lzma2_->consumed());
-    Result<std::span<const std::uint8_t>> piece = next_piece(*lzma2_, block, block_decoded_);
-    if (!piece) {
-      archive_set_error(reader, EINVAL, "%s", piece.error().message.c_str());
-      return -1;
-    }
-    if (!piece->empty()) {
-      *buffer = piece->data();
-      return static_cast<la_ssize_t>(piece->size());
-    }
-    ++block_;
-    block_started_ = false;
+    return 0;
   }
-  return 0;
+
+  SourceBuffer in_;
+  std::unique_ptr<Decompressor> decoder_;
+  std::vector<std::uint8_t> out_;
+  bool ended_ = false;
+  int stalls_ = 0;
+  std::uint64_t decoded_ = 0;
+  std::uint64_t nonzero_end_ = 0;  // just past the last nonzero byte decoded
+  std::optional<Error> error_;
+};
+
+Result<std::vector<ArchiveLink>> extract_tar(ByteSource& source, const std::filesystem::path& archive_path,
+                                             const std::string& component, Unpacker& unpacker, unsigned threads) {
+  ReadArchive in(archive_read_new(), archive_read_free);
+  archive_read_support_format_tar(in.get());
+  TarStream stream(source);  // outlives nothing it reads for: `in` is freed first
+  auto unreadable = [&](const char* what) {
+    if (auto error = stream.error()) return archive_refused(component, archive_path, error->message);
+    return archive_refused(component, archive_path, std::string(what) + archive_error_string(in.get()));
+  };
+  if (auto opened = stream.open(in.get(), threads); !opened)
+    return archive_refused(component, archive_path, opened.error().message);
+  archive_entry* entry = nullptr;
+  while (true) {
+    int status = archive_read_next_header(in.get(), &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status < ARCHIVE_WARN) return unreadable("it is not a readable tar archive: ");
+    std::int64_t expected = 0;
+    ReadData read = [&]() -> Result<std::span<const std::uint8_t>> {
+      const void* block = nullptr;
+      size_t size = 0;
+      la_int64_t offset = 0;
+      int got = archive_read_data_block(in.get(), &block, &size, &offset);
+      if (got == ARCHIVE_EOF) return std::span<const std::uint8_t>();
+      if (got < ARCHIVE_WARN) return unreadable("its data cannot be read: ");
+      // A hole would be a sparse file: written as zeros it could be far larger than the archive.
+      if (offset != expected) {
+        return refused(component, archive_path, archive_entry_pathname(entry), "is a sparse file, which no toolkit archive has");
+      }
+      expected += static_cast<std::int64_t>(size);
+      return std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(block), size);
+    };
+    CUDAENV_TRY(unpacker.add(entry, read));
+  }
+  auto finished = stream.finish(static_cast<std::uint64_t>(archive_filter_bytes(in.get(), 0)));
+  if (!finished) return archive_refused(component, archive_path, finished.error().message);
+  return unpacker.take_links();
 }
 
-la_ssize_t XzReader::next_from_liblzma(archive* reader, const void** buffer) {
-  *buffer = out_.data();
-  stream_.next_out = out_.data();
-  stream_.avail_out = out_.size();
-  while (!finished_ && stream_.avail_out == out_.size()) {
-    release_read_input(mapped_size_ - stream_.avail_in);
-    lzma_ret status = lzma_code(&stream_, LZMA_FINISH);
-    if (status == LZMA_STREAM_END) {
-      finished_ = true;
-    } else if (status != LZMA_OK) {
-      archive_set_error(reader, EINVAL, "xz data is corrupt or truncated (liblzma error %d)", static_cast<int>(status));
-      return -1;
-    }
+Result<std::vector<ArchiveLink>> extract_zip(ByteSource& source, const std::filesystem::path& archive_path,
+                                             const std::string& component, Unpacker& unpacker) {
+  ZipReader zip(source);
+  auto bad = [&](Error error) { return archive_refused(component, archive_path, error.message); };
+  std::vector<std::optional<std::string>> written;  // per member, the file it became
+  using Entry = std::unique_ptr<archive_entry, decltype(&archive_entry_free)>;
+  while (true) {
+    auto member = zip.next();
+    if (!member) return bad(member.take_error());
+    if (!*member) break;
+    Entry entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), (*member)->name.c_str());
+    archive_entry_set_filetype(entry.get(), (*member)->directory ? AE_IFDIR : AE_IFREG);
+    archive_entry_set_perm(entry.get(), (*member)->directory ? 0755 : 0644);  // the central directory says which run
+    archive_entry_set_mtime(entry.get(), (*member)->mtime, 0);
+    ReadData read = [&]() -> Result<std::span<const std::uint8_t>> {
+      auto piece = zip.read_data();
+      if (!piece) return bad(piece.take_error());
+      return piece;
+    };
+    CUDAENV_TRY_ASSIGN(auto path, unpacker.add(entry.get(), read));
+    written.push_back(std::move(path));
   }
-  return static_cast<la_ssize_t>(out_.size() - stream_.avail_out);
+  auto executable = zip.finish();
+  if (!executable) return bad(executable.take_error());
+  for (size_t i = 0; i < written.size(); ++i) {
+    if (!written[i] || !(*executable)[i]) continue;
+    if (::chmod(written[i]->c_str(), 0755) != 0) return write_failure(component, *written[i], std::strerror(errno));
+  }
+  return unpacker.take_links();
 }
 
 }  // namespace
@@ -640,104 +663,45 @@ std::optional<std::string> unsafe_symlink_target(std::string_view path, std::str
 }
 
 Result<std::string> read_wheel_metadata(std::string_view wheel, const std::string& source) {
-  constexpr la_int64_t kMaxMetadataBytes = 1 << 20;
-  ReadArchive in(archive_read_new(), archive_read_free);
-  archive_read_support_format_zip(in.get());
-  Error unreadable = make_error(source + " is not a readable wheel", "check --index-url: the index serves something else");
-  if (archive_read_open_memory(in.get(), wheel.data(), wheel.size()) != ARCHIVE_OK) {
-    unreadable.message += std::string(": ") + archive_error_string(in.get());
-    return unreadable;
-  }
-  archive_entry* entry = nullptr;
+  constexpr std::uint64_t kMaxMetadataBytes = 1 << 20;
+  MemorySource bytes({reinterpret_cast<const std::uint8_t*>(wheel.data()), wheel.size()});
+  ZipReader zip(bytes);
+  auto unreadable = [&](const Error& error) {
+    return make_error(source + " is not a readable wheel: " + error.message,
+                      "check --index-url: the index serves something else");
+  };
+  std::optional<std::string> metadata;
   while (true) {
-    int status = archive_read_next_header(in.get(), &entry);
-    if (status == ARCHIVE_EOF) break;
-    if (status < ARCHIVE_WARN) {
-      unreadable.message += std::string(": ") + archive_error_string(in.get());
-      return unreadable;
-    }
-    std::vector<std::string> parts = components_of(archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "");
+    auto member = zip.next();
+    if (!member) return unreadable(member.error());
+    if (!*member) break;
+    std::vector<std::string> parts = components_of((*member)->name);
     if (parts.size() != 2 || !parts[0].ends_with(".dist-info") || parts[1] != "METADATA") continue;
-    if (archive_entry_size(entry) > kMaxMetadataBytes) {
-      return make_error(source + ": its METADATA is larger than 1 MiB: refused", "the index serves something else than a wheel");
+    std::string text;
+    while (true) {
+      auto piece = zip.read_data();
+      if (!piece) return unreadable(piece.error());
+      if (piece->empty()) break;
+      if (text.size() + piece->size() > kMaxMetadataBytes) {
+        return make_error(source + ": its METADATA is larger than 1 MiB: refused",
+                          "the index serves something else than a wheel");
+      }
+      text.append(reinterpret_cast<const char*>(piece->data()), piece->size());
     }
-    std::string text(static_cast<size_t>(std::max<la_int64_t>(archive_entry_size(entry), 0)), '\0');
-    la_ssize_t read = archive_read_data(in.get(), text.data(), text.size());
-    if (read < 0 || static_cast<size_t>(read) != text.size()) {
-      unreadable.message += ": its METADATA cannot be read";
-      return unreadable;
-    }
-    return text;
+    metadata = std::move(text);
   }
-  return make_error(source + " has no .dist-info/METADATA", "the index serves something else than a wheel");
+  // Read to its end: the METADATA is one the central directory lists, as pip would read it.
+  if (auto finished = zip.finish(); !finished) return unreadable(finished.error());
+  if (!metadata) return make_error(source + " has no .dist-info/METADATA", "the index serves something else than a wheel");
+  return *metadata;
 }
 
-Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& archive_path, const std::string& component,
-                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads,
-                                                 const OfferHelp& offer_help) {
-  std::vector<ArchiveLink> links;
-  ReadArchive in(archive_read_new(), archive_read_free);
-  XzReader xz;  // outlives `in`, which reads through it
-  archive_read_support_filter_all(in.get());
-  archive_read_support_format_tar(in.get());
-  archive_read_support_format_zip(in.get());
-  WriteArchive out(archive_write_disk_new(), archive_write_free);
-  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                                ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
-  Status opened = ok_status();
-  Result<bool> xz_opened = xz.open(in.get(), archive_path, threads, offer_help);
-  if (!xz_opened) opened = xz_opened.take_error();
-  else if (!*xz_opened && archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 20) != ARCHIVE_OK) {
-    opened = make_error("cannot open " + archive_path.string() + ": " + archive_error_string(in.get()));
-  }
-  if (!opened) {
-    return make_error(component + ": " + opened.error().message, "delete it from the cache and run the install again");
-  }
-  archive_entry* entry = nullptr;
-  while (true) {
-    int status = archive_read_next_header(in.get(), &entry);
-    if (status == ARCHIVE_EOF) break;
-    if (status < ARCHIVE_WARN) {
-      return make_error(
-          component + ": " + archive_path.string() + " is not a readable archive: " + archive_error_string(in.get()),
-          "delete it from the cache and run the install again");
-    }
-    if (should_stop && should_stop()) return interrupted_error();
-    std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
-    bool skip = false;
-    if (auto why = prepare_member(entry, layout_of(archive_path), component, skip)) {
-      return refused(component, archive_path, member, *why);
-    }
-    if (skip) continue;
-    Result<bool> deferred = defer_link(entry, component, archive_path, member, links);
-    if (!deferred) return deferred.take_error();
-    if (*deferred) continue;
-    // What is left is folders, never replaced, only made or kept, and files.
-    std::string path = archive_entry_pathname(entry);
-    std::unique_ptr<StagedFiles::Claim> claim;
-    std::optional<std::string> other;
-    if (archive_entry_filetype(entry) != AE_IFDIR) {
-      claim = files.claim(path);
-      other = files.owner(path);
-      if (other == component) other.reset();  // shipped twice by one archive: the later copy, as tar has it
-      if (other) archive_entry_copy_pathname(entry, overlap_path(path, component).c_str());
-    }
-    int header = archive_write_header(out.get(), entry);
-    if (header < ARCHIVE_WARN) {
-      return refused(component, archive_path, member, std::string("cannot be written: ") + archive_error_string(out.get()));
-    }
-    if (header != ARCHIVE_OK) return write_failure(component, member, archive_error_string(out.get()));
-    if (archive_entry_size(entry) > 0) {
-      CUDAENV_TRY(copy_data(in.get(), out.get(), component, archive_path, member, should_stop));
-    }
-    if (archive_write_finish_entry(out.get()) != ARCHIVE_OK) {
-      return write_failure(component, member, archive_error_string(out.get()));
-    }
-    if (auto why = size_mismatch(entry)) return write_failure(component, member, *why);
-    if (other) CUDAENV_TRY(settle_overlap(files, path, archive_entry_pathname(entry), component, *other, member));
-    else if (claim) files.set_owner(path, component);
-  }
-  return links;
+Result<std::vector<ArchiveLink>> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
+                                                 const std::string& component, StagedFiles& files,
+                                                 const std::function<bool()>& should_stop, unsigned threads) {
+  Unpacker unpacker(archive_path, component, files, should_stop);
+  if (layout_of(archive_path) == MemberLayout::wheel) return extract_zip(source, archive_path, component, unpacker);
+  return extract_tar(source, archive_path, component, unpacker, threads);
 }
 
 Status make_links(const std::filesystem::path& root, std::vector<ArchiveLink> links) {

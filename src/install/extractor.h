@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "install/byte_source.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -101,24 +102,22 @@ class StagedFiles {
   std::map<std::string, std::set<std::string>> differing_;  // path -> components whose copies differ
 };
 
-// Extracts `archive` into the current working directory, which the caller has made the
-// staging folder (so libarchive's relative-path safety checks apply to it alone). Each
-// archive's top folder is stripped; a wheel (.whl) gives its nvidia/cu13/ files only
-// (wheel_toolkit_path); files at the root go to licenses/<component>/. Refuses absolute paths, "..", links that resolve outside,
-// device files, FIFOs and setuid/setgid bits, before anything of that member is written.
-// Links are not written but returned, for make_links; a hard link to one of the archive's
-// symlinks is one more symlink (as link(2) makes it). `component` names the archive in errors;
-// `files` is shared by the install's archives; `should_stop` aborts between blocks. The archive
-// has matched its manifest's sha256 (an .xz file's own check is not computed again). An .xz
-// archive of several blocks whose filters are not LZMA2 alone decodes on up to `threads`
-// threads (liblzma's); one of plain LZMA2 blocks decodes on its own thread and those that run
-// the help it offers.
-// An .xz archive of several blocks offers `offer_help` work that idle threads may run for it
-// (decoding its blocks ahead of the extraction); the work returns once the extraction is over.
-using OfferHelp = std::function<void(std::function<void()> help)>;
-Result<std::vector<ArchiveLink>> extract_archive(const std::filesystem::path& archive, const std::string& component,
-                                                 StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads,
-                                                 const OfferHelp& offer_help = nullptr);
+// Unpacks the archive read from `source` into the current working directory, which the caller
+// has made the staging folder (so libarchive's relative-path safety checks apply to it alone).
+// `archive` names it (a .whl is a wheel, anything else a tar, plain or compressed with xz or
+// gzip); `component` names it in errors. Each archive's top folder is stripped; a wheel gives its
+// nvidia/cu13/ files only (wheel_toolkit_path); files at the root go to licenses/<component>/.
+// Refuses absolute paths, "..", links that resolve outside, device files, FIFOs, sparse files and
+// setuid/setgid bits, before anything of that member is written. Links are not written but
+// returned, for make_links; a hard link to one of the archive's symlinks is one more symlink (as
+// link(2) makes it). `files` is shared by the install's archives; `should_stop` aborts between
+// pieces of data. The archive is read to its end: every integrity check it has is verified (xz's
+// CRC32, CRC64 or SHA-256, gzip's CRC-32, each zip member's CRC-32), its sizes must match what
+// it holds, and data after its end is refused (see Decompressor, ZipReader). An xz archive
+// decodes on up to `threads` threads (liblzma's threaded decoder).
+Result<std::vector<ArchiveLink>> extract_archive(ByteSource& source, const std::filesystem::path& archive,
+                                                 const std::string& component, StagedFiles& files,
+                                                 const std::function<bool()>& should_stop, unsigned threads);
 
 // Makes the links of all the archives of an install below `root`, symlinks first, each kind in
 // path order, so the outcome never depends on which archive was written first. Nothing is

@@ -325,14 +325,12 @@ Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path
   for (const DownloadJob& job : jobs) sizes.push_back(job.size);
   std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
   StagedFiles files;
-  std::optional<ExtractionPool> pool;  // the extractions offer it help, so it is made first
-  // One helper for each core beside the extraction's own.
-  OfferHelp offer_help = [&](std::function<void()> help) {
-    for (size_t helper = 1; helper < cores; ++helper) pool->offer(help);
-  };
+  std::optional<ExtractionPool> pool;
   pool.emplace(cores, usable_cores(), sizes, [&](size_t i, unsigned decoder_threads) -> Status {
     progress.extracting(i);
-    auto extracted = extract_archive(jobs[i].destination, jobs[i].component, files, stop, decoder_threads, offer_help);
+    auto source = FileSource::open(jobs[i].destination);
+    if (!source) return source.take_error();
+    auto extracted = extract_archive(*source, jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
     if (!extracted) {
       Error error = extracted.take_error();
       if (error.exit_code != 130) error.message += " (downloaded from " + jobs[i].url + ")";

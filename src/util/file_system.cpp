@@ -273,6 +273,10 @@ std::optional<FileLock> FileLock::try_acquire(const std::filesystem::path& path)
   return FileLock(fd);
 }
 
+OpenFd::~OpenFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
 FileLock::~FileLock() {
   if (fd_ >= 0) ::close(fd_);
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "util/result.h"
@@ -81,6 +82,24 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
 // A name beside `path` that nothing else will pick (".<name>.tmp-<random>"), for files that
 // are put in place by rename but not written (hard links).
 std::filesystem::path temporary_path_beside(const std::filesystem::path& path);
+
+// An open file descriptor, closed when it goes (-1: none).
+class OpenFd {
+ public:
+  explicit OpenFd(int fd = -1) : fd_(fd) {}
+  OpenFd(OpenFd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  OpenFd& operator=(OpenFd&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  OpenFd(const OpenFd&) = delete;
+  OpenFd& operator=(const OpenFd&) = delete;
+  ~OpenFd();
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
 
 // An exclusive lock held by the kernel on an open file (an fcntl open-file-description
 // lock), so a killed holder never leaves a stale lock behind, and NFS honours it. The lock

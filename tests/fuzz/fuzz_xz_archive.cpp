@@ -1,23 +1,31 @@
-// A whole .xz file, as a hostile mirror may vouch for it: the blocks read from its index
-// (xz_blocks), each decoded as the extractor decodes it (start_block, next_piece), must stay in
-// bounds and end in a value.
+// A whole compressed archive (xz, gzip or none, by its magic bytes), as a hostile mirror may vouch
+// for it: the Decompressor the extractor reads it with, fed in small pieces as a download
+// arrives, must end in a value (its end or an error), and never loop or run out of bounds.
+#include <algorithm>
 #include <cstdint>
-#include <memory>
+#include <vector>
 
-#include "install/blocks_ahead.h"
+#include "install/decompressor.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto blocks = cudaenv::plain_lzma2_blocks({data, size});
-  if (!blocks || !*blocks) return 0;
-  std::unique_ptr<cudaenv::Lzma2Decoder> decoder;
-  for (const cudaenv::XzBlock& block : **blocks) {
-    if (block.dictionary_size > (64u << 20)) continue;  // a hostile header's 4 GiB ring is only address space
-    cudaenv::start_block(decoder, {data, size}, block);
-    std::uint64_t decoded = 0;
-    while (true) {
-      auto piece = cudaenv::next_piece(*decoder, block, decoded);
-      if (!piece || piece->empty()) break;
-    }
+  std::span<const std::uint8_t> in(data, size);
+  // One thread, then liblzma's threaded decoder, by the first byte.
+  unsigned threads = size > 0 && (data[0] & 1) ? 2 : 1;
+  auto decoder = cudaenv::Decompressor::make(cudaenv::Decompressor::format_of(in), threads);
+  if (!decoder) return 0;
+  std::vector<std::uint8_t> out(4096);
+  size_t decoded = 0, stalls = 0;
+  while (true) {
+    std::span<const std::uint8_t> piece = in.first(std::min<size_t>(in.size(), 1000));
+    bool last = piece.size() == in.size();
+    auto step = (*decoder)->decode(piece, out, last);
+    if (!step || step->end) return 0;
+    in = in.subspan(step->read);
+    decoded += step->written;
+    // A bomb is not the decoder's to stop (the disk is): bound the work as the time limit would.
+    if (decoded > (64u << 20)) return 0;
+    stalls = step->read == 0 && step->written == 0 ? stalls + 1 : 0;
+    if (stalls > 3 && last) __builtin_trap();  // at the file's end, a decoder must finish or fail
+    if (stalls > 3 && !last) return 0;         // it needs more than a piece at once (a header)
   }
-  return 0;
 }

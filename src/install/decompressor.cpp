@@ -1,0 +1,199 @@
+#include "install/decompressor.h"
+
+#include <lzma.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace cudaenv {
+
+namespace {
+
+// What an xz decoder may allocate: its dictionary, which the archive's header sets. xz -9 needs
+// 65 MiB; more is no archive NVIDIA makes, and a header that asks for gigabytes is refused
+// instead of growing the process as the data decodes.
+constexpr std::uint64_t kXzMemoryLimit = 256ull << 20;
+// Above this the threaded decoder falls back to fewer threads (or one): its threads each hold a
+// dictionary and a block's output, and `cudaenv install` stays within its memory budget.
+constexpr std::uint64_t kXzThreadingMemoryLimit = 48ull << 20;
+
+Error xz_error(lzma_ret status) {
+  switch (status) {
+    case LZMA_DATA_ERROR:
+      return make_error(
+          "its xz data is corrupt: an integrity check (CRC32, CRC64 or SHA-256), a block's size or the index "
+          "does not match what the stream holds");
+    case LZMA_BUF_ERROR: return make_error("its xz data ends before the stream does: the file is cut short");
+    case LZMA_FORMAT_ERROR: return make_error("it is not xz data");
+    case LZMA_OPTIONS_ERROR: return make_error("its xz stream uses options liblzma cannot decode");
+    case LZMA_UNSUPPORTED_CHECK:
+      return make_error("its xz stream declares an integrity check liblzma cannot verify, so it is not decoded");
+    case LZMA_MEMLIMIT_ERROR:
+      return make_error("its xz stream needs more than " + std::to_string(kXzMemoryLimit >> 20) +
+                        " MiB to decode (xz -9 needs 65 MiB): refused");
+    case LZMA_MEM_ERROR: return make_error("there is not enough memory to decode its xz stream");
+    default: return make_error("liblzma fails on its xz stream (error " + std::to_string(static_cast<int>(status)) + ")");
+  }
+}
+
+// One stream at a time, as `xz -d` reads a file: after each, stream padding (zeros, a multiple of
+// four) and then the file's end or another stream; anything else is refused. No
+// LZMA_IGNORE_CHECK: each block's check is verified, and liblzma matches the index against the
+// blocks.
+class XzDecompressor : public Decompressor {
+ public:
+  explicit XzDecompressor(unsigned threads) : threads_(threads) {}
+  ~XzDecompressor() override { lzma_end(&stream_); }
+
+  Status start() {
+    lzma_end(&stream_);
+    stream_ = LZMA_STREAM_INIT;
+    std::uint32_t flags = LZMA_TELL_UNSUPPORTED_CHECK;
+    lzma_ret started;
+    if (threads_ > 1) {
+      lzma_mt options{};
+      options.flags = flags;
+      options.threads = threads_;
+      options.memlimit_threading = kXzThreadingMemoryLimit;
+      options.memlimit_stop = kXzMemoryLimit;
+      started = lzma_stream_decoder_mt(&stream_, &options);
+    } else {
+      started = lzma_stream_decoder(&stream_, kXzMemoryLimit, flags);
+    }
+    if (started != LZMA_OK) return xz_error(started);
+    return ok_status();
+  }
+
+  Result<Step> decode(std::span<const std::uint8_t> in, std::span<std::uint8_t> out, bool in_is_last) override {
+    if (between_streams_) return after_stream(in, in_is_last);
+    stream_.next_in = in.data();
+    stream_.avail_in = in.size();
+    stream_.next_out = out.data();
+    stream_.avail_out = out.size();
+    lzma_ret status = lzma_code(&stream_, in_is_last ? LZMA_FINISH : LZMA_RUN);
+    Step step{in.size() - stream_.avail_in, out.size() - stream_.avail_out, false};
+    if (status == LZMA_STREAM_END) {
+      between_streams_ = true;
+      padding_ = 0;
+      step.end = in_is_last && step.read == in.size();
+      return step;
+    }
+    if (status != LZMA_OK) return xz_error(status);
+    return step;
+  }
+
+ private:
+  Result<Step> after_stream(std::span<const std::uint8_t> in, bool in_is_last) {
+    size_t zeros = 0;
+    while (zeros < in.size() && in[zeros] == 0) ++zeros;
+    padding_ += zeros;
+    bool padded = padding_ % 4 == 0;
+    if (zeros == in.size()) {
+      if (in_is_last && !padded) return make_error("its xz stream padding is not a multiple of four bytes");
+      return Step{zeros, 0, in_is_last};
+    }
+    if (!padded) return make_error("its xz stream padding is not a multiple of four bytes");
+    std::span<const std::uint8_t> rest = in.subspan(zeros);
+    if (rest.size() < 6 && !in_is_last) return Step{zeros, 0, false};  // too few bytes to tell yet
+    if (format_of(rest) != Format::xz) {
+      return make_error("it has data after its xz stream that is no xz stream");
+    }
+    between_streams_ = false;
+    CUDAENV_TRY(start());
+    return Step{zeros, 0, false};
+  }
+
+  unsigned threads_;
+  lzma_stream stream_ = LZMA_STREAM_INIT;
+  bool between_streams_ = false;
+  std::uint64_t padding_ = 0;
+};
+
+// zlib checks each gzip member's CRC-32 and length. Members may follow each other (gzip -d
+// reads them so); anything else after one is an error.
+class GzipDecompressor : public Decompressor {
+ public:
+  ~GzipDecompressor() override {
+    if (started_) inflateEnd(&stream_);
+  }
+
+  Status start() {
+    if (inflateInit2(&stream_, 15 + 16) != Z_OK) return make_error("cannot start zlib's gzip decoder");
+    started_ = true;
+    return ok_status();
+  }
+
+  Result<Step> decode(std::span<const std::uint8_t> in, std::span<std::uint8_t> out, bool in_is_last) override {
+    if (between_members_) {
+      if (in.empty()) return Step{0, 0, in_is_last};
+      if (in[0] != 0x1f) return make_error("it has data after its gzip stream");
+      inflateReset(&stream_);
+      between_members_ = false;
+    }
+    stream_.next_in = const_cast<Bytef*>(in.data());
+    stream_.avail_in = static_cast<uInt>(std::min<size_t>(in.size(), UINT32_MAX));
+    stream_.next_out = out.data();
+    stream_.avail_out = static_cast<uInt>(std::min<size_t>(out.size(), UINT32_MAX));
+    int status = inflate(&stream_, Z_NO_FLUSH);
+    Step step{in.size() - stream_.avail_in, out.size() - stream_.avail_out, false};
+    if (status == Z_STREAM_END) {
+      between_members_ = true;
+      step.end = in_is_last && step.read == in.size();
+      return step;
+    }
+    if (status == Z_DATA_ERROR) {
+      return make_error(std::string("its gzip data is corrupt (zlib: ") + (stream_.msg ? stream_.msg : "invalid data") +
+                        ", where a wrong CRC-32 or length is a failed integrity check)");
+    }
+    if (status == Z_MEM_ERROR) return make_error("there is not enough memory to decode its gzip stream");
+    bool stuck = status == Z_BUF_ERROR && step.read == 0 && step.written == 0;
+    if (stuck && in_is_last && step.read == in.size())
+      return make_error("its gzip data ends before the stream does: the file is cut short");
+    if (status != Z_OK && status != Z_BUF_ERROR)
+      return make_error("zlib fails on its gzip stream (error " + std::to_string(status) + ")");
+    return step;
+  }
+
+ private:
+  z_stream stream_{};
+  bool started_ = false;
+  bool between_members_ = false;
+};
+
+class PlainTar : public Decompressor {
+ public:
+  Result<Step> decode(std::span<const std::uint8_t> in, std::span<std::uint8_t> out, bool in_is_last) override {
+    size_t size = std::min(in.size(), out.size());
+    if (size > 0) std::memcpy(out.data(), in.data(), size);
+    return Step{size, size, in_is_last && size == in.size()};
+  }
+};
+
+}  // namespace
+
+Decompressor::Format Decompressor::format_of(std::span<const std::uint8_t> head) {
+  static const std::uint8_t xz_magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+  if (head.size() >= sizeof xz_magic && std::equal(std::begin(xz_magic), std::end(xz_magic), head.begin())) return Format::xz;
+  if (head.size() >= 2 && head[0] == 0x1f && head[1] == 0x8b) return Format::gzip;
+  return Format::none;
+}
+
+Result<std::unique_ptr<Decompressor>> Decompressor::make(Format format, unsigned threads) {
+  switch (format) {
+    case Format::xz: {
+      auto decoder = std::make_unique<XzDecompressor>(threads);
+      CUDAENV_TRY(decoder->start());
+      return std::unique_ptr<Decompressor>(std::move(decoder));
+    }
+    case Format::gzip: {
+      auto decoder = std::make_unique<GzipDecompressor>();
+      CUDAENV_TRY(decoder->start());
+      return std::unique_ptr<Decompressor>(std::move(decoder));
+    }
+    case Format::none: break;
+  }
+  return std::unique_ptr<Decompressor>(std::make_unique<PlainTar>());
+}
+
+}  // namespace cudaenv
