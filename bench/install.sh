@@ -5,12 +5,12 @@
 #
 # Sets (SETS, default "cuda13 torch pypi"), built once into BUILD_DIR/bench-fixtures by
 # bench/install_fixture.py from the real CUDA 13.0 (CUDA, default /usr/local/cuda-13.0):
-#   cuda13  ~270 MB of .tar.xz (a dozen components, each real file once, `xz -6`), installed with
+#   cuda13  ~280 MB of .tar.xz (ten components, each real file once, `xz -6`), installed with
 #           --profile full at each rate of RATES (MB/s, default "40 100"). The floor is the larger of
 #           two: downloading the archives alone (curl, 4 at a time, to files, over the same link)
 #           and decoding them alone (`xz -dc`, one per core, largest first). Goal <= 1.05.
-#   torch   the torch profile sized like NVIDIA's 13.0.0 archives (~2 GB), at 40 MB/s: the install
-#           against downloading alone.
+#   torch   the torch profile sized like NVIDIA's 13.0.0 archives (~2 GB, `xz -1`), at 40 MB/s: the
+#           install against downloading alone.
 #   pypi    the same files as wheels from a loopback PEP 691 index, `--source pypi --profile
 #           torch`, at 40 MB/s: the install against downloading its wheels alone.
 # Each round runs the install and its floors one after the other, the install first in even
@@ -63,14 +63,15 @@ start_mirror() {  # ROOT MB_PER_S: serve ROOT over one link of that speed; sets 
   URL="http://127.0.0.1:$(cat "$WORK/port")/"
 }
 
-# Runs a command, its output thrown away; prints "WALL PEAK_RSS_KB".
+# Runs a command, its output thrown away; prints "WALL PEAK_RSS_KB CPU": seconds, kB, seconds of
+# user and system time (its children's included).
 timed() {
-  /usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr" || {
+  /usr/bin/time -f '%e %M %U %S' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr" || {
     echo "bench/install: failed: $*" >&2
     cat "$WORK/stderr" >&2
     exit 1
   }
-  cat "$WORK/time.txt"
+  awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$WORK/time.txt"
 }
 
 # The archives of a fixture, largest first.
@@ -105,31 +106,37 @@ report() {  # WHAT ratios...: "median (spread min-max)"
 measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
   local name=$1 root=$2 ext=$3 rounds=$4 floors=$5
   shift 5
-  local installs=() downloads=() decodes=() ratios=() peak=0 d x c rss floor round
+  local installs=() downloads=() decodes=() ratios=() cpu_installs=() cpu_decodes=() cpu_ratios=() peak=0
+  local d x c rss c_cpu x_cpu floor round
   cat $(archives_of "$root" "$ext") >/dev/null  # in the page cache, for every side alike
   for round in $(seq "$rounds"); do
-    d=0 x=0
-    [ $((round % 2)) -eq 0 ] && read -r c rss <<<"$(install "$@")"
+    d=0 x=0 x_cpu=0
+    [ $((round % 2)) -eq 0 ] && read -r c rss c_cpu <<<"$(install "$@")"
     read -r d _ <<<"$(download_floor "$root" "$ext")"
-    case " $floors " in *" decode "*) read -r x _ <<<"$(decode_floor "$root")" ;; esac
-    [ $((round % 2)) -eq 1 ] && read -r c rss <<<"$(install "$@")"
+    case " $floors " in *" decode "*) read -r x _ x_cpu <<<"$(decode_floor "$root")" ;; esac
+    [ $((round % 2)) -eq 1 ] && read -r c rss c_cpu <<<"$(install "$@")"
     floor=$(larger "$d" "$x")
     installs+=("$c") downloads+=("$d") decodes+=("$x") ratios+=("$(ratio "$c" "$floor")")
+    cpu_installs+=("$c_cpu") cpu_decodes+=("$x_cpu")
+    [ "$x_cpu" = 0 ] || cpu_ratios+=("$(ratio "$c_cpu" "$x_cpu")")
     [ "$rss" -gt "$peak" ] && peak=$rss
-    printf '  %s round %d: download alone %.2f s, xz -dc %.2f s, cudaenv install %.2f s (peak RSS %.1f MiB): %.3f x the floor\n' \
-      "$name" "$round" "$d" "$x" "$c" "$(echo "$rss / 1024" | bc -l)" "${ratios[-1]}"
+    printf '  %s round %d: download alone %.2f s, xz -dc %.2f s (CPU %.2f s), cudaenv install %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f x the floor\n' \
+      "$name" "$round" "$d" "$x" "$x_cpu" "$c" "$c_cpu" "$(echo "$rss / 1024" | bc -l)" "${ratios[-1]}"
   done
   printf '%s: %d files, %.1f MB, %d rounds (medians)\n' "$name" "$(archives_of "$root" "$ext" | wc -l)" \
     "$(echo "$(du -cb $(archives_of "$root" "$ext") | tail -1 | cut -f1) / 1000000" | bc -l)" "$rounds"
   printf '  download alone (curl, 4 at a time): %.2f s (rounds %.2f-%.2f)\n' "$(median "${downloads[@]}")" \
     "$(minimum "${downloads[@]}")" "$(maximum "${downloads[@]}")"
   case " $floors " in *" decode "*)
-    printf '  xz -dc, one per core (%d): %.2f s (rounds %.2f-%.2f)\n' "$(nproc)" "$(median "${decodes[@]}")" \
-      "$(minimum "${decodes[@]}")" "$(maximum "${decodes[@]}")" ;;
+    printf '  xz -dc, one per core (%d): %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(nproc)" "$(median "${decodes[@]}")" \
+      "$(minimum "${decodes[@]}")" "$(maximum "${decodes[@]}")" "$(median "${cpu_decodes[@]}")" ;;
   esac
-  printf '  cudaenv install: %.2f s (rounds %.2f-%.2f)\n' "$(median "${installs[@]}")" "$(minimum "${installs[@]}")" \
-    "$(maximum "${installs[@]}")"
+  printf '  cudaenv install: %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(median "${installs[@]}")" "$(minimum "${installs[@]}")" \
+    "$(maximum "${installs[@]}")" "$(median "${cpu_installs[@]}")"
   report "ratio install / floor (the larger of the floors, per round; goal <= 1.05)" "${ratios[@]}"
+  # On a machine others load, CPU time is what their load moves least: it says what the
+  # install costs beyond decoding (download, sha256, writing the files).
+  [ ${#cpu_ratios[@]} -eq 0 ] || report "CPU time install / xz -dc" "${cpu_ratios[@]}"
   printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak / 1024" | bc -l)"
 }
 

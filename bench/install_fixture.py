@@ -7,11 +7,12 @@
                                               the cuda-toolkit LABEL metapackage and one wheel per
                                               component, nvidia/cu13/ inside as NVIDIA's wheels
 
-SET is "cuda13" (~270 MB of .tar.xz: each file of a dozen components once) or "torch" (the torch
-profile sized like NVIDIA's 13.0.0 archives, ~2 GB: each component's real files, then copies of
-them, until its archive is as large as NVIDIA's). Files come from CUDA (default
-/usr/local/cuda-13.0). A .tar.xz is written as `xz -6` writes it (one block, CRC64); a wheel with
-zlib level 6, as the wheel tool writes it. Components are packed two at a time.
+SET is "cuda13" (~280 MB of .tar.xz: each file of ten components once, as `xz -6` packs them) or
+"torch" (the torch profile sized like NVIDIA's 13.0.0 archives, ~2 GB: each component's real
+files, then copies of them, until its archive is as large as NVIDIA's; `xz -1`, which packs the
+2 GB several times faster than -6 on a shared 2-core machine). Files come from CUDA (default
+/usr/local/cuda-13.0). A .tar.xz is one block with a CRC64, as xz -T1 writes it; a wheel is
+deflated at zlib's level 6, as the wheel tool writes it. Components are packed two at a time.
 """
 import glob
 import hashlib
@@ -51,9 +52,10 @@ SOURCES = {
     "libcusolver": ["lib64/libcusolver*", "include/cusolver*.h"],
     "libcufft": ["lib64/libcufft*", "include/cufft*.h"],
 }
+PRESETS = {"cuda13": 6, "torch": 1}
 SETS = {
     "cuda13": {name: 0 for name in ["cuda_nvcc", "libnvvm", "cuda_cudart", "cuda_cccl", "cuda_crt", "cuda_nvtx",
-                                     "cuda_profiler_api", "cuda_cupti", "libcusparse", "libnvjitlink", "cuda_nvrtc"]},
+                                     "cuda_profiler_api", "cuda_cupti", "libcusparse", "cuda_nvrtc"]},
     # NVIDIA's 13.0.0 archive sizes (tests/fixtures/redist/cuda/redistrib_13.0.0.json), in MB.
     "torch": {"cuda_nvcc": 26, "libnvvm": 43, "cuda_cudart": 1, "cuda_cccl": 0, "cuda_crt": 0, "cuda_nvtx": 0,
               "cuda_profiler_api": 0, "cuda_cupti": 16, "libcusparse": 267, "libnvjitlink": 55, "cuda_nvrtc": 116,
@@ -105,12 +107,12 @@ class Counted:
 
 
 def pack_redist(job):
-    out, component, megabytes = job
+    out, component, megabytes, preset = job
     top = f"{component}-linux-x86_64-{VERSION}-archive"
     relative = f"{component}/linux-x86_64/{top}.tar.xz"
     os.makedirs(os.path.dirname(os.path.join(out, relative)), exist_ok=True)
     with open(os.path.join(out, relative) + ".tmp", "wb") as raw:
-        counted = Counted(raw, lzma.LZMACompressor(format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=6))
+        counted = Counted(raw, lzma.LZMACompressor(format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset))
         with tarfile.open(fileobj=counted, mode="w|", format=tarfile.GNU_FORMAT) as tar:
             for path, name in members(component, megabytes * MB, lambda: counted.count):
                 tar.add(path, f"{top}/{name}")
@@ -153,7 +155,7 @@ def distribution_of(component):
 
 
 def pack_wheel(job):
-    out, component, megabytes = job
+    out, component, megabytes, _ = job
     project = distribution_of(component)
     tag = "py3-none-" + cuda_wheel_index.PLATFORMS[0]
     path = os.path.join(out, "files", f"{project.replace('-', '_')}-{VERSION}-{tag}.whl")
@@ -174,7 +176,7 @@ def main():
     components = SETS[which]
     os.makedirs(os.path.join(out, "files"), exist_ok=True)
     # Largest first, so the two processes end together.
-    jobs = sorted(((out, name, size) for name, size in components.items()), key=lambda job: -job[2])
+    jobs = sorted(((out, name, size, PRESETS[which]) for name, size in components.items()), key=lambda job: -job[2])
     with Pool(2) as pool:
         if kind == "redist":
             write_manifest(out, label, pool.map(pack_redist, jobs, chunksize=1))

@@ -31,14 +31,14 @@ Result<size_t> MemorySource::read(std::span<std::uint8_t> out) {
 }
 
 Result<std::span<const std::uint8_t>> SourceBuffer::fill(size_t count) {
-  count = std::min(count, buffer_.size());
+  count = std::min(count, capacity_);
   while (end_ - start_ < count && !ended_) {
     if (start_ > 0) {  // keep what is left at the front, so the rest of the buffer is free
-      std::memmove(buffer_.data(), buffer_.data() + start_, end_ - start_);
+      std::memmove(buffer_.get(), buffer_.get() + start_, end_ - start_);
       end_ -= start_;
       start_ = 0;
     }
-    CUDAENV_TRY_ASSIGN(size_t got, source_.read({buffer_.data() + end_, buffer_.size() - end_}));
+    CUDAENV_TRY_ASSIGN(size_t got, source_.read({buffer_.get() + end_, capacity_ - end_}));
     if (got == 0) ended_ = true;
     end_ += got;
   }

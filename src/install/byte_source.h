@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
-#include <vector>
 
 #include "util/file_system.h"
 #include "util/result.h"
@@ -43,12 +43,14 @@ class MemorySource : public ByteSource {
 // A window over a source, for parsers that look at bytes before they take them.
 class SourceBuffer {
  public:
-  SourceBuffer(ByteSource& source, size_t capacity) : source_(source), buffer_(capacity) {}
+  // The buffer is not touched before it is used: an extraction waiting for its first bytes costs
+  // no memory.
+  SourceBuffer(ByteSource& source, size_t capacity) : source_(source), buffer_(new std::uint8_t[capacity]), capacity_(capacity) {}
 
   // The bytes buffered, at least `count` of them (at most the capacity) unless the source ends
   // first; reads only when fewer are buffered.
   Result<std::span<const std::uint8_t>> fill(size_t count);
-  std::span<const std::uint8_t> buffered() const { return {buffer_.data() + start_, end_ - start_}; }
+  std::span<const std::uint8_t> buffered() const { return {buffer_.get() + start_, end_ - start_}; }
   void consume(size_t count) {
     start_ += count;
     offset_ += count;
@@ -60,7 +62,8 @@ class SourceBuffer {
 
  private:
   ByteSource& source_;
-  std::vector<std::uint8_t> buffer_;
+  std::unique_ptr<std::uint8_t[]> buffer_;
+  size_t capacity_;
   size_t start_ = 0, end_ = 0;
   std::uint64_t offset_ = 0;
   bool ended_ = false;

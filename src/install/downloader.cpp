@@ -17,6 +17,7 @@
 #include <optional>
 #include <thread>
 
+#include "install/arriving_file.h"
 #include "install/ca_certificates.h"
 #include "util/sha256.h"
 
@@ -170,6 +171,15 @@ struct Transfer {
   int fd = -1;
   std::uint64_t offset = 0;  // bytes in the .part file
   std::optional<Sha256> hash;
+  bool paused = false;  // its extraction lags: the link goes to the other transfers
+  // After a transfer that had to start again from byte 0 (the server cannot resume): the bytes
+  // up to `replay_until` were read by the extraction already, so they must come again the same
+  // (sha256 `replay_sha256`) before more is handed on.
+  bool from_zero = false;
+  bool started_once = false;
+  std::uint64_t replay_until = 0;
+  std::string replay_sha256;
+  bool replay_differs = false;
   std::string overflow;     // set when the body outgrows the manifest's size
   std::string write_error;  // set when the .part file cannot be written
   bool disk_full = false;   // ... because the disk or quota is full
@@ -183,9 +193,36 @@ struct Transfer {
   }
 };
 
+// The most of an archive that may wait, downloaded and not yet read by its extraction, before its
+// transfer pauses (and the least before it goes on: half of it). Each archive then arrives no
+// faster than it unpacks, and the link goes to the archives whose extraction keeps up, so when
+// the last byte arrives only a few MB are left to unpack.
+constexpr std::uint64_t kMostUnread = 4 << 20;
+
+// The body's bytes into the hash, checking a replayed prefix (Transfer::replay_until) on the way.
+bool hash_body(Transfer& t, const char* data, size_t bytes) {
+  if (t.replay_until > t.offset && t.offset + bytes >= t.replay_until) {
+    size_t head = static_cast<size_t>(t.replay_until - t.offset);
+    t.hash->update(data, head);
+    if (t.hash->copy().finish() != t.replay_sha256) {
+      t.replay_differs = true;
+      return false;
+    }
+    t.replay_until = 0;
+    data += head;
+    bytes -= head;
+  }
+  t.hash->update(data, bytes);
+  return true;
+}
+
 size_t write_body(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t bytes = size * count;
+  if (t->job->arriving && t->job->arriving->backlog() >= kMostUnread) {
+    t->paused = true;
+    return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again once resumed
+  }
   if (t->offset + bytes > t->job->size) {
     t->overflow =
         "the server sent more than the " + std::to_string(t->job->size) + " bytes " + source_of(t->job->url).listing + " gives";
@@ -193,7 +230,8 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
   }
   size_t written = 0;
   while (written < bytes) {
-    ssize_t n = ::write(t->fd, data + written, bytes - written);
+    // At the offset, not appended: a transfer from byte 0 again writes over the bytes it replays.
+    ssize_t n = ::pwrite(t->fd, data + written, bytes - written, static_cast<off_t>(t->offset + written));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       t->disk_full = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
@@ -202,14 +240,18 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
     }
     written += static_cast<size_t>(n);
   }
-  t->hash->update(data, bytes);
+  if (!hash_body(*t, data, bytes)) return 0;
   t->offset += bytes;
+  if (t->job->arriving && t->replay_until == 0) t->job->arriving->arrived(t->offset);
   return bytes;
 }
+
+bool wanted(const Transfer& t) { return !t.options->wanted || t.options->wanted(t.index); }
 
 int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   auto* t = static_cast<Transfer*>(user);
   if (t->options->should_stop && t->options->should_stop()) return 1;
+  if (!wanted(*t)) return 1;
   t->progress->download_progress(t->index, t->offset);
   return 0;
 }
@@ -223,9 +265,8 @@ Error sha_mismatch(const DownloadJob& job, const std::string& actual) {
 
 class Downloader {
  public:
-  Downloader(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress,
-             const std::function<void(size_t)>& verified)
-      : options_(options), progress_(progress), verified_(verified), transfers_(jobs.size()) {
+  Downloader(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress)
+      : options_(options), progress_(progress), transfers_(jobs.size()) {
     for (size_t i = 0; i < jobs.size(); ++i) {
       transfers_[i].job = &jobs[i];
       transfers_[i].index = i;
@@ -250,8 +291,10 @@ class Downloader {
     CUDAENV_TRY(check_space_for_downloads());
     while (true) {
       if (options_.should_stop && options_.should_stop()) return interrupted_error();
+      drop_unwanted();
       CUDAENV_TRY(start_ready_transfers());
       if (remaining() == 0) return ok_status();
+      bool paused = resume_paused();
       int running = 0;
       curl_multi_perform(multi_, &running);
       size_t active = active_count();
@@ -259,7 +302,8 @@ class Downloader {
       // A transfer that just ended leaves its job free: the next starts now, not after a poll
       // that has nothing left to wait for.
       if (active_count() < active) continue;
-      curl_multi_poll(multi_, nullptr, 0, 100, nullptr);
+      // A paused transfer goes on once its extraction has caught up, which no socket tells.
+      curl_multi_poll(multi_, nullptr, 0, paused ? 10 : 100, nullptr);
     }
   }
 
@@ -268,6 +312,29 @@ class Downloader {
     size_t n = 0;
     for (const Transfer& t : transfers_) n += !t.done;
     return n;
+  }
+
+  void drop_unwanted() {
+    for (Transfer& t : transfers_) {
+      if (t.done || wanted(t)) continue;
+      stop(t);
+      t.done = true;
+    }
+  }
+
+  // Transfers paused for their extraction go on once it has read half of what waited; whether
+  // any is still paused.
+  bool resume_paused() {
+    bool any = false;
+    for (Transfer& t : transfers_) {
+      if (!t.active || !t.paused) continue;
+      if (t.job->arriving->backlog() < kMostUnread / 2) {
+        t.paused = false;
+        curl_easy_pause(t.curl, CURLPAUSE_CONT);  // may deliver (and pause) at once
+      }
+      any = any || t.paused;
+    }
+    return any;
   }
 
   size_t active_count() const {
@@ -293,7 +360,10 @@ class Downloader {
           }
           t.done = true;
           progress_.verified(t.index, true);
-          verified_(t.index);
+          if (job.arriving) {
+            job.arriving->begin(job.destination, job.size);
+            job.arriving->verified();
+          }
           return ok_status();
         }
       }
@@ -316,7 +386,7 @@ class Downloader {
 
   Status start_ready_transfers() {
     auto now = Clock::now();
-    auto ready = [&](const Transfer& t) { return !t.done && !t.active && t.not_before <= now; };
+    auto ready = [&](const Transfer& t) { return !t.done && !t.active && t.not_before <= now && wanted(t); };
     size_t jobs = static_cast<size_t>(std::max(1, options_.jobs));
     // One transfer at a time comes from the small end, so that an archive is verified within
     // moments and the cores extract while the large ones still download.
@@ -348,14 +418,20 @@ class Downloader {
   Status start(Transfer& t) {
     const DownloadJob& job = *t.job;
     fs::path part = part_path(job.destination);
-    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (t.fd < 0) {
       return make_error(job.component + ": cannot write " + part.string() + ": " + std::strerror(errno),
                         "check that " + part.parent_path().string() + " is writable and has space");
     }
-    t.offset = file_size_or_zero(part);
+    // The file's size the first time (a download an earlier run left); later, what this run
+    // wrote, since a transfer from byte 0 again writes over longer old bytes.
+    if (t.from_zero) t.offset = 0;
+    else if (!t.started_once) t.offset = file_size_or_zero(part);
+    t.from_zero = false;
+    t.started_once = true;
     t.hash.emplace();
     if (t.offset > 0) CUDAENV_TRY(hash_file_prefix(part, *t.hash, t.offset));
+    t.paused = false;
     t.overflow.clear();
     t.write_error.clear();
     t.curl_error[0] = '\0';
@@ -373,6 +449,8 @@ class Downloader {
     curl_multi_add_handle(multi_, t.curl);
     t.active = true;
     progress_.download_started(t.index, job.url, t.offset);
+    // The extraction reads what is there already (a resumed download) while the rest arrives.
+    if (job.arriving) job.arriving->begin(part, t.offset);
     return ok_status();
   }
 
@@ -406,6 +484,17 @@ class Downloader {
     const DownloadJob& job = *t.job;
     fs::path part = part_path(job.destination);
     if (options_.should_stop && options_.should_stop()) return interrupted_error();
+    if (!wanted(t)) {
+      t.done = true;
+      return ok_status();
+    }
+    if (t.replay_differs) {
+      ::unlink(part.c_str());
+      return make_error(job.component + ": " + job.url + " sent other bytes when its download started again from the first byte",
+                        "the file was deleted; the server changes the file while it is downloaded: run the same command "
+                        "again, or use another " +
+                            std::string(source_of(job.url).option));
+    }
     if (!t.overflow.empty()) {
       ::unlink(part.c_str());
       return make_error(job.component + ": " + job.url + ": " + t.overflow,
@@ -431,7 +520,7 @@ class Downloader {
         }
         t.done = true;
         progress_.verified(t.index, false);
-        verified_(t.index);
+        if (job.arriving) job.arriving->verified();
         return ok_status();
       }
       return retry_or_fail(t, Failure{Verdict::retry, "the body ended after " + std::to_string(t.offset) + " of " +
@@ -446,7 +535,14 @@ class Downloader {
     if (failure.verdict == Verdict::fatal) {
       return make_error(job.component + ": cannot download " + job.url + ": " + failure.reason, hint_for(job.url));
     }
-    if (failure.verdict == Verdict::restart) ::unlink(part.c_str());
+    if (failure.verdict == Verdict::restart) {
+      // From byte 0 again, over the bytes on disk, which the extraction may have read already.
+      if (t.replay_until < t.offset) {
+        t.replay_until = t.offset;
+        t.replay_sha256 = t.hash->finish();
+      }
+      t.from_zero = true;
+    }
     ++t.failed_tries;
     if (t.failed_tries >= options_.tries) {
       return make_error(job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
@@ -462,7 +558,6 @@ class Downloader {
 
   const DownloadOptions& options_;
   ProgressReporter& progress_;
-  const std::function<void(size_t)>& verified_;
   std::vector<Transfer> transfers_;
   std::vector<size_t> order_;  // indices into transfers_, largest archive first
   CURLM* multi_ = nullptr;
@@ -565,9 +660,8 @@ Error interrupted_error() {
                     130);
 }
 
-Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress,
-                    const std::function<void(size_t)>& verified) {
-  Downloader downloader(jobs, options, progress, verified);
+Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress) {
+  Downloader downloader(jobs, options, progress);
   return downloader.run();
 }
 

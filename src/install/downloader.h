@@ -1,8 +1,10 @@
 #pragma once
 // Fetching archives over http(s) and file:// with libcurl: several at once, resuming a
 // partial `.part` file with a Range request, retrying resets, timeouts and 5xx (never 4xx),
-// and checking size and sha256 before an archive is handed on; the disks' free space is checked
-// before the first byte is written. Everything is bounded: an archive never grows past its
+// and checking size and sha256 on the way, each archive's bytes handed on as they arrive and its
+// end once it matched (ArrivingFile); the disks' free space is checked before the first byte is
+// written. A server that cannot resume sends the file from its first byte again, and the bytes
+// handed on already must come again unchanged. Everything is bounded: an archive never grows past its
 // manifest's size, a text file past kMaxTextBytes, and every transfer has an overall deadline
 // besides the low-speed rule.
 
@@ -18,12 +20,17 @@
 
 namespace cudaenv {
 
+class ArrivingFile;
+
 struct DownloadJob {
   std::string component;  // named in every message
   std::string url;
   std::filesystem::path destination;  // "<destination>.part" while incomplete
   std::uint64_t size = 0;
   std::string sha256;
+  // Where the extraction reads the archive as it arrives; the transfer pauses while that lags
+  // (its bytes then go to the other transfers). Optional.
+  ArrivingFile* arriving = nullptr;
 };
 
 // Manifests, listings and indexes are tens of kB; NVIDIA's biggest manifest is under 100 kB.
@@ -41,8 +48,11 @@ struct DownloadOptions {
   int tries = 3;
   std::chrono::milliseconds first_backoff{500};  // doubled on each further try
   long low_speed_seconds = 30;                   // a transfer below 1 kB/s for this long times out
-  std::function<bool()> should_stop;             // polled often; true aborts (Ctrl-C, a failed extraction)
-  std::vector<SpaceNeed> also_needed;            // checked with the downloads' space (the unpacked toolkit)
+  std::function<bool()> should_stop;             // polled often; true aborts (Ctrl-C)
+  // Polled often: a job no longer wanted (another archive failed) is dropped, not started or
+  // stopped where it is, its .part kept; the others go on. Unset: all are.
+  std::function<bool(size_t job)> wanted;
+  std::vector<SpaceNeed> also_needed;  // checked with the downloads' space (the unpacked toolkit)
 };
 
 // The overall deadline of one try at an archive of `size` bytes: 10 minutes plus the time at
@@ -56,11 +66,10 @@ inline constexpr const char* kTextTimeoutVariable = "CUDAENV_TEXT_TIMEOUT";
 inline constexpr long kDefaultTextTimeoutSeconds = 60;
 Result<std::chrono::seconds> text_timeout();
 
-// Downloads every job; `verified(i)` runs (on this thread) as soon as job i's file is complete
-// and matches its sha256, so extraction can start while others still download. A file already
-// complete in place is verified and reused without a transfer.
-Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress,
-                    const std::function<void(size_t)>& verified);
+// Downloads every job, each file checked against its size and sha256 (and handed to its
+// ArrivingFile as it arrives). A file already complete in place is verified and reused without a
+// transfer.
+Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress);
 
 // A small text file (a manifest), with the same retry rules.
 // `accept`, when given, is sent as the Accept header (an index that serves JSON or HTML by it).

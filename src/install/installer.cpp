@@ -11,12 +11,15 @@
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "core/cuda_toml.h"
+#include "install/arriving_file.h"
+#include "install/core_slots.h"
 #include "install/downloader.h"
-#include "install/extraction_pool.h"
 #include "install/extractor.h"
 #include "install/plan.h"
 #include "util/file_system.h"
@@ -312,54 +315,119 @@ std::vector<DownloadJob> download_jobs(const InstallPlan& plan, const fs::path& 
   return jobs;
 }
 
-Status download_and_extract(const std::vector<DownloadJob>& jobs, const fs::path& staging, int jobs_wanted,
-                            ProgressReporter& progress) {
-  // The xz decoder threads allocate block-sized buffers; a fixed mmap threshold hands each back
-  // to the system when freed instead of letting glibc keep it in a per-thread arena.
+// One archive's extraction, on its own thread, as its bytes arrive: it waits for the download
+// to begin, unpacks on a core of `cores` (lending it while it waits for bytes), and records its
+// links or its error.
+class Unpacking {
+ public:
+  Unpacking(const DownloadJob& job, size_t index, ArrivingFile& arriving, CoreSlots& cores)
+      : job_(job), index_(index), arriving_(arriving), cores_(cores) {}
+
+  // `failed` runs with the error when the extraction fails.
+  void run(StagedFiles& files, ProgressReporter& progress, const std::function<void(Error, size_t)>& failed) {
+    std::uint64_t priority = job_.size;
+    bool holding = false;
+    arriving_.set_turns({[&] { return cores_.yield(priority); },
+                         [&] {
+                           cores_.give_back();
+                           holding = false;
+                         },
+                         [&] { return holding = cores_.take(priority); }});
+    if (!arriving_.wait_begun()) return;
+    holding = cores_.take(priority);
+    if (!holding) return;
+    progress.extracting(index_);
+    auto stop = [] { return g_interrupted.load(); };
+    auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, 1);
+    if (holding) cores_.give_back();
+    if (!extracted) {
+      Error error = extracted.take_error();
+      if (error.exit_code != 130) error.message += " (downloaded from " + job_.url + ")";
+      failed(std::move(error), index_);
+      return;
+    }
+    links_ = std::move(*extracted);
+    progress.extracted(index_);
+  }
+
+  std::vector<ArchiveLink>& links() { return links_; }
+
+ private:
+  const DownloadJob& job_;
+  size_t index_;
+  ArrivingFile& arriving_;
+  CoreSlots& cores_;
+  std::vector<ArchiveLink> links_;
+};
+
+// Every archive unpacks into `staging` while it downloads (ArrivingFile), on one thread each,
+// the largest first on the cores (CoreSlots); a transfer pauses while its extraction lags. An
+// extraction gets its archive's end only once the whole file matched its sha256, so the install
+// goes on only when every archive has matched; any failure stops the rest, and the caller removes
+// the staging folder.
+Status download_and_extract(std::vector<DownloadJob> jobs, const fs::path& staging, int jobs_wanted, ProgressReporter& progress) {
+  // The xz decoders allocate dictionary-sized buffers; a fixed mmap threshold hands each back to
+  // the system when freed instead of letting glibc keep it in a per-thread arena.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   auto cwd = WorkingDirectory::enter(staging);
   if (!cwd) return cwd.take_error();
-  auto stop = [] { return g_interrupted.load(); };
-  size_t cores = std::clamp<size_t>(usable_cores(), 1, std::max(1, jobs_wanted));
-  std::vector<std::uint64_t> sizes;
-  for (const DownloadJob& job : jobs) sizes.push_back(job.size);
-  std::vector<std::vector<ArchiveLink>> links(jobs.size());  // one list per archive: no lock
-  StagedFiles files;
-  std::optional<ExtractionPool> pool;
-  pool.emplace(cores, usable_cores(), sizes, [&](size_t i, unsigned decoder_threads) -> Status {
-    progress.extracting(i);
-    auto source = FileSource::open(jobs[i].destination);
-    if (!source) return source.take_error();
-    auto extracted = extract_archive(*source, jobs[i].destination, jobs[i].component, files, stop, decoder_threads);
-    if (!extracted) {
-      Error error = extracted.take_error();
-      if (error.exit_code != 130) error.message += " (downloaded from " + jobs[i].url + ")";
-      return error;
+  std::vector<ArrivingFile> arriving(jobs.size());
+  CoreSlots cores(usable_cores());
+  std::vector<std::unique_ptr<Unpacking>> unpacking;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].arriving = &arriving[i];
+    unpacking.push_back(std::make_unique<Unpacking>(jobs[i], i, arriving[i], cores));
+  }
+  // The first failure of an extraction stops every other extraction (their reads fail, their
+  // waits for a core end) and download, whose errors say nothing more; but the archive that
+  // failed downloads to its end when it has not matched its sha256 yet, since a mismatch (bytes
+  // damaged on the way) is then the cause to report.
+  std::mutex failure_mutex;
+  std::optional<Error> first_failure;
+  constexpr size_t kNone = SIZE_MAX;
+  std::atomic<size_t> awaited{kNone};
+  std::atomic<bool> failed{false};
+  auto stop_all = [&](std::optional<Error> cause, size_t index) {
+    {
+      std::lock_guard lock(failure_mutex);
+      if (failed) return;
+      first_failure = std::move(cause);
+      if (index != kNone && !arriving[index].is_verified()) awaited = index;
+      failed = true;
     }
-    links[i] = std::move(*extracted);
-    progress.extracted(i);
-    return ok_status();
-  });
+    cores.stop();
+    for (ArrivingFile& file : arriving) file.fail(make_error("stopped"));
+  };
+  StagedFiles files;
+  std::vector<std::thread> threads;
+  for (auto& one : unpacking) {
+    threads.emplace_back([&, one = one.get()] {
+      one->run(files, progress, [&](Error error, size_t index) { stop_all(std::move(error), index); });
+    });
+  }
   DownloadOptions options;
   options.jobs = jobs_wanted;
   // NVIDIA's xz archives unpack to about twice their size or more.
   std::uint64_t archive_bytes = 0;
   for (const DownloadJob& job : jobs) archive_bytes += job.size;
   options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
-  options.should_stop = [&] { return g_interrupted.load() || pool->failed(); };
-  Status downloaded = download_all(jobs, options, progress, [&](size_t i) { pool->submit(i); });
-  Status extracted = pool->finish();
+  options.should_stop = [] { return g_interrupted.load(); };
+  options.wanted = [&](size_t i) { return !failed || awaited == i; };
+  Status downloaded = download_all(jobs, options, progress);
+  if (!downloaded) stop_all(std::nullopt, kNone);
+  for (std::thread& thread : threads) thread.join();
   if (g_interrupted) return interrupted_error();
-  if (!extracted) return extracted;  // the cause when a failed extraction stopped the downloads
+  // A download's own failure (a sha256 mismatch, an HTTP error) is the cause; else the first
+  // extraction that failed.
   if (!downloaded) return downloaded;
+  if (first_failure) return *first_failure;
   for (const FileOverlap& overlap : files.overlaps()) {
     progress.note("warning: " + join(overlap.others, ", ") + " and " + overlap.kept + " ship " + overlap.path +
                   " with different contents: the toolkit has " + overlap.kept + "'s (the first by name)");
   }
   // Only now that no archive is being written (see make_links).
   std::vector<ArchiveLink> all;
-  for (std::vector<ArchiveLink>& archive_links : links)
-    std::move(archive_links.begin(), archive_links.end(), std::back_inserter(all));
+  for (auto& one : unpacking) std::move(one->links().begin(), one->links().end(), std::back_inserter(all));
   return make_links(staging, std::move(all));
 }
 

@@ -110,7 +110,7 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
   DownloadOptions options;
   options.jobs = request.jobs;
   progress.begin(names, sizes, "CUDA " + request.label);
-  Status downloaded = download_all(jobs, options, progress, [](size_t) {});
+  Status downloaded = download_all(jobs, options, progress);
   progress.end();
   CUDAENV_TRY(downloaded);
 

@@ -21,6 +21,12 @@ Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
 void Sha256::update(const void* data, size_t size) { sha256_update(&state_->context, size, static_cast<const uint8_t*>(data)); }
 
+Sha256 Sha256::copy() const {
+  Sha256 other;
+  other.state_->context = state_->context;
+  return other;
+}
+
 std::string Sha256::finish() {
   uint8_t digest[SHA256_DIGEST_SIZE];
   sha256_digest(&state_->context, sizeof digest, digest);

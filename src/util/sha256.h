@@ -18,6 +18,8 @@ class Sha256 {
   Sha256(Sha256&&) noexcept;
   Sha256& operator=(Sha256&&) noexcept;
   void update(const void* data, size_t size);
+  // The hash of what was added so far, this one left as it is.
+  Sha256 copy() const;
   // Lowercase hex; the object is spent afterwards.
   std::string finish();
 

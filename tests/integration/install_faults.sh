@@ -68,6 +68,18 @@ echo "/$NOISE_PATH no-range" >>"$FAULTS"
 install_from_mirror 12.1.1 --component cuda_nvtx
 installed_cleanly "no Range support"
 
+# A server that cannot resume and then sends other bytes: the extraction has read the first ones
+# already, so the download from the first byte again must bring the same; it does not, so the
+# install fails and the file is deleted.
+echo "/$NOISE_PATH truncate 1" >"$FAULTS"
+echo "/$NOISE_PATH no-range-corrupt" >>"$FAULTS"
+install_from_mirror 12.1.1 --component cuda_nvtx
+failed_cleanly "other bytes on a restart"
+assert_contains "$ERR" "cuda_nvtx: ${MIRROR_URL}$NOISE_PATH sent other bytes when its download started again from the first byte" \
+  "the changed bytes are named"
+check "the changed download deleted" test -z "$(find "$CUDAENV_ROOT/cache" -name 'cuda_nvtx*')"
+: >"$REQUEST_LOG"
+
 # Wrong sha256: refused before extraction, the file deleted, both hashes shown.
 echo "/$NOISE_PATH corrupt" >"$FAULTS"
 install_from_mirror 12.1.1 --component cuda_nvtx

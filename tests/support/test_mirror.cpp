@@ -15,6 +15,7 @@
 //   corrupt        send the body with one byte flipped
 //   trickle        send the body 2 kB per 50 ms
 //   no-range       ignore Range headers (answer 200 with the whole file)
+//   no-range-corrupt  both: the whole file again, its first byte flipped
 //   slowloris      send the status line, then one header byte per 500 ms, forever
 //   endless        answer 200 without a length and send a body that never ends
 //   huge-json      announce a 1 GB body and send the start of a JSON string, then more forever
@@ -127,13 +128,13 @@ void reset_connection(int fd) {
 // Copies [offset, offset+length) of `file` to the socket, as the fault says.
 void send_body(int fd, int file, off_t offset, off_t length, const std::string& fault) {
   if (fault == "reset" || fault == "truncate") length /= 2;
-  if (fault == "trickle" || fault == "corrupt") {
+  if (fault == "trickle" || fault == "corrupt" || fault == "no-range-corrupt") {
     char buffer[2048];
     bool flipped = false;
     while (length > 0) {
       ssize_t got = ::pread(file, buffer, std::min<off_t>(sizeof buffer, length), offset);
       if (got <= 0) return;
-      if (fault == "corrupt" && !flipped) {
+      if ((fault == "corrupt" || fault == "no-range-corrupt") && !flipped) {
         buffer[0] ^= 0x5a;
         flipped = true;
       }
@@ -261,13 +262,14 @@ void serve(int fd) {
     return send_status(fd, 404, "Not Found");
   }
   off_t start = 0;
-  if (!range.empty() && fault != "no-range") start = std::stoll(range);
+  bool ignores_range = fault == "no-range" || fault == "no-range-corrupt";
+  if (!range.empty() && !ignores_range) start = std::stoll(range);
   if (start > st.st_size) {
     ::close(file);
     return send_status(fd, 416, "Range Not Satisfiable");
   }
   off_t length = st.st_size - start;
-  std::string headers = start > 0 || (!range.empty() && fault != "no-range")
+  std::string headers = start > 0 || (!range.empty() && !ignores_range)
                             ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes " + std::to_string(start) + "-" +
                                   std::to_string(st.st_size - 1) + "/" + std::to_string(st.st_size) + "\r\n"
                             : std::string("HTTP/1.1 200 OK\r\n");

@@ -1,0 +1,90 @@
+#include "install/arriving_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace cudaenv {
+
+void ArrivingFile::begin(const std::filesystem::path& path, std::uint64_t present) {
+  std::lock_guard lock(mutex_);
+  if (!begun_) {  // a later try writes the same file
+    path_ = path;
+    fd_ = OpenFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd_.get() < 0 && !error_) error_ = make_error("cannot read " + path.string() + ": " + std::strerror(errno));
+  }
+  begun_ = true;
+  arrived_ = std::max(arrived_, present);
+  changed_.notify_all();
+}
+
+void ArrivingFile::arrived(std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  if (size <= arrived_) return;
+  arrived_ = size;
+  changed_.notify_all();
+}
+
+void ArrivingFile::verified() {
+  std::lock_guard lock(mutex_);
+  verified_ = true;
+  changed_.notify_all();
+}
+
+void ArrivingFile::fail(Error error) {
+  std::lock_guard lock(mutex_);
+  if (!error_) error_ = std::move(error);
+  changed_.notify_all();
+}
+
+std::uint64_t ArrivingFile::backlog() const {
+  std::lock_guard lock(mutex_);
+  return arrived_ - read_;
+}
+
+bool ArrivingFile::is_verified() const {
+  std::lock_guard lock(mutex_);
+  return verified_;
+}
+
+bool ArrivingFile::wait_begun() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return begun_ || error_; });
+  return !error_;
+}
+
+Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
+  if (turns_.between_reads && !turns_.between_reads()) return make_error("stopped");
+  std::unique_lock lock(mutex_);
+  auto ready = [&] { return error_ || (begun_ && (read_ < arrived_ || verified_)); };
+  if (!ready()) {
+    lock.unlock();
+    if (turns_.lend) turns_.lend();
+    lock.lock();
+    changed_.wait(lock, ready);
+    lock.unlock();
+    if (turns_.take_back && !turns_.take_back()) return make_error("stopped");
+    lock.lock();
+  }
+  if (error_) return *error_;
+  if (read_ == arrived_) return size_t{0};  // verified: the archive's end
+  size_t size = static_cast<size_t>(std::min<std::uint64_t>(out.size(), arrived_ - read_));
+  std::uint64_t offset = read_;
+  lock.unlock();
+  // Only this reader moves read_, and the bytes below arrived_ stay as they are.
+  ssize_t got;
+  do got = ::pread(fd_.get(), out.data(), size, static_cast<off_t>(offset));
+  while (got < 0 && errno == EINTR);
+  if (got <= 0) {
+    return make_error("cannot read " + path_.string() + ": " +
+                      (got < 0 ? std::strerror(errno) : "it is shorter than the bytes that arrived"));
+  }
+  lock.lock();
+  read_ += static_cast<std::uint64_t>(got);
+  return static_cast<size_t>(got);
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "install/arriving_file.h"
+
+using namespace cudaenv;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_some(ArrivingFile& file, size_t most) {
+  std::string out(most, '\0');
+  auto got = file.read({reinterpret_cast<std::uint8_t*>(out.data()), out.size()});
+  REQUIRE(got);
+  out.resize(*got);
+  return out;
+}
+
+struct PartFile {
+  fs::path path = fs::temp_directory_path() / ("cudaenv-arriving-" + std::to_string(::getpid()) + ".part");
+  std::ofstream out{path, std::ios::binary};
+  void write(const std::string& bytes) { out << bytes << std::flush; }
+  ~PartFile() { fs::remove(path); }
+};
+
+}  // namespace
+
+TEST_CASE("arriving file: the reader gets the bytes as they arrive, and the end only once they matched") {
+  PartFile part;
+  ArrivingFile file;
+  part.write("hello ");
+  file.begin(part.path, 6);
+  CHECK(file.backlog() == 6);
+  CHECK(read_some(file, 100) == "hello ");
+  CHECK(file.backlog() == 0);
+  std::atomic<bool> lent{false}, taken_back{false};
+  file.set_turns({[] { return true; }, [&] { lent = true; }, [&] { return taken_back = true; }});
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    part.write("world");
+    file.arrived(11);
+  });
+  CHECK(read_some(file, 100) == "world");  // waited, lending its core meanwhile
+  writer.join();
+  CHECK(lent);
+  CHECK(taken_back);
+  // All bytes read, but not yet vouched for: the reader waits rather than see an end.
+  std::atomic<bool> ended{false};
+  std::thread reader([&] { ended = read_some(file, 100).empty(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(ended);
+  CHECK_FALSE(file.is_verified());
+  file.verified();
+  reader.join();
+  CHECK(ended);
+  CHECK(file.is_verified());
+}
+
+TEST_CASE("arriving file: a failed download is the reader's error, even while it waits") {
+  PartFile part;
+  ArrivingFile file;
+  std::thread failer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    file.fail(make_error("cuda_nvcc: the server sent other bytes"));
+  });
+  CHECK_FALSE(file.wait_begun());
+  failer.join();
+  std::uint8_t byte = 0;
+  auto got = file.read({&byte, 1});
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message == "cuda_nvcc: the server sent other bytes");
+}
+
+TEST_CASE("arriving file: a hook that says stop ends the read") {
+  PartFile part;
+  ArrivingFile file;
+  file.begin(part.path, 0);
+  file.set_turns({[] { return false; }, [] {}, [] { return true; }});
+  std::uint8_t byte = 0;
+  auto got = file.read({&byte, 1});
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message == "stopped");
+}
