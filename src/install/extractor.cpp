@@ -18,6 +18,7 @@
 
 #include "install/decompressor.h"
 #include "install/downloader.h"
+#include "install/library.h"
 #include "install/pypi_index.h"
 #include "install/zip_reader.h"
 #include "util/strings.h"
@@ -73,31 +74,51 @@ std::optional<std::string> unsafe_link(std::string_view path, std::string_view t
   return std::nullopt;
 }
 
-// Checks one member and rewrites its paths to be relative to the staging folder; `skip` is set
-// for the top folder itself and for a wheel's files that are no toolkit files. Plain files at an
-// archive's root (each has a LICENSE) go to licenses/<component>/, so archives extracted in any
-// order never replace each other's (the installer then copies one to the root, in a fixed order).
-std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout layout, const std::string& component, bool& skip) {
-  skip = false;
+// What becomes of a member that passed the checks.
+enum class Keep {
+  yes,
+  no,       // the top folder, a wheel's metadata, a folder made anyway for the files in it
+  outside,  // a library's member where the library may not write (reported, not written)
+};
+
+// Checks one member and rewrites its paths to be relative to the staging folder. Plain files at
+// an archive's root (each has a LICENSE) go to licenses/<component>/, so archives extracted in
+// any order never replace each other's (the installer then copies one to the root, in a fixed
+// order). A library (`library`) keeps only its own files.
+std::optional<std::string> prepare_member(archive_entry* entry, MemberLayout layout, const std::string& component,
+                                          const std::optional<LibraryFiles>& library, Keep& keep) {
+  keep = Keep::yes;
   std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
   if (!original.empty() && original.front() == '/') return "has an absolute path";
   if (const char* kind = kind_refused(archive_entry_filetype(entry))) return std::string("is ") + kind;
   if (archive_entry_mode(entry) & (S_ISUID | S_ISGID)) return "has the setuid or setgid bit";
   if (auto why = unsafe_member_path(original)) return why;
+  bool folder = archive_entry_filetype(entry) == AE_IFDIR;
   std::string path;
   if (layout == MemberLayout::wheel) {
     if (archive_entry_hardlink(entry)) return "is a hard link, which no wheel has";
     auto mapped = wheel_toolkit_path(original);
-    skip = !mapped || archive_entry_filetype(entry) == AE_IFDIR;  // folders are made for the files in them
-    if (skip) return std::nullopt;
+    if (!mapped || folder) {  // folders are made for the files in them
+      keep = Keep::no;
+      return std::nullopt;
+    }
+    if (library && !starts_with(original, library->wheel_folder + "/")) {
+      keep = Keep::outside;
+      return std::nullopt;
+    }
     path = *mapped;
   } else {
     path = strip_top_folder(original);
   }
   if (path.empty()) {
-    skip = archive_entry_filetype(entry) == AE_IFDIR;
-    if (skip) return std::nullopt;
+    if (folder) keep = Keep::no;
+    if (folder) return std::nullopt;
     return "lies outside the archive's top folder";
+  }
+  // A library's root files (its LICENSE) go to licenses/<component>/ as any archive's.
+  if (library && path.find('/') != std::string::npos && !library_owns(*library, path)) {
+    keep = folder ? Keep::no : Keep::outside;
+    return std::nullopt;
   }
   std::vector<std::string> parts = components_of(path);
   if (!parts.empty() && parts.back().starts_with(kOverlapPrefix)) {
@@ -322,6 +343,7 @@ class Unpacker {
         archive_(archive),
         component_(component),
         layout_(layout_of(archive)),
+        library_(library_files(component)),
         files_(files),
         should_stop_(should_stop) {
     archive_write_disk_set_options(out_.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
@@ -333,10 +355,13 @@ class Unpacker {
   // folder, a link (kept for make_links) or a file another archive's copy of won.
   Result<std::optional<std::string>> add(archive_entry* entry, const ReadData& read) {
     std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
-    bool skip = false;
-    if (auto why = prepare_member(entry, layout_, component_, skip)) return refused(component_, archive_, member, why.value());
-    if (skip) return std::optional<std::string>();
-    CUDAENV_TRY_ASSIGN(bool deferred, defer_link(entry, component_, archive_, member, links_));
+    Keep keep = Keep::yes;
+    if (auto why = prepare_member(entry, layout_, component_, library_, keep)) {
+      return refused(component_, archive_, member, why.value());
+    }
+    if (keep == Keep::outside) unpacked_.outside.push_back(member);
+    if (keep != Keep::yes) return std::optional<std::string>();
+    CUDAENV_TRY_ASSIGN(bool deferred, defer_link(entry, component_, archive_, member, unpacked_.links));
     if (deferred) return std::optional<std::string>();
     // What is left is folders, never replaced, only made or kept, and files.
     std::string path = archive_entry_pathname(entry);
@@ -375,10 +400,11 @@ class Unpacker {
     } else {
       files_.set_owner(path, component_);
     }
+    unpacked_.files.push_back(path);
     return std::optional<std::string>(path);
   }
 
-  std::vector<ArchiveLink> take_links() { return std::move(links_); }
+  UnpackedArchive take() { return std::move(unpacked_); }
 
  private:
   Status write_data(const ReadData& read, const std::string& member, std::uint64_t& written) {
@@ -397,9 +423,10 @@ class Unpacker {
   std::filesystem::path archive_;
   std::string component_;
   MemberLayout layout_;
+  std::optional<LibraryFiles> library_;
   StagedFiles& files_;
   const std::function<bool()>& should_stop_;
-  std::vector<ArchiveLink> links_;
+  UnpackedArchive unpacked_;
 };
 
 // The tar inside a compressed stream, decoded as its bytes come, for libarchive's tar reader.
@@ -480,8 +507,8 @@ class TarStream {
   std::optional<Error> error_;
 };
 
-Result<std::vector<ArchiveLink>> extract_tar(ByteSource& source, const std::filesystem::path& archive_path,
-                                             const std::string& component, Unpacker& unpacker, unsigned threads) {
+Result<UnpackedArchive> extract_tar(ByteSource& source, const std::filesystem::path& archive_path, const std::string& component,
+                                    Unpacker& unpacker, unsigned threads) {
   ReadArchive in(archive_read_new(), archive_read_free);
   archive_read_support_format_tar(in.get());
   TarStream stream(source);  // outlives nothing it reads for: `in` is freed first
@@ -515,11 +542,11 @@ Result<std::vector<ArchiveLink>> extract_tar(ByteSource& source, const std::file
   }
   auto finished = stream.finish(static_cast<std::uint64_t>(archive_filter_bytes(in.get(), 0)));
   if (!finished) return archive_refused(component, archive_path, finished.error().message);
-  return unpacker.take_links();
+  return unpacker.take();
 }
 
-Result<std::vector<ArchiveLink>> extract_zip(ByteSource& source, const std::filesystem::path& archive_path,
-                                             const std::string& component, Unpacker& unpacker) {
+Result<UnpackedArchive> extract_zip(ByteSource& source, const std::filesystem::path& archive_path, const std::string& component,
+                                    Unpacker& unpacker) {
   ZipReader zip(source);
   auto bad = [&](Error error) { return archive_refused(component, archive_path, error.message); };
   std::vector<std::optional<std::string>> written;  // per member, the file it became
@@ -547,7 +574,7 @@ Result<std::vector<ArchiveLink>> extract_zip(ByteSource& source, const std::file
     if (!written[i] || !(*executable)[i]) continue;
     if (::chmod(written[i]->c_str(), 0755) != 0) return write_failure(component, *written[i], std::strerror(errno));
   }
-  return unpacker.take_links();
+  return unpacker.take();
 }
 
 }  // namespace
@@ -696,9 +723,9 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
   return *metadata;
 }
 
-Result<std::vector<ArchiveLink>> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
-                                                 const std::string& component, StagedFiles& files,
-                                                 const std::function<bool()>& should_stop, unsigned threads) {
+Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
+                                        const std::string& component, StagedFiles& files,
+                                        const std::function<bool()>& should_stop, unsigned threads) {
   Unpacker unpacker(archive_path, component, files, should_stop);
   if (layout_of(archive_path) == MemberLayout::wheel) return extract_zip(source, archive_path, component, unpacker);
   return extract_tar(source, archive_path, component, unpacker, threads);

@@ -102,22 +102,30 @@ class StagedFiles {
   std::map<std::string, std::set<std::string>> differing_;  // path -> components whose copies differ
 };
 
+// What one archive put into the staging folder.
+struct UnpackedArchive {
+  std::vector<ArchiveLink> links;  // not made yet (make_links)
+  std::vector<std::string> files;  // the files it wrote that the staging folder has its copy of
+  // A library's members where a library may not write (library_files): not written.
+  std::vector<std::string> outside;
+};
+
 // Unpacks the archive read from `source` into the current working directory, which the caller
 // has made the staging folder (so libarchive's relative-path safety checks apply to it alone).
 // `archive` names it (a .whl is a wheel, anything else a tar, plain or compressed with xz or
 // gzip); `component` names it in errors. Each archive's top folder is stripped; a wheel gives its
 // nvidia/cu13/ files only (wheel_toolkit_path); files at the root go to licenses/<component>/.
 // Refuses absolute paths, "..", links that resolve outside, device files, FIFOs, sparse files and
-// setuid/setgid bits, before anything of that member is written. Links are not written but
-// returned, for make_links; a hard link to one of the archive's symlinks is one more symlink (as
-// link(2) makes it). `files` is shared by the install's archives; `should_stop` aborts between
+// setuid/setgid bits, before anything of that member is written. A library (cuDNN, NCCL) writes
+// only its own files (library_files); its other members are skipped and listed. Links are not
+// written but returned, for make_links; a hard link to one of the archive's symlinks is one more
+// symlink (as link(2) makes it). `files` is shared by the install's archives; `should_stop` aborts between
 // pieces of data. The archive is read to its end: every integrity check it has is verified (xz's
 // CRC32, CRC64 or SHA-256, gzip's CRC-32, each zip member's CRC-32), its sizes must match what
 // it holds, and data after its end is refused (see Decompressor, ZipReader). An xz archive
 // decodes on up to `threads` threads (liblzma's threaded decoder).
-Result<std::vector<ArchiveLink>> extract_archive(ByteSource& source, const std::filesystem::path& archive,
-                                                 const std::string& component, StagedFiles& files,
-                                                 const std::function<bool()>& should_stop, unsigned threads);
+Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive, const std::string& component,
+                                        StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads);
 
 // Makes the links of all the archives of an install below `root`, symlinks first, each kind in
 // path order, so the outcome never depends on which archive was written first. Nothing is

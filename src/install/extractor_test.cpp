@@ -117,7 +117,8 @@ Result<std::vector<ArchiveLink>> extract_file(const fs::path& archive, const std
                                               unsigned threads) {
   auto source = FileSource::open(archive);
   if (!source) return source.take_error();
-  return extract_archive(*source, archive, component, files, nullptr, threads);
+  CUDAENV_TRY_ASSIGN(auto unpacked, extract_archive(*source, archive, component, files, nullptr, threads));
+  return unpacked.links;
 }
 
 // Extracts the archives one after another into a fresh `staging`, in the given order, then

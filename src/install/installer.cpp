@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -21,6 +22,7 @@
 #include "install/core_slots.h"
 #include "install/downloader.h"
 #include "install/extractor.h"
+#include "install/library.h"
 #include "install/plan.h"
 #include "util/file_system.h"
 #include "util/json_reader.h"
@@ -217,10 +219,12 @@ std::string strip_url_query(const std::string& url) { return url.substr(0, url.f
 
 // Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 (libnccl.so.2) without the
 // libcudart.so that `-lcudart` links against (the redist archives ship both): each such library
-// gets its link.
-Status add_soname_links(const fs::path& lib) {
+// gets its link. The links made, below `root`, each with the file it points to.
+Result<std::vector<std::pair<std::string, std::string>>> add_soname_links(const fs::path& root) {
+  std::vector<std::pair<std::string, std::string>> made;
+  fs::path lib = root / "lib";
   std::error_code ec;
-  if (!fs::is_directory(lib, ec)) return ok_status();
+  if (!fs::is_directory(lib, ec)) return made;
   for (const auto& entry : fs::directory_iterator(lib, ec)) {
     std::string name = entry.path().filename().string();
     size_t so = name.find(".so.");
@@ -229,9 +233,10 @@ Status add_soname_links(const fs::path& lib) {
     if (exists_no_follow(link)) continue;
     fs::create_symlink(name, link, ec);
     if (ec) return make_error("cannot create " + link.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
+    made.emplace_back("lib/" + link.filename().string(), "lib/" + name);
   }
   if (ec) return make_error("cannot list " + lib.string() + ": " + ec.message());
-  return ok_status();
+  return made;
 }
 
 // Each archive's root files (its LICENSE) were kept in licenses/<component>/; the toolkit's root
@@ -263,7 +268,11 @@ Status copy_root_files(const fs::path& root) {
 
 // The receipt keeps the redist receipt's fields (label, profile, source, components[].name...)
 // and adds the plan as it was made, so the install can be told and repeated exactly.
-Status write_metadata(const fs::path& root, const InstallRequest& request, const InstallPlan& plan) {
+// What each library added, below the toolkit root: its files and links, sorted.
+using LibraryContents = std::map<std::string, std::vector<std::string>>;
+
+Status write_metadata(const fs::path& root, const InstallRequest& request, const InstallPlan& plan,
+                      const LibraryContents& libraries) {
   nlohmann::ordered_json version;
   version["cuda"] = {{"name", "CUDA SDK"}, {"version", request.label}};
   nlohmann::ordered_json receipt;
@@ -283,6 +292,8 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
       entry["distribution"] = file.distribution;
       entry["wheel"] = fs::path(strip_url_query(file.url)).filename().string();
     }
+    // So that replacing or removing the library takes exactly these away.
+    if (auto added = libraries.find(file.component); added != libraries.end()) entry["files"] = added->second;
     receipt["components"].push_back(std::move(entry));
   }
   receipt["plan"] = plan_json(plan);
@@ -313,6 +324,18 @@ std::vector<DownloadJob> download_jobs(const InstallPlan& plan, const fs::path& 
     jobs.push_back(DownloadJob{file.component, file.url, cache / name, file.size, file.sha256});
   }
   return jobs;
+}
+
+// A library's members where it may not write, said once per archive.
+void report_outside(const DownloadJob& job, const std::vector<std::string>& outside, ProgressReporter& progress) {
+  if (outside.empty()) return;
+  std::vector<std::string> named(outside.begin(),
+                                 outside.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(outside.size(), 5)));
+  std::string more = outside.size() > named.size() ? " and " + std::to_string(outside.size() - named.size()) + " more" : "";
+  progress.note("warning: " + job.component + ": " + job.destination.filename().string() + " holds " +
+                std::to_string(outside.size()) + " file" + (outside.size() == 1 ? "" : "s") +
+                " where a library may not write (it may write " + library_files(job.component)->described +
+                "), not installed: " + join(named, ", ") + more);
 }
 
 // One archive's extraction, on its own thread, as its bytes arrive: it waits for the download
@@ -346,18 +369,18 @@ class Unpacking {
       failed(std::move(error), index_);
       return;
     }
-    links_ = std::move(*extracted);
+    unpacked_ = std::move(*extracted);
     progress.extracted(index_);
   }
 
-  std::vector<ArchiveLink>& links() { return links_; }
+  UnpackedArchive& unpacked() { return unpacked_; }
 
  private:
   const DownloadJob& job_;
   size_t index_;
   ArrivingFile& arriving_;
   CoreSlots& cores_;
-  std::vector<ArchiveLink> links_;
+  UnpackedArchive unpacked_;
 };
 
 // Every archive unpacks into `staging` while it downloads (ArrivingFile), on one thread each,
@@ -365,7 +388,8 @@ class Unpacking {
 // extraction gets its archive's end only once the whole file matched its sha256, so the install
 // goes on only when every archive has matched; any failure stops the rest, and the caller removes
 // the staging folder.
-Status download_and_extract(std::vector<DownloadJob> jobs, const fs::path& staging, int jobs_wanted, ProgressReporter& progress) {
+Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, const fs::path& staging, int jobs_wanted,
+                                             ProgressReporter& progress) {
   // The xz decoders allocate dictionary-sized buffers; a fixed mmap threshold hands each back to
   // the system when freed instead of letting glibc keep it in a per-thread arena.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
@@ -419,16 +443,27 @@ Status download_and_extract(std::vector<DownloadJob> jobs, const fs::path& stagi
   if (g_interrupted) return interrupted_error();
   // A download's own failure (a sha256 mismatch, an HTTP error) is the cause; else the first
   // extraction that failed.
-  if (!downloaded) return downloaded;
+  if (!downloaded) return downloaded.take_error();
   if (first_failure) return *first_failure;
   for (const FileOverlap& overlap : files.overlaps()) {
     progress.note("warning: " + join(overlap.others, ", ") + " and " + overlap.kept + " ship " + overlap.path +
                   " with different contents: the toolkit has " + overlap.kept + "'s (the first by name)");
   }
-  // Only now that no archive is being written (see make_links).
+  LibraryContents libraries;
   std::vector<ArchiveLink> all;
-  for (auto& one : unpacking) std::move(one->links().begin(), one->links().end(), std::back_inserter(all));
-  return make_links(staging, std::move(all));
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    UnpackedArchive& unpacked = unpacking[i]->unpacked();
+    report_outside(jobs[i], unpacked.outside, progress);
+    if (library_files(jobs[i].component)) {
+      std::vector<std::string>& added = libraries[jobs[i].component];
+      added = unpacked.files;
+      for (const ArchiveLink& link : unpacked.links) added.push_back(link.path);
+    }
+    std::move(unpacked.links.begin(), unpacked.links.end(), std::back_inserter(all));
+  }
+  // Only now that no archive is being written (see make_links).
+  CUDAENV_TRY(make_links(staging, std::move(all)));
+  return libraries;
 }
 
 // What install_release holds between its steps.
@@ -496,15 +531,28 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
   progress.begin(names, sizes, "CUDA " + label);
-  Status built = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
+  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
+  Status built = libraries ? ok_status() : Status(libraries.error());
   progress.end();
   if (built) built = add_lib64_link(staging);
   bool has_wheels =
       std::any_of(plan.files.begin(), plan.files.end(), [](const PlannedFile& f) { return !f.distribution.empty(); });
-  if (built && has_wheels) built = add_soname_links(staging / "lib");
+  if (built && has_wheels) {
+    // A link to a library's file is the library's too.
+    auto links = add_soname_links(staging);
+    if (!links) built = links.take_error();
+    for (const auto& [link, target] : links ? *links : std::vector<std::pair<std::string, std::string>>{}) {
+      for (auto& [library, added] : *libraries) {
+        if (std::find(added.begin(), added.end(), target) != added.end()) added.push_back(link);
+      }
+    }
+  }
   if (built) built = copy_root_files(staging);
   if (built) built = check_links_inside(staging);
-  if (built) built = write_metadata(staging, prepared.effective, plan);
+  if (built) {
+    for (auto& [library, added] : *libraries) std::sort(added.begin(), added.end());
+    built = write_metadata(staging, prepared.effective, plan, *libraries);
+  }
   if (built && g_interrupted) built = interrupted_error();
   if (!built) {
     remove_tree(staging);

@@ -37,6 +37,21 @@ std::vector<std::string> majors_offered(const RedistComponent& component, const 
 
 }  // namespace
 
+std::optional<LibraryFiles> library_files(const std::string& component) {
+  if (component == "cudnn")
+    return LibraryFiles{"nvidia/cudnn", {{"include", "cudnn"}, {"lib", "libcudnn"}}, "include/cudnn*, lib/libcudnn*"};
+  if (component == "nccl")
+    return LibraryFiles{"nvidia/nccl", {{"include", "nccl"}, {"lib", "libnccl"}}, "include/nccl*, lib/libnccl*"};
+  return std::nullopt;
+}
+
+bool library_owns(const LibraryFiles& files, std::string_view path) {
+  std::vector<std::string> parts = split(path, '/');
+  if (parts.size() < 2) return false;
+  return std::any_of(files.owns.begin(), files.owns.end(),
+                     [&](const auto& owned) { return parts[0] == owned.first && starts_with(parts[1], owned.second); });
+}
+
 Result<std::string> cudnn_base_url(const std::string& cuda_base, const EnvMap& env) {
   if (auto mirror = env_get(env, "CUDAENV_CUDNN_MIRROR"); mirror && !mirror->empty()) {
     return mirror->back() == '/' ? *mirror : *mirror + "/";

@@ -31,6 +31,21 @@ struct PlannedLibrary {
   }
 };
 
+// What a library may write into a toolkit: its own headers and libraries (by folder and name
+// prefix), so a library archive or wheel never puts a file into bin/, nvvm/ or the toolkit's own
+// headers, whatever it carries.
+struct LibraryFiles {
+  std::string wheel_folder;                               // where its wheel keeps them: "nvidia/nccl"
+  std::vector<std::pair<std::string, std::string>> owns;  // {"include", "nccl"}: include/nccl*
+  std::string described;                                  // "include/nccl*, lib/libnccl*", for messages
+};
+
+// The files library `component` ("cudnn", "nccl") may write; nullopt for a toolkit component.
+std::optional<LibraryFiles> library_files(const std::string& component);
+
+// Whether `path`, below the toolkit root, is one of the library's.
+bool library_owns(const LibraryFiles& files, std::string_view path);
+
 // cuDNN's redist folder for a CUDA folder: CUDAENV_CUDNN_MIRROR when set, else the folder beside
 // it in NVIDIA's layout (.../compute/cuda/redist/ -> .../compute/cudnn/redist/).
 Result<std::string> cudnn_base_url(const std::string& cuda_base, const EnvMap& env);
