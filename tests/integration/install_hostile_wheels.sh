@@ -6,10 +6,7 @@
 # refuses (and some pip takes).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_install.sh"
-unset PIP_INDEX_URL PIP_CONFIG_FILE VIRTUAL_ENV XDG_CONFIG_HOME XDG_CONFIG_DIRS
 
-INDEX_ROOT="$MIRROR_ROOT"
-wheels() { python3 "$SRC/tests/support/cuda_wheel_index.py" "$INDEX_ROOT" "$@"; }
 hostile() { python3 "$SRC/tests/support/hostile_archives.py" "$@"; }
 wheels release 13.0.2 13.0.88
 NVCC=nvidia_cuda_nvcc-13.0.88-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl

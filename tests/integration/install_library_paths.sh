@@ -6,10 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_install.sh"
 . "$(dirname "$0")/lib_library.sh"
-unset PIP_INDEX_URL PIP_CONFIG_FILE VIRTUAL_ENV XDG_CONFIG_HOME XDG_CONFIG_DIRS
 
-INDEX_ROOT="$MIRROR_ROOT"
-wheels() { python3 "$SRC/tests/support/cuda_wheel_index.py" "$INDEX_ROOT" "$@"; }
 wheels nccl 2.27.7 13
 wheels nccl 2.28.9 13
 wheels hostile nvidia-nccl-cu13 2.28.9 nvidia/cu13/bin/gcc

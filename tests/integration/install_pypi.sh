@@ -3,10 +3,7 @@
 # cuda-toolkit metapackage's pins, the nvidia/cu13/ layout, hashes, hostile wheels, CUDA 12.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_install.sh"
-unset PIP_INDEX_URL PIP_CONFIG_FILE VIRTUAL_ENV XDG_CONFIG_HOME XDG_CONFIG_DIRS
 
-INDEX_ROOT="$MIRROR_ROOT"
-wheels() { python3 "$SRC/tests/support/cuda_wheel_index.py" "$INDEX_ROOT" "$@"; }
 wheels release 13.2.1 13.2.75
 wheels release 13.2.2 13.2.86 --skip nvidia-cuda-crt  # 13.2's newest lacks a wheel: 13.2 is 13.2.1
 wheels release 13.0.2 13.0.88

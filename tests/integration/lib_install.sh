@@ -137,6 +137,13 @@ requests_for() {  # requests_for SUBSTRING: the request-log lines naming it
   grep -F "$1" "$REQUEST_LOG" 2>/dev/null || true
 }
 
+# The test mirror is a package index too (${MIRROR_URL}simple) once `wheels` has written it:
+# wheels ARGS... runs tests/support/cuda_wheel_index.py on it. No pip setting of the machine's
+# reaches the tests.
+unset PIP_INDEX_URL PIP_CONFIG_FILE VIRTUAL_ENV XDG_CONFIG_HOME XDG_CONFIG_DIRS
+INDEX_ROOT="$MIRROR_ROOT"
+wheels() { python3 "$SRC/tests/support/cuda_wheel_index.py" "$INDEX_ROOT" "$@"; }
+
 no_staging_left() {
   ! ls -a "$CUDAENV_ROOT/versions" 2>/dev/null | grep -q '^\.staging-'
 }

@@ -4,11 +4,8 @@
 # refused, the lock and `install --locked` from it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_install.sh"
-unset PIP_INDEX_URL PIP_CONFIG_FILE VIRTUAL_ENV XDG_CONFIG_HOME XDG_CONFIG_DIRS
 command -v cc >/dev/null || skip "no C compiler to build the stand-in libnccl.so.2"
 
-INDEX_ROOT="$MIRROR_ROOT"
-wheels() { python3 "$SRC/tests/support/cuda_wheel_index.py" "$INDEX_ROOT" "$@"; }
 # A real shared library, so that linking with -lnccl and running the program proves the layout.
 printf 'int ncclGetVersion(int *v) { *v = 22809; return 0; }\n' >"$WORK/nccl.c"
 cc -shared -fPIC -Wl,-soname,libnccl.so.2 -o "$WORK/libnccl.so.2" "$WORK/nccl.c"
