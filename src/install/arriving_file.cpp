@@ -57,16 +57,16 @@ bool ArrivingFile::wait_begun() {
 }
 
 Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
-  if (turns_.between_reads && !turns_.between_reads()) return make_error("stopped");
+  if (turns_ && !turns_->between_reads()) return make_error("stopped");
   std::unique_lock lock(mutex_);
   auto ready = [&] { return error_ || (begun_ && (read_ < arrived_ || verified_)); };
   if (!ready()) {
     lock.unlock();
-    if (turns_.lend) turns_.lend();
+    if (turns_) turns_->lend();
     lock.lock();
     changed_.wait(lock, ready);
     lock.unlock();
-    if (turns_.take_back && !turns_.take_back()) return make_error("stopped");
+    if (turns_ && !turns_->take_back()) return make_error("stopped");
     lock.lock();
   }
   if (error_) return *error_;

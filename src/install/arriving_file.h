@@ -9,11 +9,11 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <mutex>
 #include <optional>
 
 #include "install/byte_source.h"
+#include "install/core_slots.h"
 #include "util/file_system.h"
 #include "util/result.h"
 
@@ -34,14 +34,8 @@ class ArrivingFile : public ByteSource {
   std::uint64_t backlog() const;
   bool is_verified() const;
 
-  // How the reader shares its core (CoreSlots): it may hand it over between reads, and lends it
-  // while it waits for bytes. A hook that returns false stops the read.
-  struct Turns {
-    std::function<bool()> between_reads;
-    std::function<void()> lend;
-    std::function<bool()> take_back;
-  };
-  void set_turns(Turns turns) { turns_ = std::move(turns); }
+  // How the reader shares its core (CoreSlots) while it reads and waits for bytes.
+  void set_turns(const CoreTurns* turns) { turns_ = turns; }
 
   // The reader's side: until the bytes begin to arrive; false when the download failed first.
   bool wait_begun();
@@ -58,7 +52,7 @@ class ArrivingFile : public ByteSource {
   bool verified_ = false;
   std::optional<Error> error_;
   OpenFd fd_;  // the reader's, opened when the bytes begin (the file is renamed once complete)
-  Turns turns_;
+  const CoreTurns* turns_ = nullptr;
 };
 
 }  // namespace cudaenv

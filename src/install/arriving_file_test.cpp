@@ -42,7 +42,8 @@ TEST_CASE("arriving file: the reader gets the bytes as they arrive, and the end 
   CHECK(read_some(file, 100) == "hello ");
   CHECK(file.backlog() == 0);
   std::atomic<bool> lent{false}, taken_back{false};
-  file.set_turns({[] { return true; }, [&] { lent = true; }, [&] { return taken_back = true; }});
+  CoreTurns turns{[] { return true; }, [&] { lent = true; }, [&] { return taken_back = true; }};
+  file.set_turns(&turns);
   std::thread writer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     part.write("world");
@@ -83,7 +84,8 @@ TEST_CASE("arriving file: a hook that says stop ends the read") {
   PartFile part;
   ArrivingFile file;
   file.begin(part.path, 0);
-  file.set_turns({[] { return false; }, [] {}, [] { return true; }});
+  CoreTurns turns{[] { return false; }, [] {}, [] { return true; }};
+  file.set_turns(&turns);
   std::uint8_t byte = 0;
   auto got = file.read({&byte, 1});
   REQUIRE_FALSE(got);

@@ -338,14 +338,15 @@ using ReadData = std::function<Result<std::span<const std::uint8_t>>()>;
 class Unpacker {
  public:
   Unpacker(const std::filesystem::path& archive, const std::string& component, StagedFiles& files,
-           const std::function<bool()>& should_stop)
+           const std::function<bool()>& should_stop, const CoreTurns* turns)
       : out_(archive_write_disk_new(), archive_write_free),
         archive_(archive),
         component_(component),
         layout_(layout_of(archive)),
         library_(library_files(component)),
         files_(files),
-        should_stop_(should_stop) {
+        should_stop_(should_stop),
+        turns_(turns) {
     archive_write_disk_set_options(out_.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                                    ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
   }
@@ -369,7 +370,8 @@ class Unpacker {
     std::unique_ptr<StagedFiles::Claim> claim;
     std::optional<std::string> other;
     if (file) {
-      claim = files_.claim(path);
+      claim = files_.claim(path, turns_);
+      if (!claim) return make_error("stopped");
       other = files_.owner(path);
       if (other == component_) other.reset();  // shipped twice by one archive: the later copy, as tar has it
       if (other) archive_entry_copy_pathname(entry, overlap_path(path, component_).c_str());
@@ -426,6 +428,7 @@ class Unpacker {
   std::optional<LibraryFiles> library_;
   StagedFiles& files_;
   const std::function<bool()>& should_stop_;
+  const CoreTurns* turns_;
   UnpackedArchive unpacked_;
 };
 
@@ -579,9 +582,18 @@ Result<UnpackedArchive> extract_zip(ByteSource& source, const std::filesystem::p
 
 }  // namespace
 
-std::unique_ptr<StagedFiles::Claim> StagedFiles::claim(const std::string& path) {
+std::unique_ptr<StagedFiles::Claim> StagedFiles::claim(const std::string& path, const CoreTurns* turns) {
   std::unique_lock lock(mutex_);
-  released_.wait(lock, [&] { return !held_.count(path); });
+  if (held_.count(path)) {
+    // The archive writing it may need a core to finish.
+    lock.unlock();
+    if (turns) turns->lend();
+    lock.lock();
+    released_.wait(lock, [&] { return !held_.count(path); });
+    lock.unlock();
+    if (turns && !turns->take_back()) return nullptr;
+    return claim(path, turns);
+  }
   held_.insert(path);
   return std::make_unique<Claim>(*this, path);
 }
@@ -725,8 +737,8 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
                                         const std::string& component, StagedFiles& files,
-                                        const std::function<bool()>& should_stop, unsigned threads) {
-  Unpacker unpacker(archive_path, component, files, should_stop);
+                                        const std::function<bool()>& should_stop, unsigned threads, const CoreTurns* turns) {
+  Unpacker unpacker(archive_path, component, files, should_stop, turns);
   if (layout_of(archive_path) == MemberLayout::wheel) return extract_zip(source, archive_path, component, unpacker);
   return extract_tar(source, archive_path, component, unpacker, threads);
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "install/byte_source.h"
+#include "install/core_slots.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -82,8 +83,9 @@ class StagedFiles {
     std::string path_;
   };
 
-  // Waits while another archive writes `path`.
-  std::unique_ptr<Claim> claim(const std::string& path);
+  // Waits while another archive writes `path`, lending the core (`turns`, when given) meanwhile;
+  // nullptr when the wait was stopped.
+  std::unique_ptr<Claim> claim(const std::string& path, const CoreTurns* turns = nullptr);
   // Under a claim of `path`: the component whose file is there, if any.
   std::optional<std::string> owner(const std::string& path) const;
   void set_owner(const std::string& path, const std::string& component);
@@ -123,9 +125,11 @@ struct UnpackedArchive {
 // pieces of data. The archive is read to its end: every integrity check it has is verified (xz's
 // CRC32, CRC64 or SHA-256, gzip's CRC-32, each zip member's CRC-32), its sizes must match what
 // it holds, and data after its end is refused (see Decompressor, ZipReader). An xz archive
-// decodes on up to `threads` threads (liblzma's threaded decoder).
+// decodes on up to `threads` threads (liblzma's threaded decoder). `turns` is how the extraction
+// shares its core while it waits for a file another archive is writing (and `source` for bytes).
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive, const std::string& component,
-                                        StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads);
+                                        StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads,
+                                        const CoreTurns* turns = nullptr);
 
 // Makes the links of all the archives of an install below `root`, symlinks first, each kind in
 // path order, so the outcome never depends on which archive was written first. Nothing is

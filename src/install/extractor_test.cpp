@@ -8,11 +8,14 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -307,6 +310,30 @@ TEST_CASE("hard links are made after every archive: to another archive's file in
                Catch::Contains("member 'c/lib/three' is a hard link to 'lib/two', which is a hard link itself"));
   }
   fs::remove_all(root);
+}
+
+TEST_CASE("an archive waiting for a file another archive writes lends its core meanwhile") {
+  StagedFiles files;
+  auto first = files.claim("include/x.h");
+  REQUIRE(first);
+  std::atomic<bool> lent{false}, taken_back{false}, claimed{false};
+  CoreTurns turns{[] { return true; }, [&] { lent = true; }, [&] { return taken_back = true; }};
+  std::thread second([&] {
+    auto claim = files.claim("include/x.h", &turns);
+    claimed = claim != nullptr;
+  });
+  for (int i = 0; i < 6000 && !lent; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(lent);
+  CHECK_FALSE(taken_back);
+  CHECK_FALSE(claimed);
+  first.reset();
+  second.join();
+  CHECK(taken_back);
+  CHECK(claimed);
+  // A claim nobody holds takes no turn.
+  lent = false;
+  CHECK(files.claim("include/y.h", &turns));
+  CHECK_FALSE(lent);
 }
 
 TEST_CASE("a member named like cudaenv's own overlap copies is refused") {

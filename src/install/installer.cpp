@@ -350,18 +350,20 @@ class Unpacking {
   void run(StagedFiles& files, ProgressReporter& progress, const std::function<void(Error, size_t)>& failed) {
     std::uint64_t priority = job_.size;
     bool holding = false;
-    arriving_.set_turns({[&] { return cores_.yield(priority); },
-                         [&] {
-                           cores_.give_back();
-                           holding = false;
-                         },
-                         [&] { return holding = cores_.take(priority); }});
+    CoreTurns turns{[&] { return cores_.yield(priority); },
+                    [&] {
+                      cores_.give_back();
+                      holding = false;
+                    },
+                    [&] { return holding = cores_.take(priority); }};
+    arriving_.set_turns(&turns);
     if (!arriving_.wait_begun()) return;
     holding = cores_.take(priority);
     if (!holding) return;
     progress.extracting(index_);
     auto stop = [] { return g_interrupted.load(); };
-    auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, 1);
+    auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, 1, &turns);
+    arriving_.set_turns(nullptr);
     if (holding) cores_.give_back();
     if (!extracted) {
       Error error = extracted.take_error();
