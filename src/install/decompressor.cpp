@@ -14,9 +14,6 @@ namespace {
 // 65 MiB; more is no archive NVIDIA makes, and a header that asks for gigabytes is refused
 // instead of growing the process as the data decodes.
 constexpr std::uint64_t kXzMemoryLimit = 256ull << 20;
-// Above this the threaded decoder falls back to fewer threads (or one): its threads each hold a
-// dictionary and a block's output, and `cudaenv install` stays within its memory budget.
-constexpr std::uint64_t kXzThreadingMemoryLimit = 48ull << 20;
 
 Error xz_error(lzma_ret status) {
   switch (status) {
@@ -43,24 +40,12 @@ Error xz_error(lzma_ret status) {
 // blocks.
 class XzDecompressor : public Decompressor {
  public:
-  explicit XzDecompressor(unsigned threads) : threads_(threads) {}
   ~XzDecompressor() override { lzma_end(&stream_); }
 
   Status start() {
     lzma_end(&stream_);
     stream_ = LZMA_STREAM_INIT;
-    std::uint32_t flags = LZMA_TELL_UNSUPPORTED_CHECK;
-    lzma_ret started;
-    if (threads_ > 1) {
-      lzma_mt options{};
-      options.flags = flags;
-      options.threads = threads_;
-      options.memlimit_threading = kXzThreadingMemoryLimit;
-      options.memlimit_stop = kXzMemoryLimit;
-      started = lzma_stream_decoder_mt(&stream_, &options);
-    } else {
-      started = lzma_stream_decoder(&stream_, kXzMemoryLimit, flags);
-    }
+    lzma_ret started = lzma_stream_decoder(&stream_, kXzMemoryLimit, LZMA_TELL_UNSUPPORTED_CHECK);
     if (started != LZMA_OK) return xz_error(started);
     return ok_status();
   }
@@ -104,7 +89,6 @@ class XzDecompressor : public Decompressor {
     return Step{zeros, 0, false};
   }
 
-  unsigned threads_;
   lzma_stream stream_ = LZMA_STREAM_INIT;
   bool between_streams_ = false;
   std::uint64_t padding_ = 0;
@@ -179,10 +163,10 @@ Decompressor::Format Decompressor::format_of(std::span<const std::uint8_t> head)
   return Format::none;
 }
 
-Result<std::unique_ptr<Decompressor>> Decompressor::make(Format format, unsigned threads) {
+Result<std::unique_ptr<Decompressor>> Decompressor::make(Format format) {
   switch (format) {
     case Format::xz: {
-      auto decoder = std::make_unique<XzDecompressor>(threads);
+      auto decoder = std::make_unique<XzDecompressor>();
       CUDAENV_TRY(decoder->start());
       return std::unique_ptr<Decompressor>(std::move(decoder));
     }

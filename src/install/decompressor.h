@@ -18,9 +18,9 @@ class Decompressor {
   enum class Format { xz, gzip, none };
   // By the magic bytes at the start of the file: at least 6 of them, fewer only for a shorter file.
   static Format format_of(std::span<const std::uint8_t> head);
-  // For xz, `threads` above 1 picks liblzma's threaded decoder (which decodes the blocks of an
-  // archive `xz -T` wrote side by side, within its memory limit).
-  static Result<std::unique_ptr<Decompressor>> make(Format format, unsigned threads);
+  // One single-threaded decoder: an install decodes its archives side by side, one per core
+  // (docs/install.md, "Threaded decoding or one decoder per core").
+  static Result<std::unique_ptr<Decompressor>> make(Format format);
 
   virtual ~Decompressor() = default;
 

@@ -439,9 +439,9 @@ class TarStream {
  public:
   explicit TarStream(ByteSource& source) : in_(source, 1 << 20), out_(1 << 16) {}
 
-  Status open(archive* reader, unsigned threads) {
+  Status open(archive* reader) {
     CUDAENV_TRY_ASSIGN(auto head, in_.fill(6));
-    CUDAENV_TRY_ASSIGN(decoder_, Decompressor::make(Decompressor::format_of(head), threads));
+    CUDAENV_TRY_ASSIGN(decoder_, Decompressor::make(Decompressor::format_of(head)));
     if (archive_read_open(reader, this, nullptr, &TarStream::read, nullptr) != ARCHIVE_OK) {
       return make_error(error_ ? error_->message : std::string("its tar cannot be read: ") + archive_error_string(reader));
     }
@@ -511,7 +511,7 @@ class TarStream {
 };
 
 Result<UnpackedArchive> extract_tar(ByteSource& source, const std::filesystem::path& archive_path, const std::string& component,
-                                    Unpacker& unpacker, unsigned threads) {
+                                    Unpacker& unpacker) {
   ReadArchive in(archive_read_new(), archive_read_free);
   archive_read_support_format_tar(in.get());
   TarStream stream(source);  // outlives nothing it reads for: `in` is freed first
@@ -519,8 +519,7 @@ Result<UnpackedArchive> extract_tar(ByteSource& source, const std::filesystem::p
     if (auto error = stream.error()) return archive_refused(component, archive_path, error->message);
     return archive_refused(component, archive_path, std::string(what) + archive_error_string(in.get()));
   };
-  if (auto opened = stream.open(in.get(), threads); !opened)
-    return archive_refused(component, archive_path, opened.error().message);
+  if (auto opened = stream.open(in.get()); !opened) return archive_refused(component, archive_path, opened.error().message);
   archive_entry* entry = nullptr;
   while (true) {
     int status = archive_read_next_header(in.get(), &entry);
@@ -737,10 +736,10 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
                                         const std::string& component, StagedFiles& files,
-                                        const std::function<bool()>& should_stop, unsigned threads, const CoreTurns* turns) {
+                                        const std::function<bool()>& should_stop, const CoreTurns* turns) {
   Unpacker unpacker(archive_path, component, files, should_stop, turns);
   if (layout_of(archive_path) == MemberLayout::wheel) return extract_zip(source, archive_path, component, unpacker);
-  return extract_tar(source, archive_path, component, unpacker, threads);
+  return extract_tar(source, archive_path, component, unpacker);
 }
 
 Status make_links(const std::filesystem::path& root, std::vector<ArchiveLink> links) {

@@ -124,11 +124,11 @@ struct UnpackedArchive {
 // symlink (as link(2) makes it). `files` is shared by the install's archives; `should_stop` aborts between
 // pieces of data. The archive is read to its end: every integrity check it has is verified (xz's
 // CRC32, CRC64 or SHA-256, gzip's CRC-32, each zip member's CRC-32), its sizes must match what
-// it holds, and data after its end is refused (see Decompressor, ZipReader). An xz archive
-// decodes on up to `threads` threads (liblzma's threaded decoder). `turns` is how the extraction
-// shares its core while it waits for a file another archive is writing (and `source` for bytes).
+// it holds, and data after its end is refused (see Decompressor, ZipReader). `turns` is how the
+// extraction shares its core while it waits for a file another archive is writing (and `source`
+// for bytes).
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive, const std::string& component,
-                                        StagedFiles& files, const std::function<bool()>& should_stop, unsigned threads,
+                                        StagedFiles& files, const std::function<bool()>& should_stop,
                                         const CoreTurns* turns = nullptr);
 
 // Makes the links of all the archives of an install below `root`, symlinks first, each kind in

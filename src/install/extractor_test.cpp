@@ -116,17 +116,16 @@ std::string read_text(const fs::path& file) {
 
 using Archives = std::vector<std::pair<fs::path, std::string>>;
 
-Result<std::vector<ArchiveLink>> extract_file(const fs::path& archive, const std::string& component, StagedFiles& files,
-                                              unsigned threads) {
+Result<std::vector<ArchiveLink>> extract_file(const fs::path& archive, const std::string& component, StagedFiles& files) {
   auto source = FileSource::open(archive);
   if (!source) return source.take_error();
-  CUDAENV_TRY_ASSIGN(auto unpacked, extract_archive(*source, archive, component, files, nullptr, threads));
+  CUDAENV_TRY_ASSIGN(auto unpacked, extract_archive(*source, archive, component, files, nullptr));
   return unpacked.links;
 }
 
 // Extracts the archives one after another into a fresh `staging`, in the given order, then
 // makes their links, as the installer does once every archive is written.
-Status extract_in_order(const fs::path& staging, const Archives& archives, StagedFiles& files, unsigned threads = 1) {
+Status extract_in_order(const fs::path& staging, const Archives& archives, StagedFiles& files) {
   fs::remove_all(staging);
   fs::create_directories(staging);
   fs::path previous = fs::current_path();
@@ -134,7 +133,7 @@ Status extract_in_order(const fs::path& staging, const Archives& archives, Stage
   std::vector<ArchiveLink> links;
   Status status = ok_status();
   for (const auto& [archive, component] : archives) {
-    auto extracted = extract_file(archive, component, files, threads);
+    auto extracted = extract_file(archive, component, files);
     if (!extracted) {
       status = extracted.take_error();
       break;
@@ -183,7 +182,7 @@ TEST_CASE("archives' links are made after every archive, and never over another 
     fs::path previous = fs::current_path();
     fs::current_path(staging);
     StagedFiles files;
-    auto links = extract_file(link, "cuda_link", files, 1);
+    auto links = extract_file(link, "cuda_link", files);
     fs::current_path(previous);
     REQUIRE(links);
     CHECK(links->size() == 2);
@@ -383,7 +382,7 @@ void write_bytes(const fs::path& file, const std::string& bytes) { std::ofstream
 
 }  // namespace
 
-TEST_CASE(".tar.xz: the plain and the threaded decoder extract single- and multi-block archives alike") {
+TEST_CASE(".tar.xz: single- and multi-block archives extract alike") {
   fs::path root = fs::temp_directory_path() / ("cudaenv-xz-" + std::to_string(::getpid()));
   fs::remove_all(root);
   fs::create_directories(root);
@@ -393,18 +392,16 @@ TEST_CASE(".tar.xz: the plain and the threaded decoder extract single- and multi
   for (std::uint64_t block_size : {std::uint64_t{0}, std::uint64_t{1} << 20}) {
     fs::path archive = root / ("blocks-" + std::to_string(block_size) + ".tar.xz");
     write_bytes(archive, xz_of(read_text(root / "t.tar"), block_size));
-    for (unsigned threads : {1u, 2u, 4u}) {
-      INFO("block size " << block_size << ", " << threads << " threads");
-      StagedFiles files;
-      REQUIRE(extract_in_order(root / "staging", {{archive, "cuda_t"}}, files, threads));
-      CHECK(read_text(root / "staging" / "lib" / "libbig.so") == big);
-      CHECK(read_text(root / "staging" / "include" / "small.h") == "#pragma once\n");
-    }
+    INFO("block size " << block_size);
+    StagedFiles files;
+    REQUIRE(extract_in_order(root / "staging", {{archive, "cuda_t"}}, files));
+    CHECK(read_text(root / "staging" / "lib" / "libbig.so") == big);
+    CHECK(read_text(root / "staging" / "include" / "small.h") == "#pragma once\n");
   }
   fs::remove_all(root);
 }
 
-TEST_CASE(".tar.xz: a truncated, corrupt or extended archive is refused, with either decoder") {
+TEST_CASE(".tar.xz: a truncated, corrupt or extended archive is refused") {
   fs::path root = fs::temp_directory_path() / ("cudaenv-xz-bad-" + std::to_string(::getpid()));
   fs::remove_all(root);
   fs::create_directories(root);
@@ -422,19 +419,17 @@ TEST_CASE(".tar.xz: a truncated, corrupt or extended archive is refused, with ei
            {"padded", xz + std::string(8, '\0'), ""}}) {
     fs::path archive = root / (name + ".tar.xz");
     write_bytes(archive, bytes);
-    for (unsigned threads : {1u, 2u}) {
-      INFO(name << ", " << threads << " threads");
-      StagedFiles files;
-      Status made = extract_in_order(root / "staging", {{archive, "cuda_t"}}, files, threads);
-      if (why.empty()) {  // stream padding, as xz reads it
-        CHECK(made);
-        continue;
-      }
-      REQUIRE_FALSE(made);
-      CHECK_THAT(made.error().message,
-                 Catch::Contains("cuda_t: archive " + archive.string() + " is refused: ") && Catch::Contains(why));
-      CHECK_THAT(made.error().hint, Catch::Contains("the archive is damaged or hostile"));
+    INFO(name);
+    StagedFiles files;
+    Status made = extract_in_order(root / "staging", {{archive, "cuda_t"}}, files);
+    if (why.empty()) {  // stream padding, as xz reads it
+      CHECK(made);
+      continue;
     }
+    REQUIRE_FALSE(made);
+    CHECK_THAT(made.error().message,
+               Catch::Contains("cuda_t: archive " + archive.string() + " is refused: ") && Catch::Contains(why));
+    CHECK_THAT(made.error().hint, Catch::Contains("the archive is damaged or hostile"));
   }
   fs::remove_all(root);
 }
@@ -456,7 +451,7 @@ int extract_without_address_space(const fs::path& root, const fs::path& archive,
   ::close(fd);
   if (mapped != MAP_FAILED) return 3;
   StagedFiles files;
-  if (!extract_in_order(root / "staging", {{archive, "cuda_t"}}, files, 1)) return 1;
+  if (!extract_in_order(root / "staging", {{archive, "cuda_t"}}, files)) return 1;
   std::ifstream in(root / "staging" / "lib" / "libbig.so", std::ios::binary);
   std::vector<char> chunk(1 << 16);
   size_t offset = 0;

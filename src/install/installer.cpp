@@ -362,7 +362,7 @@ class Unpacking {
     if (!holding) return;
     progress.extracting(index_);
     auto stop = [] { return g_interrupted.load(); };
-    auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, 1, &turns);
+    auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, &turns);
     arriving_.set_turns(nullptr);
     if (holding) cores_.give_back();
     if (!extracted) {

@@ -9,9 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::span<const std::uint8_t> in(data, size);
-  // One thread, then liblzma's threaded decoder, by the first byte.
-  unsigned threads = size > 0 && (data[0] & 1) ? 2 : 1;
-  auto decoder = cudaenv::Decompressor::make(cudaenv::Decompressor::format_of(in), threads);
+  auto decoder = cudaenv::Decompressor::make(cudaenv::Decompressor::format_of(in));
   if (!decoder) return 0;
   std::vector<std::uint8_t> out(4096);
   size_t decoded = 0, stalls = 0;
