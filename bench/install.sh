@@ -13,16 +13,22 @@
 #           install against downloading alone.
 #   pypi    the same files as wheels from a loopback PEP 691 index, `--source pypi --profile
 #           torch`, at 40 MB/s: the install against downloading its wheels alone.
+#   resume  what resuming costs: cuda13 at 40 MB/s, the install killed (kill -9) when half of the
+#           download time has passed, then run again: it resumes each cut archive with a Range
+#           request and unpacks the bytes already on disk again while the rest arrives. Its time
+#           against downloading the bytes it fetched alone, and its CPU time against a whole install's.
 # Each round runs the install and its floors one after the other, the install first in even
 # rounds and last in odd ones (ROUNDS, default 5; TORCH_ROUNDS, default 3), so that a drift in
 # the machine's speed favours neither. Printed: each round, then medians, the spread of the
 # per-round ratios, and the install's peak RSS (/usr/bin/time; goal <= 64 MiB).
-# CUDAENV (default BUILD_DIR/cudaenv) is the cudaenv measured: another build's, for a
-# before/after comparison with the same mirror and floors.
+# CUDAENV (default BUILD_DIR/cudaenv) is the cudaenv measured. BEFORE, another build's cudaenv,
+# is measured in the same rounds (beside CUDAENV, in alternating order), for a before/after
+# comparison under the same load, mirror and floors.
 set -euo pipefail
 
 BUILD=$(cd "${1:-${CUDAENV_BUILD_DIR:-build}}" && pwd)
 CUDAENV=${CUDAENV:-$BUILD/cudaenv}
+BEFORE=${BEFORE:-}
 MIRROR_BIN="$BUILD/tests/test_mirror"
 ROUNDS=${ROUNDS:-5}
 TORCH_ROUNDS=${TORCH_ROUNDS:-3}
@@ -90,9 +96,21 @@ decode_floor() {  # ROOT: xz -dc of every archive, one per core, largest first
   archives_of "$1" tar.xz | timed xargs -P"$(nproc)" -n1 xz -dc
 }
 
-install() {  # ARGS...: a fresh install into an empty root (and cache)
+install() {  # CUDAENV ARGS...: a fresh install into an empty root (and cache)
+  local cudaenv=$1
+  shift
   rm -rf "$WORK/root"
-  CUDAENV_ROOT="$WORK/root" NO_COLOR=1 timed "$CUDAENV" install "$@" --platform linux-x86_64
+  CUDAENV_ROOT="$WORK/root" NO_COLOR=1 timed "$cudaenv" install "$@" --platform linux-x86_64
+}
+
+# The installs of a round, in the round's order: CUDAENV, and BEFORE where set. Sets c rss c_cpu
+# (and b b_rss b_cpu).
+installs_of_round() {  # ROUND INSTALL_ARGS...
+  local round=$1
+  shift
+  if [ -n "$BEFORE" ] && [ $((round % 2)) -eq 0 ]; then read -r b b_rss b_cpu <<<"$(install "$BEFORE" "$@")"; fi
+  read -r c rss c_cpu <<<"$(install "$CUDAENV" "$@")"
+  if [ -n "$BEFORE" ] && [ $((round % 2)) -eq 1 ]; then read -r b b_rss b_cpu <<<"$(install "$BEFORE" "$@")"; fi
 }
 
 report() {  # WHAT ratios...: "median (spread min-max)"
@@ -107,14 +125,15 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
   local name=$1 root=$2 ext=$3 rounds=$4 floors=$5
   shift 5
   local installs=() downloads=() decodes=() ratios=() cpu_installs=() cpu_decodes=() cpu_ratios=() peak=0
-  local d x c rss c_cpu x_cpu floor round
+  local befores=() before_ratios=() cpu_befores=() before_peak=0
+  local d x c rss c_cpu x_cpu b=0 b_rss=0 b_cpu=0 floor round
   cat $(archives_of "$root" "$ext") >/dev/null  # in the page cache, for every side alike
   for round in $(seq "$rounds"); do
     d=0 x=0 x_cpu=0
-    [ $((round % 2)) -eq 0 ] && read -r c rss c_cpu <<<"$(install "$@")"
+    [ $((round % 2)) -eq 0 ] && installs_of_round "$round" "$@"
     read -r d _ <<<"$(download_floor "$root" "$ext")"
     case " $floors " in *" decode "*) read -r x _ x_cpu <<<"$(decode_floor "$root")" ;; esac
-    [ $((round % 2)) -eq 1 ] && read -r c rss c_cpu <<<"$(install "$@")"
+    [ $((round % 2)) -eq 1 ] && installs_of_round "$round" "$@"
     floor=$(larger "$d" "$x")
     installs+=("$c") downloads+=("$d") decodes+=("$x") ratios+=("$(ratio "$c" "$floor")")
     cpu_installs+=("$c_cpu") cpu_decodes+=("$x_cpu")
@@ -122,6 +141,12 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
     [ "$rss" -gt "$peak" ] && peak=$rss
     printf '  %s round %d: download alone %.2f s, xz -dc %.2f s (CPU %.2f s), cudaenv install %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f x the floor\n' \
       "$name" "$round" "$d" "$x" "$x_cpu" "$c" "$c_cpu" "$(echo "$rss / 1024" | bc -l)" "${ratios[-1]}"
+    if [ -n "$BEFORE" ]; then
+      befores+=("$b") cpu_befores+=("$b_cpu") before_ratios+=("$(ratio "$b" "$floor")")
+      [ "$b_rss" -gt "$before_peak" ] && before_peak=$b_rss
+      printf '    before: %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f x the floor\n' "$b" "$b_cpu" "$(echo "$b_rss / 1024" | bc -l)" \
+        "${before_ratios[-1]}"
+    fi
   done
   printf '%s: %d files, %.1f MB, %d rounds (medians)\n' "$name" "$(archives_of "$root" "$ext" | wc -l)" \
     "$(echo "$(du -cb $(archives_of "$root" "$ext") | tail -1 | cut -f1) / 1000000" | bc -l)" "$rounds"
@@ -138,6 +163,43 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
   # install costs beyond decoding (download, sha256, writing the files).
   [ ${#cpu_ratios[@]} -eq 0 ] || report "CPU time install / xz -dc" "${cpu_ratios[@]}"
   printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak / 1024" | bc -l)"
+  if [ -n "$BEFORE" ]; then
+    printf '  before (%s): %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$BEFORE" "$(median "${befores[@]}")" \
+      "$(minimum "${befores[@]}")" "$(maximum "${befores[@]}")" "$(median "${cpu_befores[@]}")" "$(echo "$before_peak / 1024" | bc -l)"
+    report "before: ratio install / floor" "${before_ratios[@]}"
+  fi
+}
+
+# A resumed install against the download of what it fetched, ROUNDS rounds: each kills an
+# install half-way, then runs it again (and a whole install, for its CPU time).
+measure_resume() {  # ROOT INSTALL_ARGS...
+  local root=$1
+  shift
+  local total walls=() whole_walls=() ratios=() cpus=() whole_cpus=() wall cpu rss fetched whole whole_wall half round
+  total=$(du -cb $(archives_of "$root" tar.xz) | tail -1 | cut -f1)
+  half=$(echo "$total / 2 / 40000000" | bc -l)
+  for round in $(seq "$ROUNDS"); do
+    read -r whole_wall _ whole <<<"$(install "$CUDAENV" "$@")"
+    rm -rf "$WORK/root"
+    CUDAENV_ROOT="$WORK/root" NO_COLOR=1 "$CUDAENV" install "$@" --platform linux-x86_64 >/dev/null 2>&1 &
+    local pid=$!
+    sleep "$half"
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null || true
+    fetched=$(du -cb "$WORK/root/cache" | tail -1 | cut -f1)  # what the killed run left to resume
+    /usr/bin/time -f '%e %M %U %S' -o "$WORK/time.txt" env CUDAENV_ROOT="$WORK/root" NO_COLOR=1 "$CUDAENV" install "$@" \
+      --platform linux-x86_64 >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; exit 1; }
+    read -r wall rss cpu <<<"$(awk '{ printf "%s %s %.2f", $1, $2, $3 + $4 }' "$WORK/time.txt")"
+    fetched=$((total - fetched))
+    walls+=("$wall") whole_walls+=("$whole_wall") cpus+=("$cpu") whole_cpus+=("$whole")
+    ratios+=("$(ratio "$wall" "$(echo "$fetched / 40000000" | bc -l)")")
+    printf '  resume round %d: killed after %.2f s; the run again fetched %.1f MB in %.2f s (%.3f x downloading that alone at 40 MB/s), CPU %.2f s; a whole install %.2f s, CPU %.2f s\n' \
+      "$round" "$half" "$(echo "$fetched / 1000000" | bc -l)" "$wall" "${ratios[-1]}" "$cpu" "$whole_wall" "$whole"
+  done
+  printf 'resume at 40 MB/s, %d rounds (medians)\n' "$ROUNDS"
+  report "the resumed run / downloading what it fetched alone (at the link's rate)" "${ratios[@]}"
+  printf '  the resumed run %.2f s (CPU %.2f s), a whole install %.2f s (CPU %.2f s)\n' "$(median "${walls[@]}")" \
+    "$(median "${cpus[@]}")" "$(median "${whole_walls[@]}")" "$(median "${whole_cpus[@]}")"
 }
 
 printf 'bench/install: %s, %d CPU cores, load average at start: %s\n' "$("$CUDAENV" --version 2>&1 | head -1)" "$(nproc)" \
@@ -161,7 +223,11 @@ for set in $SETS; do
       start_mirror "$FIXTURES/pypi" 40
       measure "torch profile wheels (--source pypi) at 40 MB/s" "$FIXTURES/pypi" whl "$TORCH_ROUNDS" download \
         13.0.2 --source pypi --index-url "${URL}simple" --profile torch ;;
-    *) echo "bench/install: SETS names cuda13, torch and pypi, not '$set'" >&2; exit 1 ;;
+    resume)
+      fixture redist cuda13 13.0.48 cuda13
+      start_mirror "$FIXTURES/cuda13" 40
+      measure_resume "$FIXTURES/cuda13" 13.0.48 --mirror "$URL" --skip-manifest-pin --profile full ;;
+    *) echo "bench/install: SETS names cuda13, torch, pypi and resume, not '$set'" >&2; exit 1 ;;
   esac
 done
 printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
