@@ -4,7 +4,8 @@
 // holds a core while it decodes and writes, lends it while it waits for bytes, and hands it over
 // when a larger archive's extraction waits for one. So the largest archive, whose decoding is the
 // longest, decodes whenever its bytes are there, as `xz -d` of the largest archive first would,
-// and the small ones fill the gaps beside it.
+// and the small ones fill the gaps beside it. The same slots, more of them, bound how many
+// archives are decoded at once (installer.cpp), the largest first too.
 
 #include <condition_variable>
 #include <cstdint>

@@ -341,10 +341,16 @@ void report_outside(const DownloadJob& job, const std::vector<std::string>& outs
 // One archive's extraction, on its own thread, as its bytes arrive: it waits for the download
 // to begin, unpacks on a core of `cores` (lending it while it waits for bytes), and records its
 // links or its error.
+// At most this many archives are decoded at once, whatever the cores: an xz decoder holds its
+// dictionary (8 MiB for xz -6) from its first byte to its last, and an install is to stay within
+// 64 MiB. An archive waiting for a decoder holds no memory; its transfer pauses (the bytes wait
+// on disk), so the link goes to the archives being decoded.
+constexpr unsigned kMostDecoders = 4;
+
 class Unpacking {
  public:
-  Unpacking(const DownloadJob& job, size_t index, ArrivingFile& arriving, CoreSlots& cores)
-      : job_(job), index_(index), arriving_(arriving), cores_(cores) {}
+  Unpacking(const DownloadJob& job, size_t index, ArrivingFile& arriving, CoreSlots& cores, CoreSlots& decoders)
+      : job_(job), index_(index), arriving_(arriving), cores_(cores), decoders_(decoders) {}
 
   // `failed` runs with the error when the extraction fails.
   void run(StagedFiles& files, ProgressReporter& progress, const std::function<void(Error, size_t)>& failed) {
@@ -357,14 +363,18 @@ class Unpacking {
                     },
                     [&] { return holding = cores_.take(priority); }};
     arriving_.set_turns(&turns);
-    if (!arriving_.wait_begun()) return;
+    if (!arriving_.wait_begun() || !decoders_.take(priority)) return;
     holding = cores_.take(priority);
-    if (!holding) return;
+    if (!holding) {
+      decoders_.give_back();
+      return;
+    }
     progress.extracting(index_);
     auto stop = [] { return g_interrupted.load(); };
     auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, &turns);
     arriving_.set_turns(nullptr);
     if (holding) cores_.give_back();
+    decoders_.give_back();
     if (!extracted) {
       Error error = extracted.take_error();
       if (error.exit_code != 130) error.message += " (downloaded from " + job_.url + ")";
@@ -382,6 +392,7 @@ class Unpacking {
   size_t index_;
   ArrivingFile& arriving_;
   CoreSlots& cores_;
+  CoreSlots& decoders_;
   UnpackedArchive unpacked_;
 };
 
@@ -399,10 +410,11 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   if (!cwd) return cwd.take_error();
   std::vector<ArrivingFile> arriving(jobs.size());
   CoreSlots cores(usable_cores());
+  CoreSlots decoders(kMostDecoders);
   std::vector<std::unique_ptr<Unpacking>> unpacking;
   for (size_t i = 0; i < jobs.size(); ++i) {
     jobs[i].arriving = &arriving[i];
-    unpacking.push_back(std::make_unique<Unpacking>(jobs[i], i, arriving[i], cores));
+    unpacking.push_back(std::make_unique<Unpacking>(jobs[i], i, arriving[i], cores, decoders));
   }
   // The first failure of an extraction stops every other extraction (their reads fail, their
   // waits for a core end) and download, whose errors say nothing more; but the archive that
@@ -422,6 +434,7 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
       failed = true;
     }
     cores.stop();
+    decoders.stop();
     for (ArrivingFile& file : arriving) file.fail(make_error("stopped"));
   };
   StagedFiles files;
