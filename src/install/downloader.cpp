@@ -619,7 +619,8 @@ class TextDeadline {
   Failure judged(CURLcode code, long http_status, const char* curl_message) const {
     if (code != CURLE_OPERATION_TIMEDOUT) return classify(code, http_status, curl_message);
     // Before the deadline, curl's own words say which rule ended the try (too slow, no connection).
-    if (left().count() > 0) return {Verdict::retry, *curl_message ? curl_message : "timed out"};
+    // curl's timer may end the try a few milliseconds before this clock says the deadline passed.
+    if (left() > std::chrono::milliseconds(100)) return {Verdict::retry, *curl_message ? curl_message : "timed out"};
     return {Verdict::fatal, passed()};
   }
   std::string passed() const {
