@@ -170,33 +170,6 @@ EOF
   cmake --install "$build" --prefix "$stage" >/dev/null
 }
 
-# What each program needs of the system: nothing but glibc's libraries, at most GLIBC_MAX; the
-# shim nothing at all. Prints "PROGRAM GLIBC" lines.
-elf_programs() { find "$1" -type f -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print | sort; }
-check_portable() {  # check_portable STAGE
-  local program needed newest
-  for program in $(elf_programs "$1"); do
-    needed=$(readelf -d "$program" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-    if [ "$(basename "$program")" = cudaenv-shim ]; then
-      readelf -l "$program" | grep -q INTERP && die "$program is not static (it names a dynamic loader)"
-      [ -z "$needed" ] || die "$program is not static: it needs $needed"
-    fi
-    for library in $needed; do
-      case "$library" in
-        libc.so.6 | libm.so.6 | libpthread.so.0 | libdl.so.2 | librt.so.1 | ld-linux-*.so.*) ;;
-        *) die "$program needs $library, which is not part of glibc: link it statically" ;;
-      esac
-    done
-    newest=$(readelf -V --wide "$program" | { grep -o 'GLIBC_[0-9][0-9.]*' || true; } | sed 's/GLIBC_//' | sort -uV |
-             tail -1)
-    if [ -n "$newest" ] && [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_MAX" | sort -V | tail -1)" != "$GLIBC_MAX" ]; then
-      die "$program needs glibc $newest, newer than $GLIBC_MAX, for: $(readelf --dyn-syms --wide "$program" |
-        grep -o "[A-Za-z_0-9]*@GLIBC_$newest" | sort -u | tr '\n' ' ')"
-    fi
-    echo "${program#"$1"/} ${newest:-static}"
-  done
-}
-
 # The libraries a binary carries, with their licenses: Debian's copyright file of each source
 # package, and the runtime zig links in.
 write_notice() {  # write_notice FILE
@@ -229,18 +202,24 @@ write_notice() {  # write_notice FILE
 
 rm -f "$OUT"/cudaenv-*.tar.gz "$OUT"/cudaenv-*.whl "$OUT/cudaenv-install.sh" "$OUT/SHA256SUMS"
 report="$WORK/report"
+declare -A BUILD_SECONDS
 for arch in "${TARGETS[@]}"; do
   prefix=$(build_deps "$arch")
   say "libraries for $arch: $prefix (built in $(cat "$prefix"/.seconds-* | awk '{ s += $1 } END { print s }') s when cold)"
   name="cudaenv-$VERSION-linux-$arch"
   stage="$WORK/stage/$name"
   say "building cudaenv for $arch"
+  begin=$SECONDS
   portable_build "$arch" "$prefix" "$stage"
+  BUILD_SECONDS[$arch]=$((SECONDS - begin))
+  "$SRC/scripts/release/check-portable.sh" --glibc-max "$GLIBC_MAX" --machine "$arch" "$stage" >"$WORK/needs" ||
+    die "the $arch programs are not portable (above)"
+  sed "s/^/$arch: /" "$WORK/needs" >>"$report"
+  # Stripping keeps what the check read (the dynamic section, symbols and versions).
   strip=strip
   [ "$arch" = "$(uname -m)" ] || strip=$arch-linux-gnu-strip
-  for program in $(elf_programs "$stage"); do "$strip" --strip-all "$program"; done
+  for program in $(cut -d' ' -f1 "$WORK/needs"); do "$strip" --strip-all "$stage/$program"; done
   write_notice "$stage/share/doc/cudaenv/THIRD-PARTY-NOTICES"
-  check_portable "$stage" | sed "s/^/$arch: /" >>"$report"
   say "packing $name"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" -C "$WORK/stage" -cf - "$name" |
     gzip -9n >"$OUT/$name.tar.gz"
@@ -255,6 +234,8 @@ echo "cudaenv $VERSION release in $OUT (built in $((SECONDS - started)) s):"
 (cd "$OUT" && for file in *; do printf '  %-52s %10s bytes\n' "$file" "$(stat -c %s "$file")"; done)
 echo "highest glibc version each program needs (at most $GLIBC_MAX):"
 sed 's/^/  /' "$report"
+echo "seconds the build of cudaenv itself took (configure, compile through ccache, install):"
+for arch in "${TARGETS[@]}"; do printf '  %s: %s\n' "$arch" "${BUILD_SECONDS[$arch]}"; done
 echo "seconds each static library took to build, when it was built (kept in $CACHE/deps):"
 for arch in "${TARGETS[@]}"; do
   printf '  %s:' "$arch"
