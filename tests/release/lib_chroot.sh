@@ -32,6 +32,7 @@ CHROOT_TARBALL="$E2E_CACHE/bullseye-minbase-$(echo "$CHROOT_PACKAGES" | sha256su
 ROOTFS="$WORK/rootfs"
 USER_ID=1000
 MOUNTS=()
+SERVERS=()  # the loopback servers a suite started, stopped when it ends
 
 make_chroot_tarball() {
   [ -f "$CHROOT_TARBALL" ] && return
@@ -63,7 +64,7 @@ setup_chroot() {
   make_chroot_tarball
   mkdir -p "$ROOTFS"
   tar -C "$ROOTFS" -xzf "$CHROOT_TARBALL"
-  trap 'undo_mounts; rm -rf --one-file-system "$WORK"' EXIT
+  trap 'kill "${SERVERS[@]}" 2>/dev/null; undo_mounts; rm -rf --one-file-system "$WORK"' EXIT
   mount_at "$ROOTFS/proc" -t proc proc
   mount_at "$ROOTFS/dev" -t tmpfs -o mode=755,nosuid dev
   mknod -m 666 "$ROOTFS/dev/null" c 1 3
@@ -101,3 +102,40 @@ install_host_ca_bundle() {
 }
 
 pypi_reachable() { curl -sf -o /dev/null -m 20 https://pypi.org/simple/cuda-toolkit/; }
+
+# serve_wheel_index HOME_NAME: a loopback index of small CUDA 13.2.1 wheels for x86_64 and aarch64
+# (tests/support/cuda_wheel_index.py) made in that home, served over http on PORT.
+serve_wheel_index() {
+  as_user "$1" "python3 /support/cuda_wheel_index.py index release 13.2.1 13.2.75 >/dev/null
+    python3 /support/cuda_wheel_index.py index pages >/dev/null"
+  assert_eq 0 "$STATUS" "the loopback index: $ERR"
+  python3 -m http.server --bind 127.0.0.1 --directory "$ROOTFS/home/user/$1/index" 0 >"$WORK/index.log" 2>&1 &
+  SERVERS+=($!)
+  wait_until 10 grep -q "port" "$WORK/index.log"
+  PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$WORK/index.log" | head -1)
+}
+
+# toolkit_checks NAME CUDAENV: what each way of installing must give, with cudaenv at CUDAENV
+# (a path in the chroot) and the scenario's HOME, and a stand-in CUDA 12.4 in /opt/fake-12.4:
+# add, use, nvcc through the shim, the bash hook on cd, doctor.
+toolkit_checks() {
+  local name=$1 cudaenv=$2
+  [ -x "$ROOTFS/opt/fake-12.4/bin/nvcc" ] || make_fake_toolkit "$ROOTFS/opt/fake-12.4" 12.4.1 >/dev/null
+  as_user "$name" "
+    $cudaenv add /opt/fake-12.4 >/dev/null 2>&1
+    mkdir -p proj/sub && cd proj && $cudaenv use 12.4 >/dev/null 2>&1
+    real=\$(readlink -f $cudaenv)
+    [ ~/.cudaenv/shims/nvcc -ef \"\${real%/bin/cudaenv}/libexec/cudaenv/cudaenv-shim\" ] && echo shim=installed
+    echo \"nvcc=\$(cd sub && ~/.cudaenv/shims/nvcc --version | tail -2 | head -1)\"
+    printf '%s\n' 'eval \"\$($cudaenv init bash)\"' 'cd ~/proj/sub' 'echo \"hook=\$CUDA_HOME nvcc=\$(command -v nvcc)\"' |
+      bash -i 2>/dev/null
+    $cudaenv doctor >doctor.out 2>&1 || true
+    echo \"doctor=\$(grep -c 12.4 doctor.out)\"
+    grep -i 'internal error' doctor.out || true"
+  assert_eq 0 "$STATUS" "$name: the toolkit scenario ran: $ERR"
+  assert_contains "$OUT" "shim=installed" "$name: the shims are the installed cudaenv-shim"
+  assert_contains "$OUT" "nvcc=Cuda compilation tools, release 12.4" "$name: nvcc through the shim, project pinned to 12.4"
+  assert_contains "$OUT" "hook=/opt/fake-12.4 nvcc=/opt/fake-12.4/bin/nvcc" "$name: the bash hook on cd"
+  assert_not_contains "$OUT" "doctor=0" "$name: doctor reports the toolkit"
+  assert_not_contains "$OUT" "nternal error" "$name: doctor"
+}

@@ -8,30 +8,6 @@
 WHEEL=cudaenv-$VERSION-py3-none-manylinux_2_28_x86_64.whl
 [ -f "$RELEASE/$WHEEL" ] || fail "$RELEASE has no $WHEEL"
 setup_chroot
-make_fake_toolkit "$ROOTFS/opt/fake-12.4" 12.4.1 >/dev/null
-
-# toolkit_checks NAME CUDAENV: what each way of installing must give, with cudaenv at CUDAENV
-# (a path in the chroot) and the scenario's HOME.
-toolkit_checks() {
-  local name=$1 cudaenv=$2
-  as_user "$name" "
-    $cudaenv add /opt/fake-12.4 >/dev/null 2>&1
-    mkdir -p proj/sub && cd proj && $cudaenv use 12.4 >/dev/null 2>&1
-    real=\$(readlink -f $cudaenv)
-    [ ~/.cudaenv/shims/nvcc -ef \"\${real%/bin/cudaenv}/libexec/cudaenv/cudaenv-shim\" ] && echo shim=installed
-    echo \"nvcc=\$(cd sub && ~/.cudaenv/shims/nvcc --version | tail -2 | head -1)\"
-    printf '%s\n' 'eval \"\$($cudaenv init bash)\"' 'cd ~/proj/sub' 'echo \"hook=\$CUDA_HOME nvcc=\$(command -v nvcc)\"' |
-      bash -i 2>/dev/null
-    $cudaenv doctor >doctor.out 2>&1 || true
-    echo \"doctor=\$(grep -c 12.4 doctor.out)\"
-    grep -i 'internal error' doctor.out || true"
-  assert_eq 0 "$STATUS" "$name: the toolkit scenario ran: $ERR"
-  assert_contains "$OUT" "shim=installed" "$name: the shims are the installed cudaenv-shim"
-  assert_contains "$OUT" "nvcc=Cuda compilation tools, release 12.4" "$name: nvcc through the shim, project pinned to 12.4"
-  assert_contains "$OUT" "hook=/opt/fake-12.4 nvcc=/opt/fake-12.4/bin/nvcc" "$name: the bash hook on cd"
-  assert_not_contains "$OUT" "doctor=0" "$name: doctor reports the toolkit"
-  assert_not_contains "$OUT" "nternal error" "$name: doctor"
-}
 
 # The wheel into a fresh venv, offline (no index at all).
 as_user venv "python3 -m venv venv && venv/bin/pip install --no-index -q /release/$WHEEL
@@ -67,6 +43,10 @@ assert_eq 0 "$STATUS" "cudaenv-install.sh --from /release: $ERR"
 assert_contains "$OUT" "installed cudaenv $VERSION in /home/user/tarball/.local" "the installer reports"
 assert_contains "$OUT" "  eval \"\$(/home/user/tarball/.local/bin/cudaenv init bash)\"" "the one rc line"
 toolkit_checks tarball /home/user/tarball/.local/bin/cudaenv
+run_capture bash "$SRC/scripts/release/check-portable.sh" --machine x86_64 "$ROOTFS/home/user/tarball/.local"
+assert_eq 0 "$STATUS" "the installed programs pass the release's portability check: $ERR"
+assert_contains "$OUT" "libexec/cudaenv/cudaenv-shim static" "the shim is static"
+echo "$OUT" | sed 's/^/x86_64 needs: /'
 MANIFEST=$(ls "$ROOTFS/home/user/tarball/.local/share/cudaenv/manifests" | head -1)
 as_user tarball "echo changed >.local/share/cudaenv/manifests/$MANIFEST; touch .local/libexec/cudaenv/stale
   sh /release/cudaenv-install.sh --from /release >/dev/null
@@ -89,18 +69,11 @@ assert_contains "$ERR" "does not match SHA256SUMS" "the installer says why"
 check "nothing installed from a tampered tarball" test ! -e "$ROOTFS/home/user/tampered/.local/bin"
 
 # install --source pypi from a loopback index of small wheels (tests/support/cuda_wheel_index.py).
-as_user tarball "python3 /support/cuda_wheel_index.py index release 13.2.1 13.2.75 >/dev/null
-  python3 /support/cuda_wheel_index.py index pages >/dev/null"
-assert_eq 0 "$STATUS" "the loopback index: $ERR"
-python3 -m http.server --bind 127.0.0.1 --directory "$ROOTFS/home/user/tarball/index" 0 >"$WORK/index.log" 2>&1 &
-HTTP=$!
-wait_until 10 grep -q "port" "$WORK/index.log"
-PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$WORK/index.log" | head -1)
+serve_wheel_index tarball
 as_user tarball ".local/bin/cudaenv install 13.2 --source pypi --index-url http://127.0.0.1:$PORT/simple 2>&1 | tail -1
   .local/bin/cudaenv versions --bare"
 assert_eq 0 "$STATUS" "install 13.2 --source pypi from the loopback index: $ERR"
 assert_contains "$OUT" "13.2.1" "13.2.1 installed and listed"
-kill "$HTTP"
 
 # CA certificates: with no bundle on the system the error names every place looked; with the
 # host's bundle (this network re-signs TLS) PyPI answers over https.
