@@ -6,6 +6,7 @@
 #          the loopback servers and tools the integration scripts drive
 #   release       what scripts/release.sh needs: apt-get source, readelf, twine
 #   release-test  what the release suites (tests/release) need on top: a Debian chroot, qemu
+#                 (the aarch64 glibc is installed in the chroot)
 set -euo pipefail
 packages=()
 for set in "$@"; do
@@ -14,7 +15,7 @@ for set in "$@"; do
                       libcurl4-openssl-dev libarchive-dev liblzma-dev zlib1g-dev nlohmann-json3-dev nettle-dev) ;;
     test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx time make) ;;
     release) packages+=(dpkg-dev binutils binutils-aarch64-linux-gnu python3-venv cmake ninja-build make m4 autoconf automake libtool pkg-config perl twine) ;;
-    release-test) packages+=(debootstrap qemu-user-static libc6-arm64-cross) ;;
+    release-test) packages+=(debootstrap qemu-user-static) ;;
     *) echo "cudaenv: error: unknown package set '$set'" >&2
        echo "  use: $0 build|test|release|release-test..." >&2
        exit 2 ;;

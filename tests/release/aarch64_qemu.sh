@@ -1,40 +1,52 @@
-# The aarch64 release under qemu-aarch64-static in the Debian 11 chroot, on Debian's aarch64
-# glibc 2.31 (libc6-arm64-cross): installed with cudaenv-install.sh (its `uname -m` told
-# aarch64), --version, versions, and `install 13.2 --source pypi` of linux-sbsa wheels from a
-# loopback index. Without binfmt_misc qemu cannot follow an exec into another aarch64 program,
-# so the network commands run cudaenv-fetch, the program cudaenv hands them to, directly.
+# The aarch64 release in the Debian 11 chroot as on an aarch64 machine: Debian 11's aarch64
+# glibc 2.31 (libc6-arm64-cross) at the paths of an arm64 Debian, and every aarch64 program run
+# by qemu-aarch64-static through a binfmt_misc of the suite's own (in_aarch64_userns), so the
+# programs exec each other (cudaenv its fetch program, the shim nvcc) as they do there. The
+# tarball installed with cudaenv-install.sh (told by `uname -m` that this is aarch64: the
+# chroot's own tools are x86_64); the release's portability check on the installed programs;
+# --version, add, use, nvcc through the static shim, the bash hook, doctor; then
+# `install 13.2 --source pypi` from a loopback index, which takes the linux-sbsa wheels, and
+# `versions`.
 . "$(dirname "$0")/lib_chroot.sh"
 TARBALL=cudaenv-$VERSION-linux-aarch64.tar.gz
-[ -f "$RELEASE/$TARBALL" ] || fail "$RELEASE has no $TARBALL"
+[ -f "$RELEASE/$TARBALL" ] || { fail "$RELEASE has no $TARBALL"; finish; }
 command -v qemu-aarch64-static >/dev/null || skip "qemu-aarch64-static is not installed (scripts/ensure-apt-packages.sh release-test)"
+in_aarch64_userns true 2>/dev/null ||
+  skip "this kernel ($(uname -r)) mounts no binfmt_misc in a user namespace (Linux 6.7 and later do)," \
+    "which runs the aarch64 programs through qemu-aarch64-static without changing the host's"
 setup_chroot
-cp "$(command -v qemu-aarch64-static)" "$ROOTFS/usr/bin/"
-# uname -m as an aarch64 machine answers it, for the installer.
+ln -s /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 "$ROOTFS/lib/ld-linux-aarch64.so.1"
+ln -s /usr/aarch64-linux-gnu/lib "$ROOTFS/lib/aarch64-linux-gnu"
 printf '#!/bin/sh\n[ "$1" = -m ] && { echo aarch64; exit 0; }\nexec /bin/uname "$@"\n' >"$ROOTFS/usr/local/bin/uname"
 chmod +x "$ROOTFS/usr/local/bin/uname"
-QEMU="qemu-aarch64-static -L /usr/aarch64-linux-gnu"
+AS_USER_IN=(in_aarch64_userns)
 
-as_user arm "sh /release/cudaenv-install.sh --from /release 2>&1 | tail -3 || true
-  file=\$(head -c 20 .local/libexec/cudaenv/cudaenv-fetch | od -An -tx1 | tr -d ' \n')
-  echo \"machine=\${file:36:4}\""
+as_user arm "sh /release/cudaenv-install.sh --from /release
+  echo \"version=\$(.local/bin/cudaenv --version)\""
 assert_eq 0 "$STATUS" "cudaenv-install.sh of the aarch64 tarball: $ERR"
-assert_contains "$OUT" "machine=b700" "an aarch64 program (e_machine 183) was installed"
+assert_contains "$OUT" "installed cudaenv $VERSION in /home/user/arm/.local" "the installer ran the aarch64 cudaenv"
+assert_contains "$OUT" "version=cudaenv $VERSION" "--version under qemu"
 
-as_user arm "$QEMU .local/bin/cudaenv --version"
-assert_eq 0 "$STATUS" "cudaenv --version under qemu: $ERR"
-assert_eq "cudaenv $VERSION" "$OUT" "--version"
+# What the release script checked when it built them, read again from the installed files:
+# aarch64 programs that need at most glibc 2.28, and a shim that needs nothing.
+run_capture bash "$SRC/scripts/release/check-portable.sh" --machine aarch64 "$ROOTFS/home/user/arm/.local"
+assert_eq 0 "$STATUS" "the installed aarch64 programs pass the portability check: $ERR"
+assert_contains "$OUT" "libexec/cudaenv/cudaenv-shim static" "the aarch64 shim is static"
+check "bin/cudaenv needs glibc 2.28 at most: $OUT" grep -Eq '^bin/cudaenv 2\.(1[7-9]|2[0-8])$' <<<"$OUT"
+echo "$OUT" | sed 's/^/aarch64 needs: /'
+run_capture bash "$SRC/scripts/release/check-portable.sh" --glibc-max 2.16 "$ROOTFS/home/user/arm/.local"
+assert_eq 1 "$STATUS" "below aarch64's first glibc (2.17) the check refuses"
+assert_contains "$ERR" "bin/cudaenv needs glibc 2." "the refusal names the aarch64 program"
+assert_contains "$ERR" "@GLIBC_2.17" "and its aarch64 symbols"
 
-as_user arm "python3 /support/cuda_wheel_index.py index release 13.2.1 13.2.75 >/dev/null
-  python3 /support/cuda_wheel_index.py index pages >/dev/null"
-python3 -m http.server --bind 127.0.0.1 --directory "$ROOTFS/home/user/arm/index" 0 >"$WORK/index.log" 2>&1 &
-HTTP=$!
-trap 'kill $HTTP 2>/dev/null; undo_mounts; rm -rf --one-file-system "$WORK"' EXIT
-wait_until 10 grep -q "port" "$WORK/index.log"
-PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$WORK/index.log" | head -1)
-as_user arm "$QEMU .local/libexec/cudaenv/cudaenv-fetch install 13.2 --source pypi --platform linux-sbsa \
-    --index-url http://127.0.0.1:$PORT/simple 2>&1 | tail -1
-  $QEMU .local/bin/cudaenv versions"
-assert_eq 0 "$STATUS" "install 13.2 --source pypi for linux-sbsa under qemu: $ERR"
+toolkit_checks arm /home/user/arm/.local/bin/cudaenv
+
+serve_wheel_index arm
+as_user arm ".local/bin/cudaenv install 13.2 --source pypi --index-url http://127.0.0.1:$PORT/simple 2>&1 | tail -1
+  .local/bin/cudaenv versions --bare"
+assert_eq 0 "$STATUS" "install 13.2 --source pypi under qemu: $ERR"
 assert_contains "$OUT" "13.2.1" "versions lists 13.2.1"
-check "the sbsa wheels were installed" grep -rq aarch64 "$ROOTFS/home/user/arm/.cudaenv/versions/13.2.1/cudaenv-install.json"
+RECORD="$ROOTFS/home/user/arm/.cudaenv/versions/13.2.1/cudaenv-install.json"
+check "the linux-sbsa wheels were installed" grep -q 'manylinux_2_17_aarch64' "$RECORD"
+check "no x86_64 wheel was installed" bash -c "! grep -q x86_64 '$RECORD'"
 finish

@@ -88,12 +88,47 @@ setup_chroot() {
 
 # as_user HOME_NAME SCRIPT: runs SCRIPT with bash as the user, in a clean environment with
 # HOME=/home/user/HOME_NAME (a home per scenario); OUT and ERR get its output, STATUS its code.
+# AS_USER_IN names a command (and its arguments) that the chroot runs under.
+AS_USER_IN=()
 as_user() {
   local home="/home/user/$1"
   mkdir -p "$ROOTFS$home" && chown "$USER_ID:$USER_ID" "$ROOTFS$home"
-  run_capture chroot --userspec="$USER_ID:$USER_ID" "$ROOTFS" env -i HOME="$home" USER=user SHELL=/bin/bash \
-    LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin bash -c "cd ~ && set -e && $2"
+  run_capture "${AS_USER_IN[@]}" chroot --userspec="$USER_ID:$USER_ID" "$ROOTFS" env -i HOME="$home" USER=user \
+    SHELL=/bin/bash LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin bash -c "cd ~ && set -e && $2"
 }
+
+# Linux runs aarch64 programs through qemu-aarch64-static only where a binfmt_misc says so, and
+# the host's is not this suite's to change. Since Linux 6.7 a user namespace mounts a binfmt_misc
+# of its own: in_aarch64_userns COMMAND... runs COMMAND in a new one (every id mapped to itself,
+# so root and the user stay who they are) whose binfmt_misc hands each aarch64 ELF program to
+# qemu-aarch64-static, opened before COMMAND starts (flag F), so it works in the chroot too.
+# The magic and mask are the ELF header of an aarch64 executable or shared object.
+AARCH64_BINFMT=':qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'\
+':\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:QEMU:F'
+in_aarch64_userns() {
+  local fifo="$WORK/userns.$BASHPID" own pid status fd
+  own=$(readlink /proc/self/ns/user)
+  mkfifo "$fifo" && exec {fd}<>"$fifo" || return 1  # opened both ways: writing it never blocks
+  unshare --user --mount --propagation private bash -c '
+    read -r go <"$1" && [ "$go" = go ] || exit 1
+    mkdir -p "$2" && mount -t binfmt_misc binfmt_misc "$2" && printf "%s" "$3" >"$2/register" ||
+      { echo "cannot register qemu-aarch64-static in a user namespace'"'"'s binfmt_misc (Linux 6.7 or later)" >&2; exit 1; }
+    shift 3 && exec "$@"' _ "$fifo" "$WORK/binfmt" "${AARCH64_BINFMT/QEMU/$(command -v qemu-aarch64-static)}" "$@" &
+  pid=$!
+  if wait_until 10 unshared_from "$own" "$pid" && echo "0 0 65536" >"/proc/$pid/uid_map" &&
+     echo "0 0 65536" >"/proc/$pid/gid_map"; then
+    echo go >&"$fd"
+  else
+    echo "cannot map the ids of a user namespace" >&2
+    echo no >&"$fd"
+  fi
+  wait "$pid"
+  status=$?
+  exec {fd}>&-
+  rm -f "$fifo"
+  return "$status"
+}
+unshared_from() { [ "$(readlink "/proc/$2/ns/user")" != "$1" ]; }  # unshared_from NS PID
 
 # The CA bundle of this host, which trusts this network's TLS (it is re-signed), as the
 # chroot's system bundle.
