@@ -4,9 +4,9 @@
 # programs exec each other (cudaenv its fetch program, the shim nvcc) as they do there. The
 # tarball installed with cudaenv-install.sh (told by `uname -m` that this is aarch64: the
 # chroot's own tools are x86_64); the release's portability check on the installed programs;
-# --version, add, use, nvcc through the static shim, the bash hook, doctor; then
-# `install 13.2 --source pypi` from a loopback index, which takes the linux-sbsa wheels, and
-# `versions`.
+# --version, add, use, nvcc through the static shim, the bash hook, doctor; the aarch64 wheel
+# through pip, with the same checks; then `install 13.2 --source pypi` from a loopback index,
+# which takes the linux-sbsa wheels, and `versions`.
 . "$(dirname "$0")/lib_chroot.sh"
 TARBALL=cudaenv-$VERSION-linux-aarch64.tar.gz
 [ -f "$RELEASE/$TARBALL" ] || { fail "$RELEASE has no $TARBALL"; finish; }
@@ -40,6 +40,24 @@ assert_contains "$ERR" "bin/cudaenv needs glibc 2." "the refusal names the aarch
 assert_contains "$ERR" "@GLIBC_2.17" "and its aarch64 symbols"
 
 toolkit_checks arm /home/user/arm/.local/bin/cudaenv
+
+# The aarch64 wheel as pip installs it on an aarch64 machine: the chroot's pip is x86_64's, so
+# it is told the platform, which it takes only with --target (pip lays the wheel's scripts and
+# data out there as under a prefix). pip accepting the tag, the same tree as the tarball's, and
+# the same checks as every other install.
+WHEEL=cudaenv-$VERSION-py3-none-manylinux_2_28_aarch64.whl
+as_user wheel "pip3 install -q --no-index --no-deps --only-binary=:all: --platform manylinux_2_28_aarch64 \
+    --target prefix /release/$WHEEL
+  prefix/bin/cudaenv --version"
+assert_eq 0 "$STATUS" "pip install of the aarch64 wheel for manylinux_2_28_aarch64: $ERR"
+assert_eq "cudaenv $VERSION" "$OUT" "the wheel's cudaenv under qemu"
+run_capture diff -r --exclude="cudaenv-$VERSION.dist-info" "$ROOTFS/home/user/wheel/prefix" "$ROOTFS/home/user/arm/.local"
+assert_eq 0 "$STATUS" "the wheel installs the tarball's tree: $OUT"
+as_user wheel "pip3 install -q --no-index --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
+  --target x86_64 /release/$WHEEL"
+assert_eq 1 "$STATUS" "pip refuses the aarch64 wheel for an x86_64 machine"
+assert_contains "$ERR" "is not a supported wheel on this platform" "pip says why"
+toolkit_checks wheel /home/user/wheel/prefix/bin/cudaenv
 
 serve_wheel_index arm
 as_user arm ".local/bin/cudaenv install 13.2 --source pypi --index-url http://127.0.0.1:$PORT/simple 2>&1 | tail -1
