@@ -28,14 +28,9 @@ the_record() { find "$CUDAENV_ROOT/cache/shim" -type f ! -name '.*' | head -1; }
 record_whole() { [ "$(head -n 1 "$1")" = "cudaenv-replay 1" ] && tail -n 1 "$1" | grep -qE '^Z16:[0-9a-f]{16}$'; }
 
 # replayed [FOLDER]: whether the shim, run in FOLDER (default $WORK/proj), ran its program
-# without handing over to `cudaenv shim` (strace: no exec of the CLI). Succeeds without strace,
-# saying so once.
+# without handing over to `cudaenv shim` (strace: no exec of the CLI).
+command -v strace >/dev/null || skip "strace is missing (scripts/ensure-apt-packages.sh test installs it)"
 replayed() {
-  if ! command -v strace >/dev/null; then
-    [ -n "${SAID_NO_STRACE:-}" ] || echo "strace is missing: not checking which runs replayed"
-    SAID_NO_STRACE=1
-    return 0
-  fi
   (cd "${1:-$WORK/proj}" && strace -f -qq -e trace=execve -e signal=none -o "$WORK/trace" "$CUDAENV_ROOT/shims/nvcc" >/dev/null 2>&1)
   grep -q 'execve(".*/nvcc"' "$WORK/trace" || { echo "strace saw no exec in $WORK/trace" >&2; return 1; }
   ! grep -q 'execve("[^"]*/\.cudaenv"' "$WORK/trace"
