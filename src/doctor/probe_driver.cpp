@@ -203,7 +203,9 @@ void print_driver_probe(const FileSystemView& fs, const fs::path& root) {
 
 DriverProbe probe_driver(const FileSystemView& fs, const EnvMap& env, std::chrono::milliseconds timeout, const fs::path& root) {
   DriverProbe driver;
-  auto self = running_program();
+  // user_program: from cudaenv-fetch (install's driver check) the cudaenv beside it, which
+  // starts without loading libcurl's 40-odd libraries.
+  auto self = user_program();
   if (!self) {
     driver.problem = "the driver probe could not start: " + self.error().message;
   } else if (auto output =
