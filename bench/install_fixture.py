@@ -187,7 +187,7 @@ def main():
                 dist_info = f"cuda_toolkit-{label}.dist-info"
                 wheel.writestr(f"{dist_info}/METADATA", cuda_wheel_index.metapackage_metadata(label, VERSION, projects))
                 wheel.writestr(f"{dist_info}/WHEEL", "Wheel-Version: 1.0\nTag: py3-none-any\n")
-            cuda_wheel_index.write_pages(out, [], [], [])
+            cuda_wheel_index.write_pages(out, [], [], [], [])
         else:
             sys.exit(f"install_fixture: unknown kind {kind}")
     open(os.path.join(out, "complete"), "w").close()
