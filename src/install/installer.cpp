@@ -338,15 +338,15 @@ void report_outside(const DownloadJob& job, const std::vector<std::string>& outs
                 "), not installed: " + join(named, ", ") + more);
 }
 
-// One archive's extraction, on its own thread, as its bytes arrive: it waits for the download
-// to begin, unpacks on a core of `cores` (lending it while it waits for bytes), and records its
-// links or its error.
 // At most this many archives are decoded at once, whatever the cores: an xz decoder holds its
 // dictionary (8 MiB for xz -6) from its first byte to its last, and an install is to stay within
 // 64 MiB. An archive waiting for a decoder holds no memory; its transfer pauses (the bytes wait
 // on disk), so the link goes to the archives being decoded.
 constexpr unsigned kMostDecoders = 4;
 
+// One archive's extraction, on its own thread, as its bytes arrive: it waits for the download to
+// begin and for one of `decoders`, unpacks on a core of `cores` (lending it while it waits for
+// bytes), and records its links or its error.
 class Unpacking {
  public:
   Unpacking(const DownloadJob& job, size_t index, ArrivingFile& arriving, CoreSlots& cores, CoreSlots& decoders)
