@@ -166,7 +166,6 @@ struct Transfer {
   Clock::time_point not_before{};
   bool done = false;
   bool active = false;
-  bool small_end = false;  // started as the smallest waiting (Downloader::start_ready_transfers)
   CURL* curl = nullptr;
   int fd = -1;
   std::uint64_t offset = 0;  // bytes in the .part file
@@ -274,8 +273,10 @@ class Downloader {
       transfers_[i].options = &options;
       order_.push_back(i);
     }
-    // Largest first: the biggest archive's download and extraction is the critical path, and
-    // the small ones fill the gaps beside it.
+    // Largest first, the small ones last: an archive unpacks as it arrives, so the largest,
+    // whose decoding takes longest, must begin first, and what is left when the link is done is
+    // small. (A transfer from the small end beside them took a decoder and a transfer ahead of
+    // larger archives and left one of those to decode alone at the end: bench/install.sh.)
     std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });
   }
 
@@ -388,31 +389,13 @@ class Downloader {
     auto now = Clock::now();
     auto ready = [&](const Transfer& t) { return !t.done && !t.active && t.not_before <= now && wanted(t); };
     size_t jobs = static_cast<size_t>(std::max(1, options_.jobs));
-    // One transfer at a time comes from the small end, so that an archive is verified within
-    // moments and the cores extract while the large ones still download.
-    if (jobs > 1 && active_count() < jobs && !small_end_active()) {
-      for (auto i = order_.rbegin(); i != order_.rend(); ++i) {
-        if (!ready(transfers_[*i])) continue;
-        transfers_[*i].small_end = true;
-        CUDAENV_TRY(start(transfers_[*i]));
-        break;
-      }
-    }
     for (size_t i : order_) {
       Transfer& t = transfers_[i];
       if (active_count() >= jobs) break;
       if (!ready(t)) continue;
-      t.small_end = false;
       CUDAENV_TRY(start(t));
     }
     return ok_status();
-  }
-
-  bool small_end_active() const {
-    for (const Transfer& t : transfers_) {
-      if (t.active && t.small_end) return true;
-    }
-    return false;
   }
 
   Status start(Transfer& t) {
