@@ -9,8 +9,9 @@
 #           --profile full at each rate of RATES (MB/s, default "20 40 100"). The floor is the
 #           larger of two: downloading the archives alone (curl, 4 at a time, to files, over the
 #           same link) and decoding them alone (`xz -dc`, one per core, largest first). Goal <= 1.05.
-#           Beside them, not a floor of the goal: `tar -xJf` one per core, decoding and writing the
-#           files, the least CPU an install can spend. 20 MB/s is a link slower than two cores
+#           Beside them, not a floor of the goal: `bsdtar -xf` one per core, decoding and writing
+#           the files in one process with the libraries the install uses (libarchive, liblzma), the
+#           least CPU an install can spend. 20 MB/s is a link slower than two cores
 #           decode, so the link alone limits the install there.
 #   torch   the torch profile sized like NVIDIA's 13.0.0 archives (~2 GB, `xz -1`), at 40 MB/s: the
 #           install against downloading alone.
@@ -27,6 +28,10 @@
 # CUDAENV (default BUILD_DIR/cudaenv) is the cudaenv measured. BEFORE, another build's cudaenv,
 # is measured in the same rounds (beside CUDAENV, in alternating order), for a before/after
 # comparison under the same load, mirror and floors.
+# XZ_UTILS, a prefix where another xz-utils is installed (bin/xz, lib/liblzma.so.5; e.g. Debian's
+# source package of a newer release, `./configure --prefix=P && make install`), puts its liblzma
+# under every program measured (LD_LIBRARY_PATH) and its xz in the floor: how much of the ratio is
+# liblzma's speed. The installs write into a folder under TMPDIR (default /tmp).
 set -euo pipefail
 
 BUILD=$(cd "${1:-${CUDAENV_BUILD_DIR:-build}}" && pwd)
@@ -42,9 +47,18 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 for tool in "$CUDAENV" "$MIRROR_BIN"; do
   [ -x "$tool" ] || { echo "bench/install: $tool is missing; build first (ninja -C $BUILD)" >&2; exit 1; }
 done
-for tool in /usr/bin/time xz curl python3; do
-  command -v "$tool" >/dev/null || { echo "bench/install: $tool is needed (apt-get install time xz-utils curl python3)" >&2; exit 1; }
+for tool in /usr/bin/time xz bsdtar curl python3; do
+  command -v "$tool" >/dev/null ||
+    { echo "bench/install: $tool is needed (apt-get install time xz-utils libarchive-tools curl python3)" >&2; exit 1; }
 done
+XZ=xz
+if [ -n "${XZ_UTILS:-}" ]; then
+  XZ_UTILS=$(cd "$XZ_UTILS" && pwd)
+  [ -x "$XZ_UTILS/bin/xz" ] && [ -e "$XZ_UTILS/lib/liblzma.so.5" ] ||
+    { echo "bench/install: XZ_UTILS=$XZ_UTILS holds no bin/xz and lib/liblzma.so.5" >&2; exit 1; }
+  XZ=$XZ_UTILS/bin/xz
+  export LD_LIBRARY_PATH="$XZ_UTILS/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 
 fixture() {  # KIND DIR LABEL SET: built once
   [ -e "$FIXTURES/$2/complete" ] && return
@@ -96,16 +110,18 @@ download_floor() {  # ROOT EXT: every file curl'ed, 4 at a time, to files on thi
 }
 
 decode_floor() {  # ROOT: xz -dc of every archive, one per core, largest first
-  archives_of "$1" tar.xz | timed xargs -P"$(nproc)" -n1 xz -dc
+  archives_of "$1" tar.xz | timed xargs -P"$(nproc)" -n1 "$XZ" -dc
 }
 
-# The same decoding plus what an install cannot skip, writing the files: tar -xJf of every archive
-# into a folder of its own, one per core, largest first. Not one of the goal's floors: it shows
-# what the install costs beyond plain tools when the CPU, not the link, is what limits it.
+# The same decoding plus what an install cannot skip, writing the files: bsdtar -xf of every
+# archive into a folder of its own, one per core, largest first. bsdtar decodes in its own process
+# with libarchive and liblzma, as the install does (tar -xJf pipes from an xz process, which costs
+# more). Not one of the goal's floors: it shows what the install costs beyond plain tools when the
+# CPU, not the link, is what limits it.
 unpack_floor() {  # ROOT
   rm -rf "$WORK/unpack" && mkdir -p "$WORK/unpack"
   archives_of "$1" tar.xz |
-    timed xargs -P"$(nproc)" -I{} sh -c 'folder=$(mktemp -d "$0/a.XXXXXX") && tar -xJf "$1" -C "$folder"' "$WORK/unpack" {}
+    timed xargs -P"$(nproc)" -I{} sh -c 'folder=$(mktemp -d "$0/a.XXXXXX") && bsdtar -xf "$1" -C "$folder"' "$WORK/unpack" {}
   rm -rf "$WORK/unpack"
 }
 
@@ -157,7 +173,7 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
     [ "$rss" -gt "$peak" ] && peak=$rss
     printf '  %s round %d: download alone %.2f s, xz -dc %.2f s (CPU %.2f s), cudaenv install %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f x the floor\n' \
       "$name" "$round" "$d" "$x" "$x_cpu" "$c" "$c_cpu" "$(echo "$rss / 1024" | bc -l)" "${ratios[-1]}"
-    [ "$u" = 0 ] || printf '    tar -xJf, one per core: %.2f s (CPU %.2f s)\n' "$u" "$u_cpu"
+    [ "$u" = 0 ] || printf '    bsdtar -xf, one per core: %.2f s (CPU %.2f s)\n' "$u" "$u_cpu"
     if [ -n "$BEFORE" ]; then
       befores+=("$b") cpu_befores+=("$b_cpu") before_ratios+=("$(ratio "$b" "$floor")")
       [ "$b_rss" -gt "$before_peak" ] && before_peak=$b_rss
@@ -174,7 +190,7 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
       "$(minimum "${decodes[@]}")" "$(maximum "${decodes[@]}")" "$(median "${cpu_decodes[@]}")" ;;
   esac
   case " $floors " in *" unpack "*)
-    printf '  tar -xJf, one per core (%d): %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(nproc)" "$(median "${unpacks[@]}")" \
+    printf '  bsdtar -xf, one per core (%d): %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(nproc)" "$(median "${unpacks[@]}")" \
       "$(minimum "${unpacks[@]}")" "$(maximum "${unpacks[@]}")" "$(median "${cpu_unpacks[@]}")" ;;
   esac
   printf '  cudaenv install: %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(median "${installs[@]}")" "$(minimum "${installs[@]}")" \
@@ -183,7 +199,7 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
   # On a machine others load, CPU time is what their load moves least: it says what the
   # install costs beyond decoding (download, sha256, writing the files).
   [ ${#cpu_ratios[@]} -eq 0 ] || report "CPU time install / xz -dc" "${cpu_ratios[@]}"
-  [ ${#unpack_ratios[@]} -eq 0 ] || report "ratio install / tar -xJf, one per core (not a goal)" "${unpack_ratios[@]}"
+  [ ${#unpack_ratios[@]} -eq 0 ] || report "ratio install / bsdtar -xf, one per core (not a goal)" "${unpack_ratios[@]}"
   printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak / 1024" | bc -l)"
   if [ -n "$BEFORE" ]; then
     printf '  before (%s): %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$BEFORE" "$(median "${befores[@]}")" \
@@ -224,8 +240,8 @@ measure_resume() {  # ROOT INSTALL_ARGS...
     "$(median "${cpus[@]}")" "$(median "${whole_walls[@]}")" "$(median "${whole_cpus[@]}")"
 }
 
-printf 'bench/install: %s, %d CPU cores, load average at start: %s\n' "$("$CUDAENV" --version 2>&1 | head -1)" "$(nproc)" \
-  "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'bench/install: %s, %s, %d CPU cores, load average at start: %s\n' "$("$CUDAENV" --version 2>&1 | head -1)" \
+  "$("$XZ" --version | tail -1)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 for set in $SETS; do
   case $set in
     cuda13)
