@@ -59,24 +59,28 @@ done
 write_wrapper zig-ar ar
 write_wrapper zig-ranlib ranlib
 
-# Debian's source packages, through a deb-src list and apt state of this script's own (the
-# system's apt configuration is left as it is), refreshed once a day.
-apt_dir="$CACHE/apt"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/parts"
-codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
-for suite in "$codename" "$codename-updates"; do
-  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
-done >"$apt_dir/sources.list"
-apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=$apt_dir/parts"
-             -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o APT::Sandbox::User=root -qq)
-if [ -z "$(find "$apt_dir/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null)" ]; then
-  say "apt-get update (deb-src)"
-  apt-get "${apt_options[@]}" update
-fi
+# Debian's source packages, through a deb-src list and apt state of this script's own for each
+# release they come from (the system's apt configuration is left as it is), refreshed once a day.
 . "$SRC/scripts/release/deps.sh"
+codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+apt_options_for() {  # apt_options_for SUITE...: sets apt_options to those suites' sources
+  local apt_dir="$CACHE/apt/$1"
+  mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/parts"
+  for suite in "$@"; do
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
+  done >"$apt_dir/sources.list"
+  apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=$apt_dir/parts"
+               -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o APT::Sandbox::User=root -qq)
+  if [ -z "$(find "$apt_dir/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null)" ]; then
+    say "apt-get update (deb-src $1)"
+    apt-get "${apt_options[@]}" update
+  fi
+}
 declare -A SOURCE_DIR SOURCE_VERSION
 for package in "${DEPS_PACKAGES[@]}"; do
-  dsc=$(apt-get "${apt_options[@]}" source --print-uris "$package" | awk '$2 ~ /\.dsc$/ { print $2 }')
+  if [ -n "${DEPS_SUITE[$package]:-}" ]; then apt_options_for "${DEPS_SUITE[$package]}"; else apt_options_for "$codename" "$codename-updates"; fi
+  wanted=$package${DEPS_VERSION[$package]:+=${DEPS_VERSION[$package]}}
+  dsc=$(apt-get "${apt_options[@]}" source --print-uris "$wanted" | awk '$2 ~ /\.dsc$/ { print $2 }')
   [ -n "$dsc" ] || die "apt-get source found no source package $package (is deb.debian.org reachable?)"
   version=${dsc#*_}
   version=${version%.dsc}
@@ -84,7 +88,7 @@ for package in "${DEPS_PACKAGES[@]}"; do
   if [ ! -f "$dir/.unpacked" ]; then
     say "apt-get source $package=$version"
     rm -rf "$dir" && mkdir -p "$dir"
-    (cd "$dir" && apt-get "${apt_options[@]}" source "$package" >/dev/null)
+    (cd "$dir" && apt-get "${apt_options[@]}" source "$wanted" >/dev/null)
     touch "$dir/.unpacked"
   fi
   SOURCE_VERSION[$package]=$version

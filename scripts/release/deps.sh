@@ -5,6 +5,12 @@
 #   CC CXX AR RANLIB  zig wrappers for glibc 2.28        JOBS    make's -j
 # The order matters: each library finds those before it in PREFIX.
 DEPS_PACKAGES=(zlib xz-utils nettle openssl curl libarchive)
+# Each comes from the build host's Debian release (and its -updates), at its newest version there,
+# but liblzma from Debian 13 (that suite alone): from xz-utils 5.6 on, its LZMA decoder spends
+# about 0.65 of 5.4's CPU on NVIDIA's archives, and an install on few cores is decode-bound
+# (docs/performance.md, "What limits 40 and 100 MB/s"). Its version is named: Debian 13 lists
+# 5.8.1-1+deb13u2 too, whose files the mirror these releases are built from did not have.
+declare -A DEPS_SUITE=([xz-utils]=trixie) DEPS_VERSION=([xz-utils]=5.8.1-1+deb13u1)
 # Header-only libraries: Debian's binary packages, unpacked (nothing to build), found by CMake
 # through their package files.
 HEADER_PACKAGES=(libcli11-dev libtomlplusplus-dev nlohmann-json3-dev)
