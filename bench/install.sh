@@ -17,6 +17,12 @@
 #           install against downloading alone.
 #   pypi    the same files as wheels from a loopback PEP 691 index, `--source pypi --profile
 #           torch`, at 40 MB/s: the install against downloading its wheels alone.
+#   profile where the CPU goes: one cuda13 install at each rate of RATES, then the xz -dc floor,
+#           each under `perf record` (perf, from linux-perf): the share of liblzma, of copying
+#           (memmove), of sha256 and of the kernel, and the kernel's copies by the call that makes
+#           them by system call (write: the files; pwrite64 and pread64: the .part files; recvfrom:
+#           the network; unlink: the downloads removed after the commit).
+#           Figures under perf are slower; compare shares, not seconds.
 #   resume  what resuming costs: cuda13 at 40 MB/s, the install killed (kill -9) when half of the
 #           download time has passed, then run again: it resumes each cut archive with a Range
 #           request and unpacks the bytes already on disk again while the rest arrives. Its time
@@ -240,8 +246,11 @@ measure_resume() {  # ROOT INSTALL_ARGS...
     "$(median "${cpus[@]}")" "$(median "${whole_walls[@]}")" "$(median "${whole_cpus[@]}")"
 }
 
-printf 'bench/install: %s, %s, %d CPU cores, load average at start: %s\n' "$("$CUDAENV" --version 2>&1 | head -1)" \
-  "$("$XZ" --version | tail -1)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+# The CPU's model beside the cores: on different days this VM has decoded the same archives a sixth
+# apart in CPU time.
+printf 'bench/install: %s, %s, %d CPU cores (%s), load average at start: %s\n' "$("$CUDAENV" --version 2>&1 | head -1)" \
+  "$("$XZ" --version | tail -1)" "$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+  "$(cut -d' ' -f1-3 /proc/loadavg)"
 for set in $SETS; do
   case $set in
     cuda13)
@@ -261,11 +270,33 @@ for set in $SETS; do
       start_mirror "$FIXTURES/pypi" 40
       measure "torch profile wheels (--source pypi) at 40 MB/s" "$FIXTURES/pypi" whl "$TORCH_ROUNDS" download \
         13.0.2 --source pypi --index-url "${URL}simple" --profile torch ;;
+    profile)
+      command -v perf >/dev/null || { echo "bench/install: SETS=profile needs perf (apt-get install linux-perf)" >&2; exit 1; }
+      fixture redist cuda13 13.0.48 cuda13
+      for rate in $RATES; do
+        start_mirror "$FIXTURES/cuda13" "$rate"
+        rm -rf "$WORK/root"
+        CUDAENV_ROOT="$WORK/root" NO_COLOR=1 perf record -q -F 999 -g -o "$WORK/install.data" -- "$CUDAENV" install \
+          13.0.48 --mirror "$URL" --skip-manifest-pin --profile full --platform linux-x86_64 >/dev/null 2>&1
+        archives_of "$FIXTURES/cuda13" tar.xz |
+          perf record -q -F 999 -g -o "$WORK/xz.data" -- xargs -P"$(nproc)" -n1 "$XZ" -dc >/dev/null 2>&1
+        for side in install xz; do
+          printf '%s, cuda13 at %s MB/s: the CPU samples by library, the top symbols (liblzma has none), the kernel by system call\n' \
+            "$([ $side = install ] && echo "cudaenv install" || echo "xz -dc, one per core")" "$rate"
+          perf report -i "$WORK/$side.data" --no-children --sort dso --stdio -g none --percent-limit 0.1 2>/dev/null |
+            grep '%' | sed 's/^/  /'
+          perf report -i "$WORK/$side.data" --no-children --sort dso,sym --stdio -g none --percent-limit 0.8 2>/dev/null |
+            grep '%' | grep -v liblzma | sed 's/^/  /'
+          perf report -i "$WORK/$side.data" --children --sort sym --stdio -g none 2>/dev/null |
+            grep -E '\[k\] (ksys_write|__x64_sys_(pwrite64|pread64|read|recvfrom|unlink|openat|futex|poll)|asm_exc_page_fault)$' |
+            sed 's/^/    kernel, with what it calls: /'
+        done
+      done ;;
     resume)
       fixture redist cuda13 13.0.48 cuda13
       start_mirror "$FIXTURES/cuda13" 40
       measure_resume "$FIXTURES/cuda13" 13.0.48 --mirror "$URL" --skip-manifest-pin --profile full ;;
-    *) echo "bench/install: SETS names cuda13, torch, pypi and resume, not '$set'" >&2; exit 1 ;;
+    *) echo "bench/install: SETS names cuda13, torch, pypi, resume and profile, not '$set'" >&2; exit 1 ;;
   esac
 done
 printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
