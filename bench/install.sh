@@ -19,9 +19,9 @@
 #           torch`, at 40 MB/s: the install against downloading its wheels alone.
 #   profile where the CPU goes: one cuda13 install at each rate of RATES, then the xz -dc floor,
 #           each under `perf record` (perf, from linux-perf): the share of liblzma, of copying
-#           (memmove), of sha256 and of the kernel, and the kernel's copies by the call that makes
-#           them by system call (write: the files; pwrite64 and pread64: the .part files; recvfrom:
-#           the network; unlink: the downloads removed after the commit).
+#           (memmove), of sha256 and of the kernel, and the kernel's share by system call (write:
+#           the files; pwrite64 and pread64: the .part files; recvfrom: the network; unlink: the
+#           downloads removed after the commit).
 #           Figures under perf are slower; compare shares, not seconds.
 #   resume  what resuming costs: cuda13 at 40 MB/s, the install killed (kill -9) when half of the
 #           download time has passed, then run again: it resumes each cut archive with a Range
@@ -93,9 +93,11 @@ start_mirror() {  # ROOT MB_PER_S: serve ROOT over one link of that speed; sets 
 }
 
 # Runs a command, its output thrown away; prints "WALL PEAK_RSS_KB CPU": seconds, kB, seconds of
-# user and system time (its children's included).
+# user and system time (its children's included). UNDER, an array, is a command it runs under
+# (perf record, for SETS=profile).
+UNDER=()
 timed() {
-  /usr/bin/time -f '%e %M %U %S' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr" || {
+  /usr/bin/time -f '%e %M %U %S' -o "$WORK/time.txt" "${UNDER[@]}" "$@" >/dev/null 2>"$WORK/stderr" || {
     echo "bench/install: failed: $*" >&2
     cat "$WORK/stderr" >&2
     exit 1
@@ -275,11 +277,11 @@ for set in $SETS; do
       fixture redist cuda13 13.0.48 cuda13
       for rate in $RATES; do
         start_mirror "$FIXTURES/cuda13" "$rate"
-        rm -rf "$WORK/root"
-        CUDAENV_ROOT="$WORK/root" NO_COLOR=1 perf record -q -F 999 -g -o "$WORK/install.data" -- "$CUDAENV" install \
-          13.0.48 --mirror "$URL" --skip-manifest-pin --profile full --platform linux-x86_64 >/dev/null 2>&1
-        archives_of "$FIXTURES/cuda13" tar.xz |
-          perf record -q -F 999 -g -o "$WORK/xz.data" -- xargs -P"$(nproc)" -n1 "$XZ" -dc >/dev/null 2>&1
+        UNDER=(perf record -q -F 999 -g -o "$WORK/install.data" --)
+        install "$CUDAENV" 13.0.48 --mirror "$URL" --skip-manifest-pin --profile full >/dev/null
+        UNDER=(perf record -q -F 999 -g -o "$WORK/xz.data" --)
+        decode_floor "$FIXTURES/cuda13" >/dev/null
+        UNDER=()
         for side in install xz; do
           printf '%s, cuda13 at %s MB/s: the CPU samples by library, the top symbols (liblzma has none), the kernel by system call\n' \
             "$([ $side = install ] && echo "cudaenv install" || echo "xz -dc, one per core")" "$rate"
