@@ -1,4 +1,4 @@
-// `cudaenv shim RECORD SHIM ARGV...`: what a shim (src/shim/shim.c) hands over when it has no
+// `cudaenv shim RECORD SHIM ARGV...`: what a shim (shims/shim.c) hands over when it has no
 // record that holds. Resolves the program as `exec` and `which` do, from the inputs a record
 // keeps and nothing else, records the outcome at RECORD ("-": nowhere) for the shim to replay
 // next time, and runs it through the same replay_run() the shim uses.
