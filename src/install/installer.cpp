@@ -266,8 +266,6 @@ Status copy_root_files(const fs::path& root) {
   return ok_status();
 }
 
-// The receipt keeps the redist receipt's fields (label, profile, source, components[].name...)
-// and adds the plan as it was made, so the install can be told and repeated exactly.
 // What each library added, below the toolkit root: its files and links, sorted.
 using LibraryContents = std::map<std::string, std::vector<std::string>>;
 
@@ -296,7 +294,6 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
     if (auto added = libraries.find(file.component); added != libraries.end()) entry["files"] = added->second;
     receipt["components"].push_back(std::move(entry));
   }
-  receipt["plan"] = plan_json(plan);
   CUDAENV_TRY(write_file_atomically(root / "version.json", json_text(version)));
   return write_file_atomically(root / kInstallReceiptName, json_text(receipt));
 }
@@ -591,11 +588,6 @@ Status commit(const fs::path& staging, const Prepared& prepared, const InstallPl
 }
 
 }  // namespace
-
-std::vector<std::string> installed_components(const fs::path& home) {
-  auto state = read_receipt(home);
-  return state ? state->components : std::vector<std::string>{};
-}
 
 std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
   auto state = read_receipt(home);

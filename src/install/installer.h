@@ -48,9 +48,6 @@ Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog
                                       const PlanFiles& plan_files, ProgressReporter& progress,
                                       const std::function<Status()>& rehash);
 
-// The components an installed toolkit's receipt lists (empty without a receipt).
-std::vector<std::string> installed_components(const std::filesystem::path& home);
-
 // One file an installed toolkit's receipt lists, libraries included.
 struct ReceiptFile {
   std::string name;

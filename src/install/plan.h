@@ -1,15 +1,11 @@
 #pragma once
-// What an install fetches, pure: the plan whichever source made it (a plain value that the
-// receipt records and a lock file can write and read back), and the redist source's planning
-// of one release's archives from its manifest and the profiles.
+// What an install fetches, pure: the plan whichever source made it (a plain value), and the
+// redist source's planning of one release's archives from its manifest and the profiles.
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "install/catalog.h"
 #include "install/redist_manifest.h"
@@ -37,10 +33,6 @@ struct InstallPlan {
   std::vector<PlannedFile> files;
   bool operator==(const InstallPlan&) const = default;
 };
-
-nlohmann::ordered_json plan_json(const InstallPlan& plan);
-// `source` names the text in errors.
-Result<InstallPlan> parse_plan(std::string_view text, const std::string& source);
 
 // The redist source's plan: one archive per component of redistrib_<label>.json.
 struct PlanRequest {
