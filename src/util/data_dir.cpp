@@ -58,6 +58,7 @@ Result<DataFile> DataFiles::read(const std::string& name) const {
 
 Result<fs::path> user_program() {
   CUDAENV_TRY_ASSIGN(auto self, running_program());
+  if (self.filename() != "cudaenv-fetch") return self;
   for (const fs::path& candidate : {self.parent_path() / "cudaenv", install_prefix(self) / "bin/cudaenv"}) {
     if (candidate != self && RealFileSystem().is_executable(candidate)) return candidate;
   }
