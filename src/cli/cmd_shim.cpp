@@ -17,6 +17,7 @@
 #include "core/program.h"
 #include "core/recorded_file_system.h"
 #include "core/toolkit_env.h"
+#include "store/rehash.h"
 #include "util/data_dir.h"
 #include "util/strings.h"
 #include "util/working_dir.h"
@@ -103,6 +104,12 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
   // Which of $PWD and getcwd() named the folder rests on both being the folder they were.
   if (auto pwd = env_get(inputs.env, "PWD")) disk.watch(*pwd, REPLAY_IDENTITY);
   if (!inputs.cwd.empty()) disk.watch(inputs.cwd, REPLAY_IDENTITY);
+  // An upgrade replaces the installed shim: the records then fail, and the first call relinks
+  // the shims to the new one. A failed relink costs only that the old shim keeps running.
+  if (auto installed = locate_program("cudaenv-shim")) {
+    disk.watch(*installed, REPLAY_IDENTITY);
+    (void)follow_installed_shim(RealFileSystem(), layout, shim, *installed);
+  }
   CUDAENV_TRY_ASSIGN(auto selection, select_toolkit(disk, inputs.env, cwd, layout));
   auto self = running_program();
   auto is_a_shim = [&](const fs::path& candidate) {

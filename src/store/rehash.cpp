@@ -131,4 +131,18 @@ Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout&
   return rehash(fs, layout, shim_binary, cli);
 }
 
+Status follow_installed_shim(const FileSystemView& fs, const Layout& layout, const fs::path& shim,
+                             const fs::path& installed_shim) {
+  if (is_same_program(shim, installed_shim)) return ok_status();
+  // Root running another user's shim must not put root's files in that user's folder.
+  struct stat folder {};
+  if (!same_file(shim.parent_path(), layout.shims_dir()) || ::stat(layout.shims_dir().c_str(), &folder) != 0 ||
+      folder.st_uid != ::geteuid()) {
+    return ok_status();
+  }
+  CUDAENV_TRY_ASSIGN(auto cli, user_program());
+  CUDAENV_TRY(rehash(fs, layout, installed_shim, cli));
+  return ok_status();
+}
+
 }  // namespace cudaenv

@@ -33,4 +33,11 @@ Result<RehashReport> rehash(const FileSystemView& fs, const Layout& layout, cons
 // rehash() with the installed shim binary: what add/install/uninstall run afterwards.
 Result<RehashReport> rehash_after_change(const FileSystemView& fs, const Layout& layout);
 
+// An upgrade (pip, uv, pipx, the installer) puts a new file where the installed shim was, and
+// the shims stay links to the old one. `cudaenv shim` calls this, where every shim lands after
+// an upgrade because each record watches the installed shim (cli/cmd_shim.cpp): when `shim` is
+// neither `installed_shim` nor a copy of it, rehashes, if its folder is the user's own shims/.
+Status follow_installed_shim(const FileSystemView& fs, const Layout& layout, const std::filesystem::path& shim,
+                             const std::filesystem::path& installed_shim);
+
 }  // namespace cudaenv
