@@ -41,18 +41,25 @@ flags_of() { "$CUDAENV" "$1" --help | grep -oE '^ +(-[a-z],)?--[a-z][a-z-]*' | s
 
 assert_contains "$(bash --norc -c 'eval "$(cudaenv init bash)"; complete -p cudaenv')" "-F _cudaenv cudaenv" \
   "init registers the bash completion"
-bash_commands=$(complete_bash "cudaenv ")
-fish_commands=$(complete_fish "cudaenv ")
-for command in $commands; do
-  assert_contains " $bash_commands" " $command " "bash completes the command $command"
-  assert_contains " $fish_commands" " $command " "fish completes the command $command"
-  bash_flags=$(complete_bash "cudaenv $command --")
-  fish_flags=$(complete_fish "cudaenv $command --")
-  for flag in $(flags_of "$command"); do
-    assert_contains " $bash_flags" " $flag " "bash completes $command $flag"
-    assert_contains " $fish_flags" " $flag " "fish completes $command $flag"
+# Every shell's completions against the command table (`--help` prints it): each command, and
+# each of its flags.
+shells=(bash fish)
+if command -v zsh >/dev/null && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
+  shells+=(zsh)
+else
+  echo "zsh or its zpty module is missing: zsh's completions were not checked"
+fi
+for shell in "${shells[@]}"; do
+  offered=$("complete_$shell" "cudaenv ")
+  for command in $commands; do
+    assert_contains " $offered" " $command " "$shell completes the command $command"
+    flags=$("complete_$shell" "cudaenv $command --")
+    for flag in $(flags_of "$command"); do
+      assert_contains " $flags" " $flag " "$shell completes $command $flag"
+    done
   done
 done
+bash_commands=$(complete_bash "cudaenv ")
 assert_not_contains "$bash_commands" "hook-env" "the hidden hook-env is not offered"
 
 assert_eq "use " "$(complete_bash "cudaenv us")" "bash: cudaenv us"
