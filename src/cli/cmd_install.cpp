@@ -125,8 +125,12 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
   fs::path path = lock_path_of(toml);
   CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
   CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
-  LockRequest wanted{toml.version, options.profile, options.components, options.libraries,
-                     source_kind == "pypi" ? source_kind : ""};
+  // cuda.toml's request as the command line widened it (project_install() merged the two).
+  CudaToml asked = toml;
+  if (!options.profile.empty()) asked.profile = options.profile;
+  asked.components = options.components;
+  asked.libraries = options.libraries;
+  LockRequest wanted = lock_request_of(asked, source_kind);
   bool pinned = options.locked || options.frozen;
   if (!existing && pinned) {
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");

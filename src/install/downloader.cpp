@@ -20,6 +20,7 @@
 #include "install/arriving_file.h"
 #include "install/ca_certificates.h"
 #include "util/sha256.h"
+#include "util/url.h"
 
 namespace cudaenv {
 
@@ -70,10 +71,7 @@ const char* kMirrorHint = "check the URL, or point --mirror / CUDAENV_MIRROR at 
 const char* kIndexHint = "check the URL, or point --index-url / PIP_INDEX_URL at a package index that has it";
 
 // Wheels come from a package index (install --source pypi), everything else from a redist folder.
-bool from_package_index(const std::string& url) {
-  std::string path = url.substr(0, url.find_first_of("?#"));
-  return path.size() > 4 && path.compare(path.size() - 4, 4, ".whl") == 0;
-}
+bool from_package_index(const std::string& url) { return strip_url_query(url).ends_with(".whl"); }
 
 // What vouches for a download's size and sha256, and the option that picks another source.
 struct Source {
@@ -708,7 +706,7 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     if (auto reason = last_try(deadline.judged(code, http_status, curl_error), attempt, options, deadline)) {
       // Only a redist folder's manifest names a CUDA release; an index page or a wheel's metadata
       // comes from --index-url.
-      bool manifest = fs::path(url.substr(0, url.find_first_of("?#"))).filename().string().starts_with("redistrib_");
+      bool manifest = fs::path(strip_url_query(url)).filename().string().starts_with("redistrib_");
       std::string hint = http_status == 404 && manifest
                              ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " + std::string(kMirrorHint)
                              : std::string(hint_for(url));

@@ -21,6 +21,7 @@
 #include "install/library.h"
 #include "install/pypi_index.h"
 #include "install/zip_reader.h"
+#include "util/file_compare.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -273,7 +274,7 @@ Status make_link(OpenFd root, const ArchiveLink& link) {
 }
 
 // Mode and bytes alike: what makes two archives' copies of one file the same.
-Result<bool> same_file(const std::string& a, const std::string& b) {
+Result<bool> same_mode_and_bytes(const std::string& a, const std::string& b) {
   auto open_file = [](const std::string& path) { return OpenFd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)); };
   OpenFd first = open_file(a), second = open_file(b);
   struct stat first_info {
@@ -281,19 +282,10 @@ Result<bool> same_file(const std::string& a, const std::string& b) {
   if (first.get() < 0 || second.get() < 0 || ::fstat(first.get(), &first_info) != 0 || ::fstat(second.get(), &second_info) != 0) {
     return make_error(std::string("cannot compare ") + a + " with the copy of another archive: " + std::strerror(errno));
   }
-  if (first_info.st_size != second_info.st_size || (first_info.st_mode & 07777) != (second_info.st_mode & 07777)) return false;
-  std::vector<char> one(1 << 16), two(1 << 16);
-  while (true) {
-    ssize_t got = ::read(first.get(), one.data(), one.size());
-    if (got < 0) return make_error("cannot read " + a + ": " + std::strerror(errno));
-    if (got == 0) return true;
-    for (ssize_t done = 0; done < got;) {
-      ssize_t more = ::read(second.get(), two.data() + done, static_cast<size_t>(got - done));
-      if (more <= 0) return false;  // shorter than its size said: it changed under us
-      done += more;
-    }
-    if (std::memcmp(one.data(), two.data(), static_cast<size_t>(got)) != 0) return false;
-  }
+  if ((first_info.st_mode & 07777) != (second_info.st_mode & 07777)) return false;
+  Result<bool> same = same_bytes(first.get(), second.get());
+  if (!same) return make_error("cannot compare " + a + " with the copy of another archive: " + same.error().message);
+  return same;
 }
 
 std::string overlap_path(const std::string& path, const std::string& component) {
@@ -308,7 +300,7 @@ std::string overlap_path(const std::string& path, const std::string& component) 
 // name keeps its file (mtime and all), and a difference in mode or bytes is recorded.
 Status settle_overlap(StagedFiles& files, const std::string& path, const std::string& copy, const std::string& component,
                       const std::string& other, const std::string& member) {
-  Result<bool> same = same_file(path, copy);
+  Result<bool> same = same_mode_and_bytes(path, copy);
   if (!same) {
     ::unlink(copy.c_str());
     return write_failure(component, member, same.error().message);

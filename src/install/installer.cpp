@@ -27,6 +27,7 @@
 #include "util/file_system.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
+#include "util/url.h"
 
 namespace cudaenv {
 
@@ -214,8 +215,6 @@ Status add_lib64_link(const fs::path& root) {
   }
   return ok_status();
 }
-
-std::string strip_url_query(const std::string& url) { return url.substr(0, url.find_first_of("?#")); }
 
 // Wheels cannot hold symlinks, so their lib/ has libcudart.so.13 (libnccl.so.2) without the
 // libcudart.so that `-lcudart` links against (the redist archives ship both): each such library

@@ -13,6 +13,7 @@
 #include "util/json_reader.h"
 #include "util/sha256.h"
 #include "util/strings.h"
+#include "util/url.h"
 
 namespace cudaenv {
 
@@ -154,7 +155,7 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
 namespace {
 
 std::string_view last_segment(std::string_view link) {
-  link = link.substr(0, std::min(link.find('?'), link.find('#')));
+  link = strip_url_query(link);
   size_t slash = link.rfind('/');
   return slash == std::string_view::npos ? link : link.substr(slash + 1);
 }

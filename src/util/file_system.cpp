@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "util/file_compare.h"
+
 namespace cudaenv {
 
 EntryKind RealFileSystem::kind(const fs::path& path) const {
@@ -133,32 +135,18 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-namespace {
-
-bool same_bytes(const fs::path& a_path, const fs::path& b_path) {
-  int a = ::open(a_path.c_str(), O_RDONLY | O_CLOEXEC), b = ::open(b_path.c_str(), O_RDONLY | O_CLOEXEC);
-  bool same = a >= 0 && b >= 0;
-  std::vector<char> a_block(1 << 16), b_block(1 << 16);
-  while (same) {
-    ssize_t n = ::read(a, a_block.data(), a_block.size());
-    same = n >= 0 && ::read(b, b_block.data(), b_block.size()) == n &&
-           std::memcmp(a_block.data(), b_block.data(), static_cast<size_t>(n)) == 0;
-    if (n <= 0) break;
-  }
-  if (a >= 0) ::close(a);
-  if (b >= 0) ::close(b);
-  return same;
-}
-
-}  // namespace
-
 bool is_same_program(const fs::path& candidate, const fs::path& self) {
   struct stat a {
   }, b{};
   if (::stat(candidate.c_str(), &a) != 0 || ::stat(self.c_str(), &b) != 0) return false;
   if (a.st_dev == b.st_dev && a.st_ino == b.st_ino) return true;
   // Only a file of exactly its size is read.
-  return a.st_size == b.st_size && same_bytes(candidate, self);
+  if (a.st_size != b.st_size) return false;
+  int a_fd = ::open(candidate.c_str(), O_RDONLY | O_CLOEXEC), b_fd = ::open(self.c_str(), O_RDONLY | O_CLOEXEC);
+  Result<bool> same = a_fd >= 0 && b_fd >= 0 ? same_bytes(a_fd, b_fd) : Result<bool>(false);
+  if (a_fd >= 0) ::close(a_fd);
+  if (b_fd >= 0) ::close(b_fd);
+  return same && *same;
 }
 
 fs::path temporary_path_beside(const fs::path& path) {

@@ -2,6 +2,7 @@
 // repository can put where cudaenv reads or writes, and two writers at once.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "util/file_compare.h"
 #include "util/file_system.h"
 
 using namespace cudaenv;
@@ -148,4 +150,29 @@ TEST_CASE("FileLock::try_acquire gets a free lock and never waits for a held one
   }
   CHECK(FileLock::try_acquire(path));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("same_bytes and is_same_program: a copy is the same program, one changed byte or size is not") {
+  TempDir dir;
+  std::string bytes(200000, 'x');  // more than one read's block
+  auto write = [&](const char* name, const std::string& text) {
+    REQUIRE(write_file_atomically(dir.path / name, text, 0755).ok());
+    return dir.path / name;
+  };
+  auto program = write("program", bytes), copy = write("copy", bytes);
+  bytes[150000] = 'y';
+  auto changed = write("changed", bytes), shorter = write("shorter", bytes.substr(1));
+  auto same = [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    int a_fd = ::open(a.c_str(), O_RDONLY), b_fd = ::open(b.c_str(), O_RDONLY);
+    Result<bool> result = same_bytes(a_fd, b_fd);
+    ::close(a_fd);
+    ::close(b_fd);
+    return result.value();
+  };
+  CHECK(same(program, copy));
+  CHECK(!same(program, changed));
+  CHECK(!same(program, shorter));
+  CHECK(is_same_program(copy, program));
+  CHECK(!is_same_program(changed, program));
+  CHECK(!same_file(copy, program));  // identity, not content
 }

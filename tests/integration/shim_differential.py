@@ -1,4 +1,5 @@
-"""The shim's replay against a fresh resolution, under random changes (shim_differential.sh).
+"""The shim's replay and the hook's fast path against a fresh resolution, under random changes
+(shim_differential.sh).
 
 Each step changes the world a shim resolves in (cuda.toml files at three depths, the global
 version file, toolkits added, removed, linked, relinked, made unrunnable, CUDAENV_VERSION, a
@@ -6,7 +7,10 @@ system nvcc on PATH, the working folder, a file touched), then runs the shim twi
 `cudaenv shim -` (a resolution that writes no record) once, and requires the three to print the
 same and exit alike. Between steps it waits past the timestamp tick, so that records are
 written and replayed; the shims folder's .cudaenv logs every hand-over, so the run can tell how
-many calls replayed. Usage: shim_differential.py CUDAENV BUILD_WORK STEPS SEED
+many calls replayed. The hook's freshness test (its own list of what to watch, shell/hook.cpp) is
+held to the same world: a shell that ran `cudaenv hook-env` at every prompt since it started must
+have the environment that a shell starting now gets from it.
+Usage: shim_differential.py CUDAENV BUILD_WORK STEPS SEED
 """
 import os
 import random
@@ -75,7 +79,7 @@ def project_file(folder, request, arch):
 
 
 env = dict(os.environ)
-state = {"cwd": proj}
+state = {"cwd": proj, "shell": None, "fast_prompts": 0}
 
 
 def mutate():
@@ -117,6 +121,9 @@ def mutate():
         system = os.path.join(external, "system", "bin")
         base = "/usr/local/bin:/usr/bin:/bin"
         env["PATH"] = rng.choice([shims + ":" + base, shims + ":" + system + ":" + base, system + ":" + shims + ":" + base])
+        if state["shell"]:  # a new PATH is a new shell: init puts the shims first
+            state["shell"].stdin.close()
+        state["shell"] = None
     elif kind == 12:
         state["cwd"] = rng.choice(folders)
     else:
@@ -129,6 +136,53 @@ def run(command):
     env["PWD"] = state["cwd"]
     done = subprocess.run(command, cwd=state["cwd"], env=env, capture_output=True, text=True, timeout=60)
     return done.returncode, done.stdout, done.stderr
+
+
+# The hook runs in real bash, as `cudaenv init bash` sets it up: a shell kept from step to step
+# (its prompt may take the fast path) against one started for this step alone (it cannot).
+NOISE = {"PWD", "OLDPWD", "SHLVL", "_", "__CUDAENV_STATE"}
+END = b"\0@@end@@\0"
+
+
+def start_shell():
+    shell = subprocess.Popen(["bash", "--norc", "--noprofile", "-s"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, env=dict(env), cwd=state["cwd"])
+    shell.stdin.write(('eval "$(%s init bash)"\n' % cudaenv).encode())
+    return shell
+
+
+def prompt(shell):
+    """Sets CUDAENV_VERSION as the test's environment has it, runs the prompt's hook in the
+    current folder, and returns whether it took the fast path and the shell's environment then,
+    less what bash sets itself."""
+    version = env.get("CUDAENV_VERSION")
+    line = ("export CUDAENV_VERSION='%s'; " % version) if version is not None else "unset CUDAENV_VERSION; "
+    script = line + "cd '%s' && { _cudaenv_unchanged && printf F || printf S; } && _cudaenv_hook && env -0 && " \
+                    "printf '\\0@@end@@\\0'\n" % state["cwd"]
+    shell.stdin.write(script.encode())
+    shell.stdin.flush()
+    out = b""
+    while not out.endswith(END):
+        chunk = shell.stdout.read1(65536)
+        if not chunk:
+            raise RuntimeError("the shell ended")
+        out += chunk
+    entries = out[1: -len(END)].decode().split("\0")
+    return out[:1] == b"F", {k: v for k, _, v in (e.partition("=") for e in entries if "=" in e) if k not in NOISE}
+
+
+def hook_mismatch():
+    if state["shell"] is None:
+        state["shell"] = start_shell()
+    fast, kept = prompt(state["shell"])
+    state["fast_prompts"] += fast
+    new = start_shell()
+    _, fresh = prompt(new)
+    new.stdin.close()
+    new.wait()
+    if kept != fresh:
+        return "hook: the kept shell and a new one differ in %r" % sorted(set(kept.items()) ^ set(fresh.items()))
+    return None
 
 
 def handovers():
@@ -168,15 +222,22 @@ def main():
                 mismatches += 1
                 print("step %d (seed %d), call %d in %s: shim %r, resolution %r" % (step, seed, attempt, state["cwd"], got, expected))
             time.sleep(0.03)
+        hook = hook_mismatch()
+        if hook:
+            mismatches += 1
+            print("step %d (seed %d) in %s: %s" % (step, seed, state["cwd"], hook))
     replays = calls - handovers()
-    print("%d steps, %d shim calls, %d that ran a program, %d replayed, %d mismatches (seed %d)"
-          % (steps, calls, runnable, replays, mismatches, seed))
+    print("%d steps, %d shim calls, %d that ran a program, %d replayed, %d prompts on the hook's fast path, "
+          "%d mismatches (seed %d)" % (steps, calls, runnable, replays, state["fast_prompts"], mismatches, seed))
     if mismatches:
         sys.exit(1)
     # Only a call that runs a program (the fake nvcc, or the system's) can replay; errors are
     # the CLI's every time.
     if replays < runnable // 4:
         print("too few replays to have tested them: %d of %d" % (replays, runnable))
+        sys.exit(1)
+    if state["fast_prompts"] < steps // 10:
+        print("too few prompts on the hook's fast path to have tested it: %d of %d" % (state["fast_prompts"], steps))
         sys.exit(1)
 
 
