@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
 #include "store/registry.h"
 #include "store/rehash.h"
 #include "util/output.h"
@@ -26,7 +27,7 @@ void report(const Registration& registration) {
 
 std::vector<std::filesystem::path> scan_dirs(const Session& session) {
   std::vector<std::filesystem::path> dirs;
-  for (const std::string& dir : split(env_get(session.env, "CUDAENV_SCAN_DIRS").value_or("/usr/local"), ':')) {
+  for (const std::string& dir : split(env_setting(kScanDirsSetting, session.env).value, ':')) {
     if (!dir.empty()) dirs.emplace_back(dir);
   }
   return dirs;
@@ -35,8 +36,7 @@ std::vector<std::filesystem::path> scan_dirs(const Session& session) {
 Result<int> add_scanned(const Session& session) {
   auto found = scan_for_toolkits(session.fs, scan_dirs(session));
   if (found.empty()) {
-    print_note("no toolkits found in " + env_get(session.env, "CUDAENV_SCAN_DIRS").value_or("/usr/local") +
-               " (looked for cuda-*/bin/nvcc)");
+    print_note("no toolkits found in " + env_setting(kScanDirsSetting, session.env).value + " (looked for cuda-*/bin/nvcc)");
     return 0;
   }
   int status = 0;

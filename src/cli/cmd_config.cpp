@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
 #include "torch/matrix.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
@@ -57,7 +58,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
   CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
   CUDAENV_TRY_ASSIGN(auto torch, load_torch_matrix(session.data));
   const CudaToml* toml = project ? &*project : nullptr;
-  return std::vector<NamedSetting>{
+  std::vector<NamedSetting> settings{
       {"version", version_setting(request)},
       {"root", root_setting(session)},
       {"shared_root", shared_root_setting(session)},
@@ -72,6 +73,8 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"text_timeout", text_timeout_setting(session)},
       {"torch_index", torch_index_setting(session, torch)},
   };
+  for (const EnvSettingRow* row : kEnvSettings) settings.push_back({row->key, env_setting(*row, session.env)});
+  return settings;
 }
 
 std::string render_json(const std::vector<NamedSetting>& settings) {

@@ -17,6 +17,7 @@
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "cli/torch_index_refresh.h"
+#include "core/settings_table.h"
 #include "install/installer.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
@@ -400,7 +401,7 @@ struct UpdateOptions {
 // The PyTorch index too, unless the user turned it off: `update` is the one "refresh what cudaenv
 // learns from the network" command.
 Status update_torch_index(const Session& session) {
-  if (env_get(session.env, "CUDAENV_TORCH_OFFLINE").value_or("").size()) return ok_status();
+  if (is_on(env_setting(kTorchOfflineSetting, session.env))) return ok_status();
   auto snapshot = refresh_torch_index(session);
   if (!snapshot) {
     Error error = snapshot.take_error();

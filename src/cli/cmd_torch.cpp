@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
 #include "core/version_detect.h"
 #include "store/registry.h"
 #include "torch/discovery.h"
@@ -125,7 +126,7 @@ void run_refresh(const Session& session) {
 // The shipped table brought up to date with the index: from the cache while it is fresh (a day),
 // else read again. Where the index cannot be read, the last snapshot or the shipped table, said once.
 TorchMatrix discovered_matrix(const Session& session, const TorchOptions& options, const TorchMatrix& shipped) {
-  if (options.offline || env_get(session.env, "CUDAENV_TORCH_OFFLINE").value_or("").size()) return shipped;
+  if (options.offline || is_on(env_setting(kTorchOfflineSetting, session.env))) return shipped;
   fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
   auto snapshot = cached_snapshot(session.fs, cache, shipped.index_url);
   auto now = static_cast<std::int64_t>(std::time(nullptr));

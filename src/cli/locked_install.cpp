@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/redist_source.h"
+#include "core/settings_table.h"
 #include "install/library.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
@@ -46,10 +47,10 @@ Result<Replacements> replacements_for(const Session& session, const ReleaseCatal
     CUDAENV_TRY_ASSIGN(auto base, redist_base_url(use.mirror_option, session, releases));
     out.redist = Replacement{base, mirror.origin()};
   }
-  bool cudnn_set = env_get(session.env, "CUDAENV_CUDNN_MIRROR").has_value();
+  bool cudnn_set = env_setting(kCudnnMirrorSetting, session.env).kind == OriginKind::environment;
   if (has_kind(places, PlaceKind::cudnn_folder) && (out.redist || cudnn_set)) {
     CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(out.redist ? out.redist->root : releases.default_base, session.env));
-    out.cudnn = Replacement{base, cudnn_set ? "CUDAENV_CUDNN_MIRROR" : mirror.origin()};
+    out.cudnn = Replacement{base, cudnn_set ? kCudnnMirrorSetting.variable : mirror.origin()};
   }
   Setting index = index_url_setting(use.index_url_option, session);
   if (index.kind != OriginKind::fallback) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/settings_table.h"
 #include "core/version_detect.h"
 #include "doctor/facts.h"
 #include "doctor/host_compiler.h"
@@ -107,7 +108,7 @@ SelectionExtras selection_extras(const Session& session, const Selection& select
   // What `cudaenv torch` last read from the index, whatever its age (refreshing is its job);
   // CUDAENV_TORCH_OFFLINE=1 keeps to the shipped table, as it does for `cudaenv torch`.
   std::optional<std::string> snapshot;
-  if (!env_get(session.env, "CUDAENV_TORCH_OFFLINE")) {
+  if (!is_on(env_setting(kTorchOfflineSetting, session.env))) {
     fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
     extras.inputs.push_back(cache);
     if (auto text = session.fs.read_file(cache)) snapshot = std::move(*text);

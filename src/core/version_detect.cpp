@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/settings_table.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -110,8 +111,9 @@ std::optional<DriverReading> read_driver_version(const FileSystemView& fs, const
 }
 
 Result<std::optional<DriverReading>> driver_override(const EnvMap& env) {
-  auto value = env_get(env, kDriverOverrideVariable);
-  if (!value) return std::optional<DriverReading>();
+  Setting setting = env_setting(kDriverVersionSetting, env);
+  if (setting.kind != OriginKind::environment) return std::optional<DriverReading>();
+  const std::string* value = &setting.value;
   std::string version(trim(*value));
   if (!is_driver_version(version)) {
     return make_error(std::string(kDriverOverrideVariable) + "='" + *value + "' is not an NVIDIA driver version",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/settings_table.h"
 #include "core/version.h"
 #include "install/pypi_index.h"
 #include "util/strings.h"
@@ -53,8 +54,8 @@ bool library_owns(const LibraryFiles& files, std::string_view path) {
 }
 
 Result<std::string> cudnn_base_url(const std::string& cuda_base, const EnvMap& env) {
-  if (auto mirror = env_get(env, "CUDAENV_CUDNN_MIRROR"); mirror && !mirror->empty()) {
-    return mirror->back() == '/' ? *mirror : *mirror + "/";
+  if (Setting mirror = env_setting(kCudnnMirrorSetting, env); !mirror.value.empty()) {
+    return mirror.value.back() == '/' ? mirror.value : mirror.value + "/";
   }
   const std::string tail = "/cuda/redist/";
   if (cuda_base.size() > tail.size() && cuda_base.compare(cuda_base.size() - tail.size(), tail.size(), tail) == 0) {

@@ -1,6 +1,7 @@
 #include "shell/hook.h"
 
 #include "core/selection.h"
+#include "core/settings_table.h"
 #include "shell/env_diff.h"
 #include "util/output.h"
 #include "util/sha256.h"
@@ -93,10 +94,7 @@ std::string stamps_of(const std::vector<Watch>& watches) {
   return key;
 }
 
-bool quiet(const EnvMap& env) {
-  auto value = env_get(env, "CUDAENV_QUIET");
-  return value && *value != "0";
-}
+bool quiet(const EnvMap& env) { return is_on(env_setting(kQuietSetting, env)); }
 
 // The environment after applying `change` to `pristine`, and the records of what it owns.
 struct Applied {

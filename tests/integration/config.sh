@@ -26,6 +26,20 @@ assert_contains "$OUT" "(CUDAENV_SKIP_MANIFEST_PIN) skip_manifest_pin = 1" "the 
 assert_contains "$OUT" "(CUDAENV_SHARED_ROOT) shared_root = /opt/cudaenv" "the shared root"
 assert_contains "$OUT" "(CUDAENV_TORCH_INDEX) torch_index = https://torch.example/whl" "the torch index"
 assert_contains "$OUT" "(CUDAENV_TEXT_TIMEOUT) text_timeout = 300" "the text downloads' deadline"
+# The settings only a variable gives: every one is listed, each with its origin (lib.sh sets
+# CUDAENV_TORCH_OFFLINE).
+for key in cudnn_mirror download_timeout driver_version manifests_dir quiet scan_dirs; do
+  assert_contains "$OUT" "(default) $key = " "$key is listed, from its default"
+done
+assert_contains "$OUT" "(CUDAENV_TORCH_OFFLINE) torch_offline = 1" "torch_offline, from its variable"
+run_capture env CUDAENV_CUDNN_MIRROR=https://m/cudnn/ CUDAENV_DOWNLOAD_TIMEOUT=90 CUDAENV_DRIVER_VERSION=580.65.06 \
+  CUDAENV_MANIFESTS_DIR="$SRC/manifests" CUDAENV_QUIET=1 CUDAENV_SCAN_DIRS=/opt/a:/opt/b "$CUDAENV" config
+assert_contains "$OUT" "(CUDAENV_CUDNN_MIRROR) cudnn_mirror = https://m/cudnn/" "the cuDNN mirror's variable"
+assert_contains "$OUT" "(CUDAENV_DOWNLOAD_TIMEOUT) download_timeout = 90" "one transfer's deadline"
+assert_contains "$OUT" "(CUDAENV_DRIVER_VERSION) driver_version = 580.65.06" "the driver stand-in"
+assert_contains "$OUT" "(CUDAENV_MANIFESTS_DIR) manifests_dir = $SRC/manifests" "the data folder"
+assert_contains "$OUT" "(CUDAENV_QUIET) quiet = 1" "the hook's quiet switch"
+assert_contains "$OUT" "(CUDAENV_SCAN_DIRS) scan_dirs = /opt/a:/opt/b" "where add --scan looks"
 run_capture env CUDAENV_SYSTEM_ROOT=/opt/old "$CUDAENV" config
 assert_contains "$OUT" "(CUDAENV_SYSTEM_ROOT) shared_root = /opt/old" "the shared root's old name, named as set"
 
