@@ -1,9 +1,9 @@
 #pragma once
 // The settings that only the environment gives (no option, no cuda.toml key), one row each:
-// every place that reads one reads it through env_setting() and its row, and `cudaenv config`
-// lists every row of kEnvSettings with its origin. A new such setting is one row here (and one
-// line in kEnvSettings). The settings an option or cuda.toml may also give are picked by their
-// own functions (cli/redist_source.h), which `config` lists too.
+// the code reads one through env_setting() and its row (two exceptions say so at their rows),
+// and `cudaenv config` lists every row of kEnvSettings with its origin. A new such setting is
+// one row here and one line in kEnvSettings. The settings an option or cuda.toml may also give
+// are picked by their own functions (cli/redist_source.h), which `config` lists too.
 
 #include "core/setting.h"
 #include "util/environment.h"
@@ -21,6 +21,7 @@ inline constexpr EnvSettingRow kCudnnMirrorSetting{"cudnn_mirror", "CUDAENV_CUDN
 inline constexpr EnvSettingRow kDownloadTimeoutSetting{"download_timeout", "CUDAENV_DOWNLOAD_TIMEOUT",
                                                        "600 s + 1 s per 256 KiB of the file"};
 inline constexpr EnvSettingRow kDriverVersionSetting{"driver_version", "CUDAENV_DRIVER_VERSION", ""};
+// Read by util/data_dir.cpp, below this layer, by the same rule (set and not empty).
 inline constexpr EnvSettingRow kManifestsDirSetting{"manifests_dir", "CUDAENV_MANIFESTS_DIR", ""};
 inline constexpr EnvSettingRow kQuietSetting{"quiet", "CUDAENV_QUIET", "0"};
 inline constexpr EnvSettingRow kScanDirsSetting{"scan_dirs", "CUDAENV_SCAN_DIRS", "/usr/local"};
