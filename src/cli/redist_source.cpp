@@ -4,6 +4,7 @@
 
 #include <sys/utsname.h>
 
+#include "core/settings_table.h"
 #include "install/ca_certificates.h"
 #include "install/downloader.h"
 #include "install/plan.h"
@@ -155,14 +156,14 @@ Result<std::string> package_index_url(const std::string& option, const Session& 
   return url;
 }
 
-bool skip_manifest_pin(bool option, const Session& session) { return skip_manifest_pin_setting(option, session).value == "1"; }
+bool skip_manifest_pin(bool option, const Session& session) { return is_on(skip_manifest_pin_setting(option, session)); }
 
 Setting no_progress_setting(bool option, const Session& session) {
   return pick_setting({"--no-progress", "CUDAENV_NO_PROGRESS"}, option ? "1" : "", session.env, std::nullopt, {}, "0");
 }
 
 bool progress_bars(bool no_progress_option, const Session& session) {
-  return wants_progress_bars(stderr, no_progress_setting(no_progress_option, session).value == "1");
+  return wants_progress_bars(stderr, is_on(no_progress_setting(no_progress_option, session)));
 }
 
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
