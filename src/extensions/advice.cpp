@@ -89,8 +89,9 @@ ExtensionAdvice advise_wheel(const ExtensionEntry& entry, const ExtensionRequest
   std::string name = label(entry, version);
   if (!target.cuda) return build_advice(entry, version, target, "no " + name + " wheel for a CPU build of torch");
   if (target.python_tag.empty()) {
-    return build_advice(entry, version, target,
-                        "no Python interpreter said its CPython tag, which " + entry.name + "'s wheel names carry (pass --python)");
+    return build_advice(
+        entry, version, target,
+        "no Python interpreter said its CPython tag, which " + entry.name + "'s wheel names carry (pass --python)");
   }
   std::string url = *fitting_wheel_url(entry, version, target);
   auto answer = answers.find(url);
@@ -103,10 +104,11 @@ ExtensionAdvice advise_wheel(const ExtensionEntry& entry, const ExtensionRequest
     advice.why = "the prebuilt " + name + " wheel " + wheel_fit(target);
     return advice;
   }
-  if (presence == WheelPresence::absent) return build_advice(entry, version, target, "no " + name + " wheel " + wheel_fit(target));
+  if (presence == WheelPresence::absent)
+    return build_advice(entry, version, target, "no " + name + " wheel " + wheel_fit(target));
   std::string reason = answer == answers.end() ? "not asked" : answer->second.why;
-  ExtensionAdvice advice = build_advice(entry, version, target,
-                                        "cannot tell whether " + url_origin(url) + " has the " + name + " wheel " + wheel_fit(target));
+  ExtensionAdvice advice = build_advice(
+      entry, version, target, "cannot tell whether " + url_origin(url) + " has the " + name + " wheel " + wheel_fit(target));
   advice.unreachable.push_back(url + ": " + reason);
   return advice;
 }
@@ -169,7 +171,8 @@ Result<std::vector<ExtensionRequest>> parse_extension_requests(const ExtensionCa
                    version.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz.+-_") == std::string::npos &&
                    std::isdigit(static_cast<unsigned char>(version[0]));
       if (!plain) {
-        return make_error("--with: '" + text + "' does not name a release", "write PKG or PKG==VERSION, e.g. flash-attn==2.8.3", 2);
+        return make_error("--with: '" + text + "' does not name a release", "write PKG or PKG==VERSION, e.g. flash-attn==2.8.3",
+                          2);
       }
       request.version = version;
     }

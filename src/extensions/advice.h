@@ -25,14 +25,14 @@ inline constexpr const char* kExtensionWheelsVariable = "CUDAENV_EXTENSION_WHEEL
 
 // What an extension must fit: the torch it goes with and the machine it is built on.
 struct ExtensionTarget {
-  Version torch;                 // the public release: 2.15.0
-  std::optional<Version> cuda;   // torch's CUDA; none for a CPU build
-  std::string index_url;         // the PyTorch index of that build: https://download.pytorch.org/whl/cu130
-  bool cxx11_abi = true;         // torch's _GLIBCXX_USE_CXX11_ABI
-  std::string python_tag;        // cp312; empty where no interpreter said
-  std::string platform;          // linux_x86_64
-  std::vector<ComputeCapability> archs;  // the GPUs it must have kernels for
-  std::string archs_source;              // "--arch", "GPUs here"
+  Version torch;                                  // the public release: 2.15.0
+  std::optional<Version> cuda;                    // torch's CUDA; none for a CPU build
+  std::string index_url;                          // the PyTorch index of that build: https://download.pytorch.org/whl/cu130
+  bool cxx11_abi = true;                          // torch's _GLIBCXX_USE_CXX11_ABI
+  std::string python_tag;                         // cp312; empty where no interpreter said
+  std::string platform;                           // linux_x86_64
+  std::vector<ComputeCapability> archs;           // the GPUs it must have kernels for
+  std::string archs_source;                       // "--arch", "GPUs here"
   std::optional<std::uint64_t> memory_available;  // bytes
   unsigned cores = 1;
   bool toolkit_installed = false;  // a toolkit of torch's CUDA is installed: the build needs no install first
@@ -71,10 +71,10 @@ std::optional<std::string> fitting_wheel_url(const ExtensionEntry& entry, const 
 // A source build under the toolkit of torch's CUDA.
 struct BuildPlan {
   Version cuda;
-  bool install_toolkit = false;                             // cudaenv install X.Y first
-  std::vector<std::pair<std::string, std::string>> env;     // MAX_JOBS, TORCH_CUDA_ARCH_LIST, the package's own
-  std::string requirement;                                  // flash-attn==2.8.3, git+https://...
-  std::vector<std::string> options;                         // --no-build-isolation and the package's
+  bool install_toolkit = false;                          // cudaenv install X.Y first
+  std::vector<std::pair<std::string, std::string>> env;  // MAX_JOBS, TORCH_CUDA_ARCH_LIST, the package's own
+  std::string requirement;                               // flash-attn==2.8.3, git+https://...
+  std::vector<std::string> options;                      // --no-build-isolation and the package's
 };
 
 enum class AdviceKind { pytorch_index, wheel, pypi, build, none };
@@ -82,10 +82,10 @@ enum class AdviceKind { pytorch_index, wheel, pypi, build, none };
 struct ExtensionAdvice {
   std::string package;
   AdviceKind kind = AdviceKind::none;
-  std::string requirement;              // what joins torch's install command (not for a build)
-  std::optional<BuildPlan> build;       // kind build
-  std::string why;                      // one line
-  std::vector<std::string> unreachable; // "URL: why" for wheels that could not be checked
+  std::string requirement;                // what joins torch's install command (not for a build)
+  std::optional<BuildPlan> build;         // kind build
+  std::string why;                        // one line
+  std::vector<std::string> unreachable;   // "URL: why" for wheels that could not be checked
   std::optional<Version> torch_required;  // a PyPI release that requires another torch
 };
 

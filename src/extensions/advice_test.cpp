@@ -68,7 +68,8 @@ TEST_CASE("a wheel the server has is the answer, its URL the requirement") {
   CHECK(advice.requirement == kFlashWheel);
   CHECK(advice.why == "the prebuilt flash-attn 2.8.3 wheel for torch 2.15 with CUDA 13 (cxx11abiTRUE, cp312, linux_x86_64)");
   CHECK(render_with("pip", {"torch==2.15.0+cu130"}, h100().index_url, {advice}) ==
-        std::string("pip install torch==2.15.0+cu130 ") + kFlashWheel + " --extra-index-url https://download.pytorch.org/whl/cu130");
+        std::string("pip install torch==2.15.0+cu130 ") + kFlashWheel +
+            " --extra-index-url https://download.pytorch.org/whl/cu130");
 }
 
 TEST_CASE("no wheel: the build under torch's CUDA, for the GPUs here, MAX_JOBS from memory") {
@@ -147,8 +148,9 @@ TEST_CASE("a source-only package is built; a CPU torch cannot build a CUDA exten
   cpu.index_url = "https://download.pytorch.org/whl/cpu";
   ExtensionAdvice flash = advise_named(request("flash-attn"), cpu, {});
   CHECK(flash.kind == AdviceKind::none);
-  CHECK(flash.why == "no flash-attn 2.8.3 wheel for a CPU build of torch; and a source build needs a CUDA build of torch, this one "
-                     "is for the CPU");
+  CHECK(flash.why ==
+        "no flash-attn 2.8.3 wheel for a CPU build of torch; and a source build needs a CUDA build of torch, this one "
+        "is for the CPU");
 }
 
 TEST_CASE("--with names known packages, optionally pinned") {

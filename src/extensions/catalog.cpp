@@ -107,8 +107,9 @@ class CatalogParser {
       size_t close = pattern.find('}', open);
       std::string name = close == std::string::npos ? "" : pattern.substr(open + 1, close - open - 1);
       if (!placeholders().count(name)) {
-        return fail(node.source().begin, "wheel holds '{" + name + "}', which is none of {version} {cuda_major} "
-                                         "{torch_minor} {cxx11abi} {python} {platform}");
+        return fail(node.source().begin, "wheel holds '{" + name +
+                                             "}', which is none of {version} {cuda_major} "
+                                             "{torch_minor} {cxx11abi} {python} {platform}");
       }
     }
     return ok_status();
@@ -146,7 +147,8 @@ class CatalogParser {
     release.torch = torch;
     toml::node* major = table.get("cuda_major");
     if (!major || !major->is_integer() || *major->value<int64_t>() < 1 || *major->value<int64_t>() > 99) {
-      return fail(major ? major->source().begin : table.source().begin, "[[package.release]] needs a cuda_major between 1 and 99");
+      return fail(major ? major->source().begin : table.source().begin,
+                  "[[package.release]] needs a cuda_major between 1 and 99");
     }
     release.cuda_major = static_cast<int>(*major->value<int64_t>());
     entry.releases.push_back(release);

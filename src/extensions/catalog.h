@@ -30,10 +30,10 @@ struct PinnedRelease {
 struct ExtensionEntry {
   std::string name;  // PEP 503-normalised: flash-attn
   Publishing kind = Publishing::source;
-  bool local_tag = false;        // pytorch-index: pinned as name==version+cuXY
-  std::string latest;            // wheels: the release advised when none is asked for
-  std::string wheel;             // wheels: URL pattern
-  std::string source;            // what pip builds from; {version} filled in
+  bool local_tag = false;                                      // pytorch-index: pinned as name==version+cuXY
+  std::string latest;                                          // wheels: the release advised when none is asked for
+  std::string wheel;                                           // wheels: URL pattern
+  std::string source;                                          // what pip builds from; {version} filled in
   std::vector<std::pair<std::string, std::string>> build_env;  // in the file's order
   std::vector<std::string> build_options;
   double job_memory_gb = 4;

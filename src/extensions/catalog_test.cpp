@@ -59,7 +59,8 @@ TEST_CASE("a broken catalog is an error at its place in the file") {
         "/m/extensions.toml:7:17: job_memory_gb must be a number of gigabytes between 0.25 and 1024");
   CHECK(error_of(package + "kind = \"source\"\nbuild_env = { \"rm -rf\" = \"1\" }\n") ==
         "/m/extensions.toml:8:15: 'rm -rf' is not an environment variable name (A-Z, 0-9, _)");
-  CHECK(error_of(package + "kind = \"source\"\n" + "[[package]]\nname = \"A\"\nkind = \"source\"\nsource = \"a\"\njob_memory_gb = 1\n") ==
+  CHECK(error_of(package + "kind = \"source\"\n" +
+                 "[[package]]\nname = \"A\"\nkind = \"source\"\nsource = \"a\"\njob_memory_gb = 1\n") ==
         "/m/extensions.toml:8:1: package 'A' is listed twice");
   CHECK(error_of(package + "kind = \"pypi\"\n[[package.release]]\nversion = \"1\"\ntorch = \"2.1\"\ncuda_major = 12\n") ==
         "/m/extensions.toml:10:9: '2.1' is not a version of 3 numbers");

@@ -65,8 +65,9 @@ std::string posix_quote(std::string_view text) {
 }
 
 std::string shell_word(std::string_view text) {
-  bool plain = !text.empty() && text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-=:,@%") ==
-                                    std::string_view::npos;
+  bool plain =
+      !text.empty() && text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-=:,@%") ==
+                           std::string_view::npos;
   return plain ? std::string(text) : posix_quote(text);
 }
 
