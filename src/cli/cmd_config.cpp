@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/extension_lookup.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "torch/matrix.h"
@@ -71,6 +72,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"index_url", index_url_setting({}, session)},
       {"text_timeout", text_timeout_setting(session)},
       {"torch_index", torch_index_setting(session, torch)},
+      {"extension_wheels", extension_wheels_setting(session)},
   };
 }
 

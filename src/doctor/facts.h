@@ -53,7 +53,7 @@ struct CudaFacts {
   std::vector<TorchGccBounds> torch_gcc;                         // oldest first
   std::vector<ComputeCapability> integrated_archs;               // Jetson/Tegra: 7.2, 8.7, ...
   std::map<ComputeCapability, Version> torch_last_cuda;          // GPUs up to this capability: torch wheels of this CUDA or older
-  TorchMatrix torch_matrix;  // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
+  TorchMatrix torch_matrix;     // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
   ExtensionCatalog extensions;  // extensions.toml: doctor's fixes for extensions are `cudaenv torch --with`'s advice
 
   // The release of `version`'s major.minor, if known.
