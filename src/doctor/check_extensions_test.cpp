@@ -53,7 +53,7 @@ ExtensionPackage package(const char* name, const char* version, std::vector<Exte
   return p;
 }
 
-const Finding& only(const std::vector<Finding>& findings, const std::string& id) {
+Finding only(const std::vector<Finding>& findings, const std::string& id) {
   const Finding* found = nullptr;
   for (const Finding& finding : findings) {
     if (finding.id == id) {
@@ -79,7 +79,7 @@ TEST_CASE("healthy extensions make one ✓ line") {
       package("deepspeed", "0.19.8", {module("/s/deepspeed/ops/adam/fused_adam_op.so")}),
       package("xformers", "0.0.35", {module("/s/xformers/_C.so"), module("/s/xformers/_C_flashattention.so")})};
   std::vector<Finding> findings = doctor_detail::check_extensions(p, facts());
-  const Finding& line = only(findings, "extensions");
+  Finding line = only(findings, "extensions");
   CHECK(line.severity == Severity::ok);
   CHECK(line.title == "3 extensions load with torch 2.15.0 and have kernels for sm_90");
   CHECK(extension_wheels_wanted(p, facts()).empty());
@@ -94,7 +94,7 @@ TEST_CASE("the other C++ ABI: the symbol, torch's ABI, and the wheel that fits w
   CHECK(extension_wheels_wanted(p, facts()) == std::vector<std::string>{kFlashWheel});
   p.extension_fixes.wheels = {{kFlashWheel, {WheelPresence::present, ""}}};
   std::vector<Finding> findings = doctor_detail::check_extensions(p, facts());
-  const Finding& f = only(findings, "extension-flash-attn");
+  Finding f = only(findings, "extension-flash-attn");
   CHECK(f.severity == Severity::error);
   CHECK(f.title == "flash_attn 2.8.3+cu13torch2.15cxx11abiFALSE will not load: built with the other C++ ABI");
   CHECK(f.explanation ==
@@ -114,7 +114,7 @@ TEST_CASE("built for another torch: names that torch; no wheel, so the rebuild o
   flash.built_for_torch = "2.4";
   p.extensions.packages = {flash};
   p.extension_fixes.wheels = {{kFlashWheel, {WheelPresence::absent, ""}}};
-  const Finding& f = only(doctor_detail::check_extensions(p, facts()), "extension-flash-attn");
+  Finding f = only(doctor_detail::check_extensions(p, facts()), "extension-flash-attn");
   CHECK(f.title == "flash_attn 2.8.3+cu12torch2.4cxx11abiTRUE will not load: built for another torch (torch 2.4)");
   CHECK(f.explanation ==
         "flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol "
@@ -134,7 +134,7 @@ TEST_CASE("a CUDA library of another major: built for CUDA 12, torch uses CUDA 1
   p.extensions.packages = {package("vllm", "0.34.0", {so}), package("xformers", "0.0.35", {module("/s/xformers/_C.so")})};
   p.extensions.module_count = 2;
   std::vector<Finding> findings = doctor_detail::check_extensions(p, facts());
-  const Finding& f = only(findings, "extension-vllm");
+  Finding f = only(findings, "extension-vllm");
   CHECK(f.title == "vllm 0.34.0 will not load: built for CUDA 12, torch uses CUDA 13.0");
   CHECK(f.explanation ==
         "_C.abi3.so needs libcudart.so.12: built for CUDA 12, torch uses CUDA 13.0\n"
@@ -150,7 +150,7 @@ TEST_CASE("a library the loader does not find at all") {
   ExtensionModule so = module("/s/foo/_ext.so");
   so.missing_libraries = {{"libfoo.so.3"}};
   p.extensions.packages = {package("foo-ops", "1.2.0", {so})};
-  const Finding& f = only(doctor_detail::check_extensions(p, facts()), "extension-foo-ops");
+  Finding f = only(doctor_detail::check_extensions(p, facts()), "extension-foo-ops");
   CHECK(f.title == "foo-ops 1.2.0 will not load: libfoo.so.3 is not found");
   CHECK(f.explanation ==
         "_ext.so needs libfoo.so.3, which the loader finds neither among torch's libraries nor in RUNPATH, LD_LIBRARY_PATH or "
@@ -174,7 +174,7 @@ TEST_CASE("no kernel for a GPU here: what the module has, and a build for that G
   std::string wheel = extension_wheels_wanted(p, facts()).at(0);
   p.extension_fixes.wheels = {
       {wheel, {WheelPresence::unknown, "cannot check " + wheel + ": Could not resolve host: github.com"}}};
-  const Finding& f = only(doctor_detail::check_extensions(p, facts()), "extension-causal-conv1d");
+  Finding f = only(doctor_detail::check_extensions(p, facts()), "extension-causal-conv1d");
   CHECK(f.title == "causal-conv1d 1.6.1.post4 has no kernel for sm_86 (GPUs here)");
   CHECK(f.explanation ==
         "causal_conv1d_cuda.cpython-312-x86_64-linux-gnu.so: no kernel for sm_86: has sm_80, sm_90, PTX compute_90; it fails "
@@ -195,7 +195,7 @@ TEST_CASE("doctor's fix and torch --with give the same answer for the same packa
   so.missing_symbols = MissingSymbols{"c10::Error::Error(c10::SourceLocation, std::string)", 1, true};
   p.extensions.packages = {package("flash-attn", "2.8.3", {so})};
   p.extension_fixes.wheels = {{kFlashWheel, {WheelPresence::present, ""}}};
-  const Finding& f = only(doctor_detail::check_extensions(p, facts()), "extension-flash-attn");
+  Finding f = only(doctor_detail::check_extensions(p, facts()), "extension-flash-attn");
   ExtensionTarget target;
   target.torch = *parse_version("2.15.0");
   target.cuda = *parse_version("13.0");
@@ -218,7 +218,7 @@ TEST_CASE("a scan that did not run says why only where torch is there; unreadabl
   for (const Finding& finding : doctor_detail::check_extensions(p, facts())) CHECK(finding.id.rfind("extension", 0) != 0);
   Probes q = machine();
   q.extensions.unreadable = {"/s/x/_C.so: truncated ELF section headers"};
-  const Finding& f = only(doctor_detail::check_extensions(q, facts()), "extension-unreadable");
+  Finding f = only(doctor_detail::check_extensions(q, facts()), "extension-unreadable");
   CHECK(f.severity == Severity::warning);
   CHECK(f.explanation == "/s/x/_C.so: truncated ELF section headers");
 }

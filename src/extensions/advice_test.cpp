@@ -141,7 +141,7 @@ TEST_CASE("a source-only package is built; a CPU torch cannot build a CUDA exten
   ExtensionAdvice apex = advise_named(request("apex"), h100(), {});
   CHECK(apex.why == "apex publishes no wheels: a source build");
   CHECK(render_build("pip", *apex.build) ==
-        "cudaenv exec --cuda 13.0 -- env MAX_JOBS=4 TORCH_CUDA_ARCH_LIST=9.0 pip install --no-build-isolation --config-settings "
+        "cudaenv exec --cuda 13.0 -- env MAX_JOBS=5 TORCH_CUDA_ARCH_LIST=9.0 pip install --no-build-isolation --config-settings "
         "--build-option=--cpp_ext --config-settings --build-option=--cuda_ext git+https://github.com/NVIDIA/apex");
   ExtensionTarget cpu = h100();
   cpu.cuda.reset();

@@ -48,7 +48,7 @@ TEST_CASE("a broken catalog is an error at its place in the file") {
         "/m/extensions.toml:1:1: no [abi] table with cxx11_from");
   std::string package = std::string(kHead) + "[[package]]\nname = \"a\"\nsource = \"a\"\njob_memory_gb = 1\n";
   CHECK(error_of(package + "kind = \"conda\"\n") ==
-        "/m/extensions.toml:3:1: kind 'conda' is none of pytorch-index, wheels, pypi, source");
+        "/m/extensions.toml:7:8: kind 'conda' is none of pytorch-index, wheels, pypi, source");
   CHECK(error_of(package + "kind = \"wheels\"\nlatest = \"1.0\"\n") == "/m/extensions.toml:3:1: missing key 'wheel'");
   CHECK(error_of(package + "kind = \"wheels\"\nlatest = \"1\"\nwheel = \"https://x/{version}-{abi}.whl\"\n") ==
         "/m/extensions.toml:9:9: wheel holds '{abi}', which is none of {version} {cuda_major} {torch_minor} {cxx11abi} "

@@ -3,7 +3,7 @@
 # loopback stand-in of an air-gapped wheel mirror (CUDAENV_EXTENSION_WHEELS) holds the
 # flash-attn wheel under flash-attn's own naming scheme: its URL is printed only when the server
 # has it, else the source build under the toolkit of torch's CUDA. Offline (server down,
-# unroutable) it never hangs, says what it could not reach and still prints the build; a broken
+# silent) it never hangs, says what it could not reach and still prints the build; a broken
 # extensions.toml or mirror setting is an error naming it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_torch.sh"
@@ -88,15 +88,24 @@ assert_contains "$OUT" "FLASH_ATTENTION_FORCE_BUILD=TRUE pip install --no-build-
 run_capture "$CUDAENV" ${TORCH#cudaenv } --with flash-attn
 assert_contains "$ERR" "could not reach $MIRROR/$WHEEL" "server down, cached: still said"
 
-# Unroutable (a blackhole address): bounded by CUDAENV_TEXT_TIMEOUT, never a hang.
-export CUDAENV_EXTENSION_WHEELS=http://10.255.255.1/wheels CUDAENV_TEXT_TIMEOUT=3
+# A server that takes the connection and never answers (what a blackholed route looks like from
+# here): bounded by CUDAENV_TEXT_TIMEOUT, never a hang.
+python3 -u -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(64); print(s.getsockname()[1]); time.sleep(600)' >"$WORK/silent.out" &
+SILENT_PID=$!
+trap 'kill "$SILENT_PID" 2>/dev/null; stop_index; rm -rf "$WORK"' EXIT
+wait_until 10 test -s "$WORK/silent.out"
+SILENT="http://127.0.0.1:$(cat "$WORK/silent.out")/wheels"
+export CUDAENV_EXTENSION_WHEELS="$SILENT" CUDAENV_TEXT_TIMEOUT=3
 start=$(date +%s)
 run_capture "$CUDAENV" ${TORCH#cudaenv } --with flash-attn
 took=$(($(date +%s) - start))
-assert_eq 0 "$STATUS" "unroutable: succeeds ($ERR)"
-check "unroutable: ends within the text deadline and a margin (took ${took}s)" test "$took" -le 20
-assert_contains "$ERR" "could not reach http://10.255.255.1/wheels/$WHEEL" "unroutable: names the URL"
-assert_contains "$OUT" "&& cudaenv" "unroutable: the build"
+assert_eq 0 "$STATUS" "silent server: succeeds ($ERR)"
+check "silent server: ends within the text deadline and a margin (took ${took}s)" test "$took" -le 20
+assert_contains "$ERR" "could not reach $SILENT/$WHEEL" "silent server: names the URL"
+assert_contains "$ERR" "CUDAENV_TEXT_TIMEOUT" "silent server: says which deadline ended it"
+assert_contains "$OUT" "&& cudaenv" "silent server: the build"
+kill "$SILENT_PID" 2>/dev/null
 unset CUDAENV_TEXT_TIMEOUT
 
 # --offline asks nothing and says so.
