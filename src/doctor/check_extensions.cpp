@@ -137,7 +137,7 @@ Finding package_finding(const ExtensionPackage& package, PackageProblems problem
   ExtensionEntry entry = entry_for(facts.extensions, package.name);
   ExtensionAdvice advice = advise(entry, request_of(package, entry), target, probes.extension_fixes.wheels);
   std::string explanation = join(problems.lines, "\n");
-  explanation += "\nFix: " + advice.why + ".";
+  explanation += "\nWhy this fix: " + advice.why + ".";
   for (const std::string& unreachable : advice.unreachable) explanation += "\nCould not reach " + unreachable + ".";
   std::string fix = render_fix(pip_of(probes), target.index_url, advice);
   return finding("extension-" + entry.name, Severity::error, problems.title, explanation,

@@ -100,7 +100,7 @@ TEST_CASE("the other C++ ABI: the symbol, torch's ABI, and the wheel that fits w
   CHECK(f.explanation ==
         "flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol c10::Error::Error(c10::SourceLocation, "
         "std::string) (and 41 more): built with the other C++ ABI; torch uses the new ABI (_GLIBCXX_USE_CXX11_ABI=1)\n"
-        "Fix: the prebuilt flash-attn 2.8.3 wheel for torch 2.15 with CUDA 13 (cxx11abiTRUE, cp312, linux_x86_64).");
+        "Why this fix: the prebuilt flash-attn 2.8.3 wheel for torch 2.15 with CUDA 13 (cxx11abiTRUE, cp312, linux_x86_64).");
   CHECK(f.fixes ==
         std::vector<std::string>{std::string("/v/bin/python -m pip install --force-reinstall --no-deps ") + kFlashWheel});
   CHECK_FALSE(std::any_of(findings.begin(), findings.end(), [](const Finding& x) { return x.id == "extensions"; }));
@@ -120,7 +120,7 @@ TEST_CASE("built for another torch: names that torch; no wheel, so the rebuild o
         "flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol "
         "at::_ops::empty_memory_format::call(c10::ArrayRef<c10::SymInt>): built for another torch (torch 2.4); this one is "
         "torch 2.15.0\n"
-        "Fix: no flash-attn 2.8.3 wheel for torch 2.15 with CUDA 13 (cxx11abiTRUE, cp312, linux_x86_64).");
+        "Why this fix: no flash-attn 2.8.3 wheel for torch 2.15 with CUDA 13 (cxx11abiTRUE, cp312, linux_x86_64).");
   CHECK(f.fixes == std::vector<std::string>{
                        "cudaenv exec --cuda 13.0 -- env MAX_JOBS=4 TORCH_CUDA_ARCH_LIST=9.0 FLASH_ATTENTION_FORCE_BUILD=TRUE "
                        "/v/bin/python -m pip install --no-build-isolation --force-reinstall --no-deps --no-cache-dir "
@@ -138,7 +138,7 @@ TEST_CASE("a CUDA library of another major: built for CUDA 12, torch uses CUDA 1
   CHECK(f.title == "vllm 0.34.0 will not load: built for CUDA 12, torch uses CUDA 13.0");
   CHECK(f.explanation ==
         "_C.abi3.so needs libcudart.so.12: built for CUDA 12, torch uses CUDA 13.0\n"
-        "Fix: vllm 0.34.0's wheels require torch 2.13.0; this torch is 2.15.0.");
+        "Why this fix: vllm 0.34.0's wheels require torch 2.13.0; this torch is 2.15.0.");
   CHECK(f.fixes ==
         std::vector<std::string>{"cudaenv exec --cuda 13.0 -- env MAX_JOBS=2 TORCH_CUDA_ARCH_LIST=9.0 /v/bin/python -m pip "
                                  "install --no-build-isolation --force-reinstall --no-deps --no-cache-dir vllm==0.34.0"});
@@ -154,7 +154,7 @@ TEST_CASE("a library the loader does not find at all") {
   CHECK(f.title == "foo-ops 1.2.0 will not load: libfoo.so.3 is not found");
   CHECK(f.explanation ==
         "_ext.so needs libfoo.so.3, which the loader finds neither among torch's libraries nor in RUNPATH, LD_LIBRARY_PATH or "
-        "ld.so.cache\nFix: foo-ops publishes no wheels: a source build.");
+        "ld.so.cache\nWhy this fix: foo-ops publishes no wheels: a source build.");
   CHECK(f.fixes ==
         std::vector<std::string>{"cudaenv exec --cuda 13.0 -- env MAX_JOBS=5 TORCH_CUDA_ARCH_LIST=9.0 /v/bin/python -m pip "
                                  "install --no-build-isolation --force-reinstall --no-deps --no-cache-dir foo-ops==1.2.0"});
@@ -176,13 +176,14 @@ TEST_CASE("no kernel for a GPU here: what the module has, and a build for that G
       {wheel, {WheelPresence::unknown, "cannot check " + wheel + ": Could not resolve host: github.com"}}};
   Finding f = only(doctor_detail::check_extensions(p, facts()), "extension-causal-conv1d");
   CHECK(f.title == "causal-conv1d 1.6.1.post4 has no kernel for sm_86 (GPUs here)");
-  CHECK(f.explanation ==
-        "causal_conv1d_cuda.cpython-312-x86_64-linux-gnu.so: no kernel for sm_86: has sm_80, sm_90, PTX compute_90; it fails "
-        "with \"no kernel image is available for execution on the device\"\n"
-        "Fix: cannot tell whether https://github.com has the causal-conv1d 1.6.1.post4 wheel for torch 2.15 with CUDA 13 "
-        "(cxx11abiTRUE, cp312, linux_x86_64).\n"
-        "Could not reach " +
-            wheel + ": cannot check " + wheel + ": Could not resolve host: github.com.");
+  CHECK(
+      f.explanation ==
+      "causal_conv1d_cuda.cpython-312-x86_64-linux-gnu.so: no kernel for sm_86: has sm_80, sm_90, PTX compute_90; it fails "
+      "with \"no kernel image is available for execution on the device\"\n"
+      "Why this fix: cannot tell whether https://github.com has the causal-conv1d 1.6.1.post4 wheel for torch 2.15 with CUDA 13 "
+      "(cxx11abiTRUE, cp312, linux_x86_64).\n"
+      "Could not reach " +
+          wheel + ": cannot check " + wheel + ": Could not resolve host: github.com.");
   CHECK(f.fixes == std::vector<std::string>{
                        "cudaenv install 13.0 && cudaenv exec --cuda 13.0 -- env MAX_JOBS=10 TORCH_CUDA_ARCH_LIST=8.6 "
                        "CAUSAL_CONV1D_FORCE_BUILD=TRUE /v/bin/python -m pip install --no-build-isolation --force-reinstall "

@@ -153,7 +153,7 @@ TEST_CASE("a source-only package is built; a CPU torch cannot build a CUDA exten
         "is for the CPU");
 }
 
-TEST_CASE("--with names known packages, optionally pinned") {
+TEST_CASE("the extensions torch --with names: known ones, optionally pinned") {
   auto parsed = parse_extension_requests(catalog(), "flash_attn==2.7.4.post1, xformers");
   REQUIRE(parsed);
   REQUIRE(parsed->size() == 2);
