@@ -31,7 +31,7 @@ _cudaenv() {
     --to) files=dirs ;;
     --python) files=files ;;
     --cuda) [[ $command == exec ]] && words=$(_cudaenv_words installed) || return ;;
-    --component | --mirror | --jobs | --platform | --as | --torch | --driver | --packages | --arch) return ;;
+    --component | --mirror | --jobs | --platform | --as | --torch | --driver | --packages | --arch | --with | --python) return ;;
   esac
   if [[ -z $words && -z $files ]]; then
     case $command in
@@ -66,7 +66,7 @@ _cudaenv() {
       env) flags="--shell" ;;
       init) ((COMP_CWORD == 2)) && words="bash zsh fish" ;;
       trust | untrust) files=files ;;
-      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages --arch --offline --refresh" ;;
+      torch) flags="--torch --cuda --driver --cpu --installer --format --json --packages --arch --offline --refresh --with --python" ;;
       mirror)
         if ((COMP_CWORD == 2)); then
           words="sync verify"

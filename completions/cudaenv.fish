@@ -91,6 +91,8 @@ complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l packages -x -a 'to
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l arch -x
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l offline
 complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l refresh
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l with -x -a 'flash-attn xformers vllm deepspeed bitsandbytes apex mamba-ssm causal-conv1d'
+complete -c cudaenv -n '__fish_seen_subcommand_from torch' -l python -r
 complete -c cudaenv -n '__fish_seen_subcommand_from mirror; and not __fish_seen_subcommand_from sync verify' -x -a 'sync verify'
 complete -c cudaenv -n '__fish_seen_subcommand_from sync' -a '(__cudaenv_ask list-remote --bare --offline)'
 complete -c cudaenv -n '__fish_seen_subcommand_from verify' -x -a '(__fish_complete_directories)'

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/extension_lookup.h"
 #include "cli/redist_source.h"
 #include "cli/session.h"
 #include "core/settings_table.h"
@@ -72,6 +73,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"index_url", index_url_setting({}, session)},
       {"text_timeout", text_timeout_setting(session)},
       {"torch_index", torch_index_setting(session, torch)},
+      {"extension_wheels", extension_wheels_setting(session)},
   };
   for (const EnvSettingRow* row : kEnvSettings) settings.push_back({row->key, env_setting(*row, session.env)});
   return settings;

@@ -6,12 +6,14 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/extension_lookup.h"
 #include "cli/session.h"
 #include "doctor/checks.h"
 #include "doctor/driver_fit.h"
 #include "doctor/probes.h"
 #include "doctor/report.h"
 #include "util/output.h"
+#include "util/process.h"
 
 namespace cudaenv {
 
@@ -46,6 +48,11 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   Probes probes = run_probes(
       ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout, options.machine_root});
   if (stand_in) stand_in_driver(probes.driver, *stand_in);
+  CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(session));
+  probes.extension_fixes.mirror = mirror;
+  probes.extension_fixes.cores = usable_cores();
+  std::vector<std::string> wheels = extension_wheels_wanted(probes, facts);
+  if (!wheels.empty()) probes.extension_fixes.wheels = CachedWheelLookup(session, false).check(wheels);
   std::vector<Finding> findings = run_checks(probes, facts);
   std::string text = options.json ? render_json(probes, findings) : render_report(probes, findings, wants_colour(stdout));
   std::fputs(text.c_str(), stdout);

@@ -5,15 +5,19 @@
 #include <memory>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/extension_lookup.h"
 #include "cli/session.h"
 #include "core/settings_table.h"
 #include "core/version_detect.h"
+#include "extensions/advice.h"
 #include "store/registry.h"
 #include "torch/discovery.h"
 #include "torch/render.h"
 #include "util/data_dir.h"
+#include "util/json_reader.h"
 #include "util/output.h"
 #include "util/process.h"
 #include "util/strings.h"
@@ -34,7 +38,13 @@ struct TorchOptions {
   std::string archs;
   bool offline = false;
   bool refresh = false;
+  std::string with;                // extensions: flash-attn,xformers==0.0.35
+  std::string python = "python3";  // whose CPython tag and platform prebuilt wheels must fit
 };
+
+bool offline_asked(const Session& session, const TorchOptions& options) {
+  return options.offline || is_on(env_setting(kTorchOfflineSetting, session.env));
+}
 
 Error no_toolkit_error(const Error& selection_error) {
   return make_error("no CUDA toolkit to match torch to: " + selection_error.message,
@@ -126,7 +136,7 @@ void run_refresh(const Session& session) {
 // The shipped table brought up to date with the index: from the cache while it is fresh (a day),
 // else read again. Where the index cannot be read, the last snapshot or the shipped table, said once.
 TorchMatrix discovered_matrix(const Session& session, const TorchOptions& options, const TorchMatrix& shipped) {
-  if (options.offline || is_on(env_setting(kTorchOfflineSetting, session.env))) return shipped;
+  if (offline_asked(session, options)) return shipped;
   fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
   auto snapshot = cached_snapshot(session.fs, cache, shipped.index_url);
   auto now = static_cast<std::int64_t>(std::time(nullptr));
@@ -151,6 +161,146 @@ TorchMatrix discovered_matrix(const Session& session, const TorchOptions& option
   return shipped;
 }
 
+// The extensions --with names, and the torch one of them requires (vLLM pins it) where the
+// user named none: every extension must fit the torch the command installs.
+struct WithRequest {
+  ExtensionCatalog catalog;
+  std::vector<ExtensionRequest> requests;
+};
+
+Result<std::optional<WithRequest>> read_with(const Session& session, const TorchOptions& options) {
+  if (options.with.empty()) return std::optional<WithRequest>();
+  if (options.format != "command") {
+    return make_error("--with prints one install command; it has no --format " + options.format + " form",
+                      "drop --format, or drop --with", 2);
+  }
+  CUDAENV_TRY_ASSIGN(auto catalog, load_extension_catalog(session.data));
+  CUDAENV_TRY_ASSIGN(auto requests, parse_extension_requests(catalog, options.with));
+  return std::optional<WithRequest>(WithRequest{std::move(catalog), std::move(requests)});
+}
+
+// A torch the user or cuda.toml named stays: an extension that requires another is then built.
+Status torch_for_extensions(const WithRequest& with, TorchQuery& query) {
+  bool named = query.torch.has_value();
+  for (const ExtensionRequest& request : with.requests) {
+    auto torch = required_torch(with.catalog, request);
+    if (!torch || named) continue;
+    if (query.torch && query.torch != torch->str()) {
+      return make_error(
+          request.name + " requires torch " + torch->str() + ", and " + query.torch_origin + ": torch " + *query.torch,
+          "install them in separate environments", 2);
+    }
+    query.torch = torch->str();
+    query.torch_origin = request.name + (request.version ? " " + *request.version : "") + " requires it";
+  }
+  return ok_status();
+}
+
+// CPython tag and wheel platform of `python`: "cp312", "linux_x86_64"; empty where it does not say.
+std::pair<std::string, std::string> python_tags(const Session& session, const std::string& python) {
+  auto ran = run_capture(
+      {python, "-c", "import sys, sysconfig; print('cp%d%d' % sys.version_info[:2]); print(sysconfig.get_platform())"},
+      std::chrono::seconds(20), &session.env);
+  if (!ran || ran->exit_code != 0) return {};
+  std::vector<std::string> lines = split(trim(ran->out), '\n');
+  if (lines.size() != 2) return {};
+  std::string platform(trim(lines[1]));
+  for (char& c : platform) {
+    if (c == '-' || c == '.') c = '_';
+  }
+  return {std::string(trim(lines[0])), platform};
+}
+
+Result<ExtensionTarget> extension_target(const Session& session, const TorchOptions& options, const TorchQuery& query,
+                                         const TorchChoice& choice, const TorchInstall& install, const WithRequest& with,
+                                         const std::optional<CudaToml>& project) {
+  ExtensionTarget target;
+  target.torch = choice.release.torch;
+  target.cuda = choice.variant;
+  target.index_url = install.index_url;
+  target.cxx11_abi = !(choice.release.torch < with.catalog.cxx11_from);
+  bool wheels = std::any_of(with.requests.begin(), with.requests.end(), [&](const ExtensionRequest& request) {
+    return with.catalog.find(request.name)->kind == Publishing::wheels;
+  });
+  if (wheels) std::tie(target.python_tag, target.platform) = python_tags(session, options.python);
+  if (wheels && target.python_tag.empty())
+    print_warning("cannot ask " + options.python + " for its CPython tag: pass --python PATH");
+  target.archs = query.archs;
+  target.archs_source = query.archs_origin;
+  if (target.archs.empty() && project) {
+    for (const std::string& entry : project->arch) {
+      if (auto arch = parse_arch_entry(entry)) target.archs.push_back(arch->capability);
+    }
+    target.archs_source = "arch in " + project->path.string();
+  }
+  target.memory_available = memory_available(session.fs);
+  target.cores = usable_cores();
+  target.toolkit_installed = choice.variant && toolkit_installed(session, *choice.variant);
+  CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(session));
+  target.mirror = mirror;
+  return target;
+}
+
+struct WithPlan {
+  std::vector<ExtensionAdvice> advice;
+  std::string command;
+};
+
+Result<WithPlan> plan_with(const Session& session, const TorchOptions& options, const TorchInstall& install,
+                           const WithRequest& with, const ExtensionTarget& target, Installer installer) {
+  std::vector<ExtensionRequest> requests;
+  for (const ExtensionRequest& request : with.requests) {
+    bool pinned =
+        std::any_of(install.pins.begin(), install.pins.end(), [&](const TorchPin& pin) { return pin.package == request.name; });
+    if (pinned) print_note(request.name + " is in the command already, paired with torch " + target.torch.str());
+    else requests.push_back(request);
+  }
+  std::vector<std::string> urls = wanted_wheels(with.catalog, requests, target);
+  WheelAnswers answers;
+  if (offline_asked(session, options)) {
+    for (const std::string& url : urls) answers[url] = {WheelPresence::unknown, "not asked (offline)"};
+  } else if (!urls.empty()) {
+    answers = CachedWheelLookup(session, options.refresh).check(urls);
+  }
+  WithPlan plan;
+  for (const ExtensionRequest& request : requests) {
+    ExtensionAdvice advice = advise(*with.catalog.find(request.name), request, target, answers);
+    if (advice.kind == AdviceKind::none) return make_error(advice.why, "pick a CUDA build of torch: drop --cpu", 2);
+    for (const std::string& unreachable : advice.unreachable) print_warning("could not reach " + unreachable);
+    print_note(advice.why);
+    if (advice.torch_required) {
+      print_note("or take the torch it requires: `cudaenv torch --torch " + advice.torch_required->str() + " --with " +
+                 request.name + "`");
+    }
+    if (advice.build && target.archs.empty()) {
+      print_note("the " + request.name + " build targets every arch torch picks (slow): pass --arch for the GPUs it runs on");
+    }
+    plan.advice.push_back(std::move(advice));
+  }
+  std::vector<std::string> pins;
+  for (const TorchPin& pin : install.pins) pins.push_back(pin_text(pin));
+  plan.command = render_with(installer == Installer::uv ? "uv pip" : "pip", pins, install.index_url, plan.advice);
+  return plan;
+}
+
+std::string with_json(const std::string& torch_json, const WithPlan& plan, Installer installer) {
+  auto out = nlohmann::ordered_json::parse(torch_json);
+  out["command"] = plan.command;
+  nlohmann::ordered_json extensions = nlohmann::ordered_json::array();
+  for (const ExtensionAdvice& advice : plan.advice) {
+    const char* kinds[] = {"pytorch-index", "wheel", "pypi", "build", "none"};
+    extensions.push_back(
+        {{"package", advice.package},
+         {"answer", kinds[static_cast<int>(advice.kind)]},
+         {"requirement", advice.requirement},
+         {"build_command", advice.build ? render_build(installer == Installer::uv ? "uv pip" : "pip", *advice.build) : ""},
+         {"why", advice.why},
+         {"unreachable", advice.unreachable}});
+  }
+  out["extensions"] = extensions;
+  return json_text(out);
+}
+
 std::string summary(const TorchQuery& query, const TorchChoice& choice) {
   std::string text = "torch " + choice.release.torch.str() + " (" + query.torch_origin + "), ";
   if (!choice.variant) return text + "CPU build";
@@ -166,6 +316,7 @@ Result<int> run_torch(const Session& session, const TorchOptions& options) {
     CUDAENV_TRY_ASSIGN(auto parsed, parse_torch_packages(options.packages));
     packages = parsed;
   }
+  CUDAENV_TRY_ASSIGN(auto with, read_with(session, options));
   TorchQuery query;
   query.cpu = options.cpu;
   CUDAENV_TRY_ASSIGN(auto project, resolve_cuda(session, options, query));
@@ -178,6 +329,7 @@ Result<int> run_torch(const Session& session, const TorchOptions& options) {
   } else {
     query.torch_origin = "the newest that fits";
   }
+  if (with) CUDAENV_TRY(torch_for_extensions(*with, query));
   CUDAENV_TRY(resolve_driver(session, options, query));
   CUDAENV_TRY(resolve_archs(options, query));
   CUDAENV_TRY_ASSIGN(auto shipped, load_torch_matrix(session.data));
@@ -191,7 +343,11 @@ Result<int> run_torch(const Session& session, const TorchOptions& options) {
   for (const std::string& note : install.notes) print_note(note);
   Installer installer = options.installer == "uv" ? Installer::uv : Installer::pip;
   std::string output;
-  if (options.json) output = render_json({query, choice, install, installer});
+  if (with) {
+    CUDAENV_TRY_ASSIGN(auto target, extension_target(session, options, query, choice, install, *with, project));
+    CUDAENV_TRY_ASSIGN(auto plan, plan_with(session, options, install, *with, target, installer));
+    output = options.json ? with_json(render_json({query, choice, install, installer}), plan, installer) : plan.command + "\n";
+  } else if (options.json) output = render_json({query, choice, install, installer});
   else if (options.format == "requirements") output = render_requirements(install);
   else if (options.format == "pyproject") output = render_pyproject(install);
   else output = render_command(installer, install) + "\n";
@@ -216,6 +372,10 @@ CommandHandler configure_torch(CLI::App& command) {
   command.add_flag("--offline", options->offline, "Use the shipped table only, never the index (also CUDAENV_TORCH_OFFLINE=1)");
   command.add_flag("--refresh", options->refresh, "Read the index again now, whatever the cache's age");
   command.add_option("--packages", options->packages, "Which of torch,torchvision,torchaudio (default: all three)");
+  command.add_option("--with", options->with,
+                     "Compiled extensions to install that fit this torch: flash-attn,xformers (PKG==VERSION pins one)");
+  command.add_option("--python", options->python,
+                     "The Python whose CPython tag prebuilt extension wheels must fit (default: python3 on PATH)");
   return [options](const Setup& setup) { return run_torch(setup.session(), *options); };
 }
 

@@ -30,6 +30,7 @@ CommandHandler configure_trust(CLI::App& command);
 CommandHandler configure_untrust(CLI::App& command);
 CommandHandler configure_mirror(CLI::App& command);
 CommandHandler configure_torch_index_refresh(CLI::App& command);  // cmd_torch_index.cpp / fetch_delegate.cpp
+CommandHandler configure_extension_wheels(CLI::App& command);     // cmd_extension_wheels.cpp / fetch_delegate.cpp
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);

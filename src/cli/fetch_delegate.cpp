@@ -49,5 +49,9 @@ CommandHandler configure_torch_index_refresh(CLI::App& command) {
   command.group("");
   return delegate(command);
 }
+CommandHandler configure_extension_wheels(CLI::App& command) {
+  command.group("");
+  return delegate(command);
+}
 
 }  // namespace cudaenv

@@ -37,6 +37,8 @@ std::optional<Version> parse_version(std::string_view text) {
   return version;
 }
 
+Version major_minor(const Version& version) { return Version{{version.major(), version.minor()}}; }
+
 bool version_matches(const Version& request, const Version& candidate) {
   if (request.parts.size() > candidate.parts.size()) return false;
   for (size_t i = 0; i < request.parts.size(); ++i) {

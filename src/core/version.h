@@ -26,6 +26,9 @@ struct Version {
 // Accepts 1-4 dot-separated decimal numbers, nothing else ("12.1.1", not "v12" or "12.x").
 std::optional<Version> parse_version(std::string_view text);
 
+// "12.1.1" -> 12.1: facts and comparisons work on major.minor.
+Version major_minor(const Version& version);
+
 // True when every component of `request` equals the same component of `candidate`:
 // "12" matches 12.4.1, "12.1" matches 12.1.1 but not 12.10.0.
 bool version_matches(const Version& request, const Version& candidate);

@@ -69,6 +69,9 @@ std::optional<Finding> check_cuda_home_path(const Probes& probes);
 std::optional<Finding> check_cuda_wheels(const Probes& probes);
 std::optional<Finding> check_cudnn_parts(const Probes& probes);
 
+// check_extensions.cpp
+std::vector<Finding> check_extensions(const Probes& probes, const CudaFacts& facts);
+
 // check_wsl.cpp
 std::vector<Finding> check_wsl(const Probes& probes);
 

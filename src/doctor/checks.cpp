@@ -54,6 +54,7 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   add(check_arch_list(probes, facts));
   add(check_deepspeed_archs(probes, facts));
   add(check_compiler(probes, facts));
+  add_all(check_extensions(probes, facts));
   add(check_facts(probes, facts));
   return findings;
 }

@@ -33,6 +33,10 @@ BuildToolkit build_toolkit(const Probes& probes);
 
 std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts);
 
+// The prebuilt wheel URLs the fixes for broken extensions would name: cmd_doctor asks a
+// WheelLookup about them, into probes.extension_fixes.wheels, before run_checks.
+std::vector<std::string> extension_wheels_wanted(const Probes& probes, const CudaFacts& facts);
+
 bool has_error(const std::vector<Finding>& findings);
 const char* severity_label(Severity severity);
 

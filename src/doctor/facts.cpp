@@ -13,8 +13,6 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
-Version major_minor(const Version& version) { return Version{{version.major(), version.minor()}}; }
-
 bool CudaRelease::builds_for(const ComputeCapability& arch) const {
   return std::find(archs.begin(), archs.end(), arch) != archs.end();
 }
@@ -324,6 +322,8 @@ Result<CudaFacts> load_cuda_facts(const DataFiles& data) {
   if (!facts) return facts;
   CUDAENV_TRY_ASSIGN(auto matrix, load_torch_matrix(data));
   CUDAENV_TRY(adopt_torch_matrix(*facts, matrix));
+  CUDAENV_TRY_ASSIGN(auto extensions, load_extension_catalog(data));
+  facts->extensions = std::move(extensions);
   return facts;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/version.h"
 #include "doctor/probes.h"
+#include "extensions/catalog.h"
 #include "torch/matrix.h"
 #include "util/result.h"
 
@@ -52,7 +53,8 @@ struct CudaFacts {
   std::vector<TorchGccBounds> torch_gcc;                         // oldest first
   std::vector<ComputeCapability> integrated_archs;               // Jetson/Tegra: 7.2, 8.7, ...
   std::map<ComputeCapability, Version> torch_last_cuda;          // GPUs up to this capability: torch wheels of this CUDA or older
-  TorchMatrix torch_matrix;  // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
+  TorchMatrix torch_matrix;     // pytorch.toml itself: doctor's torch fixes are `cudaenv torch`'s commands
+  ExtensionCatalog extensions;  // extensions.toml: doctor's fixes for extensions are `cudaenv torch --with`'s advice
 
   // The release of `version`'s major.minor, if known.
   const CudaRelease* release(const Version& version) const;
@@ -78,11 +80,8 @@ struct CudaFacts {
 Result<CudaFacts> parse_cuda_facts(const std::filesystem::path& path, std::string_view text);
 // The per-major facts pytorch.toml holds for `cudaenv torch` too: driver floors, DeepSpeed's list.
 Status adopt_torch_matrix(CudaFacts& facts, const TorchMatrix& matrix);
-// manifests/cuda-facts.toml and manifests/pytorch.toml from the shipped data folder.
+// manifests/cuda-facts.toml, pytorch.toml and extensions.toml from the shipped data folder.
 Result<CudaFacts> load_cuda_facts(const DataFiles& data);
-
-// "12.1.1" -> 12.1: facts and comparisons work on major.minor.
-Version major_minor(const Version& version);
 
 // The release number a package version starts with: "2.11.0+cu128", "0.15.0rc1" -> 2.11.0, 0.15.0.
 std::optional<Version> release_version(std::string_view text);

@@ -15,6 +15,8 @@
 #include "core/selection.h"
 #include "core/version.h"
 #include "doctor/host_compiler.h"
+#include "extensions/advice.h"
+#include "extensions/extension.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 
@@ -144,6 +146,15 @@ struct ArchListProbe {
   std::vector<std::string> entries;
 };
 
+// What doctor's fixes for broken extensions need besides the scan, filled in by cmd_doctor once
+// the probes ran: the mirror and cores first, then what the servers said of the wheels the
+// fixes would name (extension_wheels_wanted).
+struct ExtensionFixInputs {
+  std::string mirror;  // CUDAENV_EXTENSION_WHEELS
+  unsigned cores = 1;
+  WheelAnswers wheels;
+};
+
 struct Probes {
   DriverProbe driver;
   ToolkitProbe toolkit;
@@ -157,6 +168,8 @@ struct Probes {
   CompilerProbe compiler;
   ArchListProbe arch_list;
   bool deepspeed_skip_check = false;  // DS_SKIP_CUDA_CHECK=1
+  ExtensionScan extensions;
+  ExtensionFixInputs extension_fixes;
 };
 
 // The probes: run_probes runs them all; the driver's have a file of their own (probe_driver.cpp),

@@ -28,7 +28,9 @@ class Writer {
     static const char* const kColours[] = {"32", "33", "31", "34"};
     int index = static_cast<int>(finding.severity);
     out_ += "  " + paint(kColours[index], kMarks[index]) + " " + terminal_safe(finding.title) + "\n";
-    if (!finding.explanation.empty()) out_ += "      " + terminal_safe(finding.explanation) + "\n";
+    if (!finding.explanation.empty()) {
+      for (const std::string& line : split(finding.explanation, '\n')) out_ += "      " + terminal_safe(line) + "\n";
+    }
     for (size_t i = 0; i < finding.fixes.size(); ++i) {
       out_ += std::string("      ") + (i ? "or:  " : "fix: ") + paint("36", terminal_safe(finding.fixes[i])) + "\n";
     }
@@ -138,6 +140,76 @@ void write_compiler(Writer& w, const CompilerProbe& compiler) {
   if (!others.empty()) w.line("also on PATH", join(others, ", "));
 }
 
+void write_extensions(Writer& w, const ExtensionScan& scan) {
+  if (!scan.ran && scan.skipped.empty()) return;
+  w.section("Compiled extensions");
+  if (!scan.ran) {
+    w.line("not scanned", scan.skipped);
+    return;
+  }
+  w.line("modules", std::to_string(scan.module_count) + " in " + std::to_string(scan.packages.size()) + " packages");
+  std::vector<std::string> archs;
+  for (const ComputeCapability& arch : scan.archs) archs.push_back(sm_name(arch));
+  w.line("kernels checked for",
+         archs.empty() ? "nothing (no GPU, no project arch)" : join(archs, ", ") + " (" + scan.archs_source + ")");
+  if (scan.torch_cxx11_abi)
+    w.line("torch C++ ABI", *scan.torch_cxx11_abi ? "new (_GLIBCXX_USE_CXX11_ABI=1)" : "old (_GLIBCXX_USE_CXX11_ABI=0)");
+}
+
+json arch_entries_json(const std::vector<ArchEntry>& entries) {
+  json out = json::array();
+  for (const ArchEntry& entry : entries) {
+    out.push_back(entry.ptx ? "compute_" + std::to_string(entry.capability.major()) + std::to_string(entry.capability.minor())
+                            : sm_name(entry.capability) + (entry.suffix ? std::string(1, entry.suffix) : ""));
+  }
+  return out;
+}
+
+json extensions_json(const ExtensionScan& scan) {
+  json packages = json::array();
+  for (const ExtensionPackage& package : scan.packages) {
+    json modules = json::array();
+    for (const ExtensionModule& module : package.modules) {
+      json missing = nullptr;
+      if (module.missing_symbols) {
+        missing = {{"example", module.missing_symbols->example},
+                   {"count", module.missing_symbols->count},
+                   {"other_abi", module.missing_symbols->other_abi}};
+      }
+      json libraries = json::array();
+      for (const MissingLibrary& library : module.missing_libraries) libraries.push_back(library.soname);
+      json kernels = nullptr;
+      if (module.kernels) {
+        json uncovered = json::array();
+        for (const ComputeCapability& arch : module.kernels->uncovered) uncovered.push_back(sm_name(arch));
+        kernels = {{"sass", arch_entries_json(module.kernels->sass)},
+                   {"ptx", arch_entries_json(module.kernels->ptx)},
+                   {"uncovered", uncovered}};
+      }
+      modules.push_back(
+          {{"file", module.file.string()}, {"missing_symbols", missing}, {"missing_libraries", libraries}, {"kernels", kernels}});
+    }
+    packages.push_back({{"name", package.name},
+                        {"version", package.version},
+                        {"built_for_torch", package.built_for_torch ? json(*package.built_for_torch) : json(nullptr)},
+                        {"built_for_cuda", package.built_for_cuda ? json(*package.built_for_cuda) : json(nullptr)},
+                        {"modules", modules}});
+  }
+  json archs = json::array();
+  for (const ComputeCapability& arch : scan.archs) archs.push_back(arch.str());
+  return {{"ran", scan.ran},
+          {"skipped", scan.skipped.empty() ? json(nullptr) : json(scan.skipped)},
+          {"module_count", scan.module_count},
+          {"packages", packages},
+          {"archs", archs},
+          {"archs_source", scan.archs_source},
+          {"torch_cxx11_abi", scan.torch_cxx11_abi ? json(*scan.torch_cxx11_abi) : json(nullptr)},
+          {"python_tag", scan.python_tag},
+          {"platform", scan.platform},
+          {"memory_available", scan.memory_available ? json(*scan.memory_available) : json(nullptr)},
+          {"unreadable", scan.unreadable}};
+}
+
 json optional_version(const std::optional<Version>& version) { return version ? json(version->str()) : json(nullptr); }
 json optional_path(const std::optional<fs::path>& path) { return path ? json(path->string()) : json(nullptr); }
 
@@ -226,6 +298,7 @@ json probes_json(const Probes& p) {
         {"other_gcc_majors", p.compiler.other_gcc_majors}}},
       {"arch_list", {{"source", p.arch_list.source}, {"entries", p.arch_list.entries}}},
       {"deepspeed_skip_check", p.deepspeed_skip_check},
+      {"extensions", extensions_json(p.extensions)},
   };
 }
 
@@ -251,6 +324,7 @@ std::string render_report(const Probes& probes, const std::vector<Finding>& find
   write_python(w, probes.python);
   write_cuda_wheels(w, probes.cuda_wheels);
   write_compiler(w, probes.compiler);
+  write_extensions(w, probes.extensions);
   w.section("Findings");
   for (Severity severity : {Severity::error, Severity::warning, Severity::info, Severity::ok}) {
     for (const Finding& finding : findings) {

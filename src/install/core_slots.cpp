@@ -7,13 +7,6 @@
 
 namespace cudaenv {
 
-unsigned usable_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
-}
-
 bool CoreSlots::take(std::uint64_t priority) {
   std::unique_lock lock(mutex_);
   auto waiter = waiting_.insert(priority);

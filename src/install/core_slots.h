@@ -15,10 +15,6 @@
 
 namespace cudaenv {
 
-// The cores this process may run on (its CPU affinity, which taskset and container cpusets
-// narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
-unsigned usable_cores();
-
 // How one extraction shares its core: it may hand it over between reads, and lends it while it
 // waits (for bytes, for a file another archive is writing). A hook that returns false stops it.
 struct CoreTurns {

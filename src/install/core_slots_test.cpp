@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "install/core_slots.h"
+#include "util/process.h"
 
 using namespace cudaenv;
 

@@ -647,7 +647,18 @@ Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions&
   return downloader.run();
 }
 
-Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options) {
+namespace {
+
+struct HeadAnswer {
+  long http_status = 0;
+  curl_off_t length = -1;
+};
+
+// A HEAD request under a text download's retry rules and deadline. A success, or an HTTP status
+// `final_status` accepts (404: the file is not there), is an answer; anything else is retried
+// or is the error "cannot <what> URL: why".
+Result<HeadAnswer> head_request(const std::string& url, const DownloadOptions& options, const std::string& what,
+                                const std::function<bool(long)>& final_status) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   CUDAENV_TRY_ASSIGN(auto limit, text_timeout());
@@ -660,20 +671,35 @@ Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& 
     curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, curl_error);
     CURLcode code = curl_easy_perform(curl.get());
     if (options.should_stop && options.should_stop()) return interrupted_error();
-    long http_status = 0;
-    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
-    if (code == CURLE_OK && http_status < 400) {
-      curl_off_t length = -1;
-      curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
-      if (length > 0) return static_cast<std::uint64_t>(length);
-      return make_error(url + " does not say its size (no Content-Length), and its index page gives none",
-                        "use an index that serves PEP 691 JSON pages (they list sizes) or sends Content-Length");
+    HeadAnswer answer;
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &answer.http_status);
+    // A file:// URL whose file is not there answers as a server's 404 does.
+    if (code == CURLE_FILE_COULDNT_READ_FILE) answer.http_status = 404;
+    bool answered = code == CURLE_OK || code == CURLE_HTTP_RETURNED_ERROR || code == CURLE_FILE_COULDNT_READ_FILE;
+    if (answered && (answer.http_status < 400 || final_status(answer.http_status))) {
+      curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &answer.length);
+      return answer;
     }
-    if (auto reason = last_try(deadline.judged(code, http_status, curl_error), attempt, options, deadline)) {
-      return make_error("cannot read the size of " + url + ": " + *reason, kIndexHint);
+    if (auto reason = last_try(deadline.judged(code, answer.http_status, curl_error), attempt, options, deadline)) {
+      return make_error("cannot " + what + " " + url + ": " + *reason, kIndexHint);
     }
     std::this_thread::sleep_for(backoff(options, attempt));
   }
+}
+
+}  // namespace
+
+Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options) {
+  CUDAENV_TRY_ASSIGN(auto answer, head_request(url, options, "read the size of", [](long) { return false; }));
+  if (answer.length > 0) return static_cast<std::uint64_t>(answer.length);
+  return make_error(url + " does not say its size (no Content-Length), and its index page gives none",
+                    "use an index that serves PEP 691 JSON pages (they list sizes) or sends Content-Length");
+}
+
+Result<bool> url_exists(const std::string& url, const DownloadOptions& options) {
+  auto gone = [](long status) { return status == 404 || status == 410; };
+  CUDAENV_TRY_ASSIGN(auto answer, head_request(url, options, "check", gone));
+  return !gone(answer.http_status);
 }
 
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept) {

@@ -79,6 +79,10 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
 // rules: for files whose index page states no size.
 Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& options);
 
+// Whether the server has `url` (a HEAD request, redirects followed), with the same retry rules
+// and deadline: false for 404 and 410; an error where it could not be asked.
+Result<bool> url_exists(const std::string& url, const DownloadOptions& options);
+
 // The error for an interrupted run (exit 130, as a shell reports SIGINT).
 Error interrupted_error();
 

@@ -26,6 +26,7 @@
 #include "install/plan.h"
 #include "util/file_system.h"
 #include "util/json_reader.h"
+#include "util/process.h"
 #include "util/strings.h"
 #include "util/url.h"
 

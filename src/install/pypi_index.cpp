@@ -248,18 +248,6 @@ std::string component_of_distribution(std::string_view distribution) {
   return wanted;
 }
 
-std::string normalize_project_name(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (out.empty() || out.back() != '-') out += '-';
-    } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return out;
-}
-
 std::optional<std::vector<int>> release_numbers(std::string_view version) {
   std::vector<int> out;
   for (const std::string& part : split(version, '.')) {

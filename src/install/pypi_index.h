@@ -54,9 +54,6 @@ std::optional<std::string> wheel_distribution(std::string_view component);
 // The reverse; a distribution the table lacks stands for itself (`--profile full`).
 std::string component_of_distribution(std::string_view distribution);
 
-// PEP 503's normalised project name: lowercase, each run of '-', '_', '.' one '-'.
-std::string normalize_project_name(std::string_view name);
-
 // A PEP 440 final release's numbers ("13.3.3.3.1"); nullopt for pre-, post-, dev- or local versions.
 std::optional<std::vector<int>> release_numbers(std::string_view version);
 

@@ -8,6 +8,7 @@
 #include "install/pypi_index.h"
 #include "support/memory_file_system.h"
 #include "torch/index_parser.h"
+#include "util/strings.h"
 
 using namespace cudaenv;
 using cudaenv::testing::MemoryFileSystem;

@@ -74,17 +74,6 @@ Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& ar
   return ArchivePlace{kind, root, relative};
 }
 
-std::string url_origin(std::string_view url) {
-  size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return {};
-  std::string scheme = ascii_lower(url.substr(0, scheme_end));
-  if (scheme == "file") return "file://";
-  std::string_view rest = url.substr(scheme_end + 3);
-  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
-  if (size_t at = authority.rfind('@'); at != std::string_view::npos) authority = authority.substr(at + 1);
-  return scheme + "://" + ascii_lower(authority);
-}
-
 bool is_default_place(const ArchivePlace& place, const LockedArchive& archive, const DefaultPlaces& defaults) {
   switch (place.kind) {
     case PlaceKind::redist_folder: return place.root == defaults.redist_folder;

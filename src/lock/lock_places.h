@@ -11,6 +11,7 @@
 
 #include "lock/lock_file.h"
 #include "util/result.h"
+#include "util/strings.h"  // url_origin
 
 namespace cudaenv {
 
@@ -29,10 +30,6 @@ struct ArchivePlace {
 // pypi lock or of its project page (NCCL). An archive whose URL is not where its lock says is an
 // error naming it and `path`.
 Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& archive, const std::filesystem::path& path);
-
-// "http://127.0.0.1:8080" of "http://127.0.0.1:8080/a/b" (scheme and host, lowercased); "file://"
-// for a local URL: the server a message names.
-std::string url_origin(std::string_view url);
 
 // What NVIDIA and PyPI publish, which any lock may name.
 struct DefaultPlaces {

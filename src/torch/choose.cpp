@@ -12,10 +12,6 @@ namespace {
 
 using ReleaseTest = std::function<bool(const TorchRelease&)>;
 
-std::string major_minor(const Version& version) {
-  return std::to_string(version.major()) + "." + std::to_string(version.minor());
-}
-
 bool same_minor(const Version& a, const Version& b) { return a.major() == b.major() && a.minor() == b.minor(); }
 
 bool is_experimental(const TorchRelease& release, const Version& variant) {
@@ -113,14 +109,14 @@ Error unknown_torch_error(const TorchMatrix& matrix, const TorchQuery& query, co
 
 Error no_major_error(const TorchMatrix& matrix, const TorchQuery& query, const std::vector<const TorchRelease*>& candidates) {
   const Version& cuda = *query.cuda;
-  std::string cuda_text = "CUDA " + major_minor(cuda) + " (" + query.cuda_origin + ")";
+  std::string cuda_text = "CUDA " + major_minor(cuda).str() + " (" + query.cuda_origin + ")";
   if (!query.archs.empty()) cuda_text += " with kernels for compute capability " + arch_list(query.archs);
   std::string exact_runs = release_runs(matrix, [&](const TorchRelease& r) { return exact_variant(r, cuda).has_value(); });
   std::string major_runs =
       release_runs(matrix, [&](const TorchRelease& r) { return !variants_of_major(r, cuda.major()).empty(); });
   std::string hint;
   if (!exact_runs.empty()) {
-    hint = "torch releases with a CUDA " + major_minor(cuda) + " build: " + exact_runs;
+    hint = "torch releases with a CUDA " + major_minor(cuda).str() + " build: " + exact_runs;
   } else if (!major_runs.empty()) {
     hint = "torch releases with a CUDA " + std::to_string(cuda.major()) + " build: " + major_runs;
   }
@@ -129,7 +125,7 @@ Error no_major_error(const TorchMatrix& matrix, const TorchQuery& query, const s
     hint += " (e.g. `cudaenv torch --torch " + fits->torch.str() + "`)\nor ";
   }
   const TorchRelease& wanted = *candidates.front();
-  std::string install = major_minor(nearest_variant(wanted, wanted.cuda, cuda));
+  std::string install = major_minor(nearest_variant(wanted, wanted.cuda, cuda)).str();
   hint += "install a CUDA that torch " + wanted.torch.str() + " is built for: `cudaenv install " + install + " && cudaenv use " +
           install + "`";
   if (query.torch) {
@@ -162,10 +158,11 @@ std::string deepspeed_verdict(const TorchMatrix& matrix, const Version& nvcc, co
 
 std::string nearest_minor_warning(const TorchMatrix& matrix, const TorchRelease& release, const Version& nvcc,
                                   const Version& variant) {
-  return "torch " + release.torch.str() + " has no build for CUDA " + major_minor(nvcc) + "; using " + cuda_variant_tag(variant) +
-         ", its nearest CUDA " + std::to_string(nvcc.major()) + " build. Building extensions with nvcc " + major_minor(nvcc) +
-         " against torch's CUDA " + major_minor(variant) + ": torch.utils.cpp_extension only warns about a minor mismatch; " +
-         deepspeed_verdict(matrix, nvcc, variant) + ". For an exact match: `cudaenv install " + major_minor(variant) + "`";
+  return "torch " + release.torch.str() + " has no build for CUDA " + major_minor(nvcc).str() + "; using " +
+         cuda_variant_tag(variant) + ", its nearest CUDA " + std::to_string(nvcc.major()) +
+         " build. Building extensions with nvcc " + major_minor(nvcc).str() + " against torch's CUDA " +
+         major_minor(variant).str() + ": torch.utils.cpp_extension only warns about a minor mismatch; " +
+         deepspeed_verdict(matrix, nvcc, variant) + ". For an exact match: `cudaenv install " + major_minor(variant).str() + "`";
 }
 
 // Why the newest release was passed over for an exact build, and how to get it anyway.
@@ -173,7 +170,7 @@ std::string newer_release_note(const TorchRelease& newest, const Version& cuda) 
   std::string text = "torch " + newest.torch.str() + " is newer but has ";
   auto same_major = variants_of_major(newest, cuda.major());
   if (same_major.empty()) {
-    std::string install = major_minor(nearest_variant(newest, newest.cuda, cuda));
+    std::string install = major_minor(nearest_variant(newest, newest.cuda, cuda)).str();
     return text + "no CUDA " + std::to_string(cuda.major()) + " build; it needs another toolkit (`cudaenv install " + install +
            "`)";
   }

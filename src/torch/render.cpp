@@ -99,9 +99,7 @@ std::string render_command(Installer installer, const TorchInstall& install) {
 Result<TorchReinstall> reinstall_command(const TorchMatrix& matrix, const TorchQuery& query, const std::string& python) {
   CUDAENV_TRY_ASSIGN(auto choice, choose_torch(matrix, query));
   CUDAENV_TRY_ASSIGN(auto install, plan_torch_install(matrix, choice, known_packages(), false));
-  bool plain =
-      python.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-") == std::string::npos;
-  return TorchReinstall{(plain ? python : posix_quote(python)) + " -m " + install_arguments(install), choice.match};
+  return TorchReinstall{shell_word(python) + " -m " + install_arguments(install), choice.match};
 }
 
 std::string render_requirements(const TorchInstall& install) {

@@ -23,4 +23,8 @@ struct ProcessOutput {
 Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                                   const EnvMap* env = nullptr);
 
+// The cores this process may run on (its CPU affinity, which taskset and container cpusets
+// narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
+unsigned usable_cores();
+
 }  // namespace cudaenv

@@ -64,6 +64,13 @@ std::string posix_quote(std::string_view text) {
   return out + "'";
 }
 
+std::string shell_word(std::string_view text) {
+  bool plain =
+      !text.empty() && text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-=:,@%") ==
+                           std::string_view::npos;
+  return plain ? std::string(text) : posix_quote(text);
+}
+
 std::string fish_quote(std::string_view text) {
   std::string out = "'";
   for (char c : text) {
@@ -193,6 +200,29 @@ std::optional<std::string> closest_word(std::string_view word, const std::vector
     }
   }
   return best;
+}
+
+std::string normalize_project_name(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      if (out.empty() || out.back() != '-') out += '-';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+std::string url_origin(std::string_view url) {
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return {};
+  std::string scheme = ascii_lower(url.substr(0, scheme_end));
+  if (scheme == "file") return "file://";
+  std::string_view rest = url.substr(scheme_end + 3);
+  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos) authority = authority.substr(at + 1);
+  return scheme + "://" + ascii_lower(authority);
 }
 
 }  // namespace cudaenv

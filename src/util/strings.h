@@ -17,8 +17,16 @@ bool starts_with(std::string_view text, std::string_view prefix);
 int hex_digit(char c);
 // ASCII letters lowercased, other bytes kept (names and hex digits from indexes and manifests).
 std::string ascii_lower(std::string_view text);
+// "http://127.0.0.1:8080" of "http://127.0.0.1:8080/a/b" (scheme and host, lowercased); "file://"
+// for a local URL: the server a message names.
+std::string url_origin(std::string_view url);
+// PEP 503's normalised project name: lowercase, each run of '-', '_', '.' one '-'.
+std::string normalize_project_name(std::string_view name);
 // Single-quoted for POSIX shells: safe for any byte string.
 std::string posix_quote(std::string_view text);
+// As it can stand in a POSIX shell command: as is where it needs no quotes (a path, a URL, name==1.2),
+// else posix_quote'd.
+std::string shell_word(std::string_view text);
 // Single-quoted for fish, which also treats backslash specially inside quotes.
 std::string fish_quote(std::string_view text);
 // A JSON string literal.

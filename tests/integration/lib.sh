@@ -11,7 +11,7 @@ export HOME="$WORK/home" CUDAENV_ROOT="$WORK/root" NO_COLOR=1
 # `cudaenv torch` reads the PyTorch index only in the suites that serve one (they unset this).
 export CUDAENV_TORCH_OFFLINE=1
 unset CUDAENV_VERSION CUDAENV_SHARED_ROOT CUDAENV_SYSTEM_ROOT CUDA_HOME CUDA_PATH CUDAToolkit_ROOT CUDACXX LD_LIBRARY_PATH \
-  TORCH_CUDA_ARCH_LIST CUDAARCHS CUDAENV_MIRROR CUDAENV_TORCH_INDEX CUDAENV_SOURCE
+  TORCH_CUDA_ARCH_LIST CUDAARCHS CUDAENV_MIRROR CUDAENV_TORCH_INDEX CUDAENV_SOURCE CUDAENV_EXTENSION_WHEELS
 # A PATH with no CUDA on it, so "system" is only what a test puts there.
 export PATH="/usr/local/bin:/usr/bin:/bin"
 mkdir -p "$HOME"

@@ -1,0 +1,90 @@
+#include "cli/extension_lookup.h"
+
+#include <ctime>
+
+#include "extensions/wheel_cache.h"
+#include "util/data_dir.h"
+#include "util/process.h"
+#include "util/strings.h"
+
+namespace cudaenv {
+
+namespace {
+
+// cudaenv-fetch ends each question within the text-download deadline; this bounds the whole run.
+constexpr std::chrono::minutes kHelperLimit{5};
+
+WheelCache read_cache(const Session& session) {
+  auto text = session.fs.read_file(session.layout.cache_dir() / kWheelCacheName);
+  return text ? parse_wheel_cache(*text) : WheelCache{};
+}
+
+}  // namespace
+
+Setting extension_wheels_setting(const Session& session) {
+  return pick_setting({nullptr, kExtensionWheelsVariable}, {}, session.env, std::nullopt, {}, "");
+}
+
+Result<std::string> extension_mirror(const Session& session) {
+  Setting setting = extension_wheels_setting(session);
+  const std::string& url = setting.value;
+  if (url.empty()) return url;
+  bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
+  if (!web || url.find_first_of(" \t\n\"'") != std::string::npos) {
+    return make_error(setting.as_written() + " is not an http(s) or file:// URL",
+                      "set it to the folder that holds the prebuilt wheels side by side, e.g. "
+                      "https://mirror.example/extension-wheels, or unset it",
+                      2);
+  }
+  return url;
+}
+
+WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) const {
+  auto now = static_cast<std::int64_t>(std::time(nullptr));
+  WheelAnswers answers = refresh_ ? WheelAnswers{} : fresh_answers(read_cache(session_), urls, now);
+  std::vector<std::string> missing;
+  for (const std::string& url : urls) {
+    if (!answers.count(url)) missing.push_back(url);
+  }
+  if (missing.empty()) return answers;
+  std::string failure = "cudaenv-fetch could not run";
+  if (auto helper = locate_program("cudaenv-fetch")) {
+    std::vector<std::string> argv{helper->string(), "extension-wheels", "--"};
+    argv.insert(argv.end(), missing.begin(), missing.end());
+    auto ran = run_capture(argv, kHelperLimit, &session_.env);
+    if (!ran) failure = ran.error().message;
+    else if (ran->exit_code != 0) failure = "cudaenv-fetch: " + std::string(trim(ran->err));
+  } else {
+    failure = helper.error().message;
+  }
+  WheelAnswers asked = fresh_answers(read_cache(session_), missing, now);
+  for (const std::string& url : missing) {
+    auto found = asked.find(url);
+    answers[url] = found != asked.end() ? found->second : WheelAnswer{WheelPresence::unknown, failure};
+  }
+  return answers;
+}
+
+std::optional<std::uint64_t> memory_available(const FileSystemView& fs) {
+  auto text = fs.read_file("/proc/meminfo");
+  if (!text) return std::nullopt;
+  for (const std::string& line : split(*text, '\n')) {
+    if (!starts_with(line, "MemAvailable:")) continue;
+    std::vector<std::string> words;
+    for (const std::string& word : split(line.substr(13), ' ')) {
+      if (!word.empty()) words.push_back(word);
+    }
+    auto kib = words.size() == 2 && words[1] == "kB" ? parse_decimal(words[0], 1ull << 50) : std::nullopt;
+    if (kib) return *kib * 1024;
+  }
+  return std::nullopt;
+}
+
+bool toolkit_installed(const Session& session, const Version& cuda) {
+  for (const Toolkit& toolkit : session.toolkits()) {
+    if (toolkit.present && toolkit.version && version_matches(major_minor(cuda), *toolkit.version)) return true;
+  }
+  return false;
+}
+
+}  // namespace cudaenv
