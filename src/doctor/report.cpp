@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extensions/fatbin.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -141,6 +142,69 @@ void write_compiler(Writer& w, const CompilerProbe& compiler) {
 json optional_version(const std::optional<Version>& version) { return version ? json(version->str()) : json(nullptr); }
 json optional_path(const std::optional<fs::path>& path) { return path ? json(path->string()) : json(nullptr); }
 
+json arch_names(const std::vector<ArchEntry>& entries) {
+  json names = json::array();
+  for (const ArchEntry& entry : entries) names.push_back(nvcc_arch_name(entry));
+  return names;
+}
+
+json capabilities_json(const std::vector<ComputeCapability>& capabilities) {
+  json list = json::array();
+  for (const ComputeCapability& capability : capabilities) list.push_back(capability.str());
+  return list;
+}
+
+json module_json(const ExtensionModule& module) {
+  json libraries = json::array();
+  for (const MissingLibrary& library : module.missing_libraries) libraries.push_back(library.soname);
+  json symbols = nullptr;
+  if (const auto& missing = module.missing_symbols) {
+    symbols = {{"example", missing->example}, {"count", missing->count}, {"other_abi", missing->other_abi}};
+  }
+  json kernels = nullptr;
+  if (const auto& coverage = module.kernels) {
+    kernels = {{"sass", arch_names(coverage->sass)}, {"ptx", arch_names(coverage->ptx)}, {"uncovered", capabilities_json(coverage->uncovered)}};
+  }
+  return {{"file", module.file.string()}, {"missing_symbols", symbols}, {"missing_libraries", libraries}, {"kernels", kernels}};
+}
+
+// What the extension scan found, for scripts and for the e2e suite's comparison with `import`.
+json extensions_json(const ExtensionScan& scan) {
+  json packages = json::array();
+  for (const ExtensionPackage& package : scan.packages) {
+    json modules = json::array();
+    for (const ExtensionModule& module : package.modules) modules.push_back(module_json(module));
+    packages.push_back({{"name", package.name},
+                        {"version", package.version},
+                        {"built_for_torch", package.built_for_torch ? json(*package.built_for_torch) : json(nullptr)},
+                        {"built_for_cuda", package.built_for_cuda ? json(*package.built_for_cuda) : json(nullptr)},
+                        {"modules", modules}});
+  }
+  return {{"ran", scan.ran},
+          {"skipped", scan.skipped},
+          {"module_count", scan.module_count},
+          {"packages", packages},
+          {"archs", capabilities_json(scan.archs)},
+          {"archs_source", scan.archs_source},
+          {"torch_cxx11_abi", scan.torch_cxx11_abi ? json(*scan.torch_cxx11_abi) : json(nullptr)},
+          {"python_tag", scan.python_tag},
+          {"platform", scan.platform},
+          {"memory_available", scan.memory_available ? json(*scan.memory_available) : json(nullptr)},
+          {"unreadable", scan.unreadable}};
+}
+
+json foreign_libraries_json(const ToolkitLibrariesFound& found) {
+  json list = json::array();
+  for (const ForeignLibrary& library : found.foreign) {
+    list.push_back({{"soname", library.soname},
+                    {"component", library.component},
+                    {"found", library.found.string()},
+                    {"toolkit_home", optional_path(library.toolkit_home)},
+                    {"toolkit_version", optional_version(library.toolkit_version)}});
+  }
+  return {{"ran", found.ran}, {"foreign", list}};
+}
+
 json probes_json(const Probes& p) {
   json gpus = json::array();
   for (const Gpu& gpu : p.driver.gpus) gpus.push_back({{"name", gpu.name}, {"compute_capability", gpu.capability.str()}});
@@ -226,6 +290,8 @@ json probes_json(const Probes& p) {
         {"other_gcc_majors", p.compiler.other_gcc_majors}}},
       {"arch_list", {{"source", p.arch_list.source}, {"entries", p.arch_list.entries}}},
       {"deepspeed_skip_check", p.deepspeed_skip_check},
+      {"extensions", extensions_json(p.extensions)},
+      {"toolkit_libraries_found", foreign_libraries_json(p.toolkit_libraries_found)},
   };
 }
 
