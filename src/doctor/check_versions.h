@@ -69,6 +69,9 @@ std::optional<Finding> check_cuda_home_path(const Probes& probes);
 std::optional<Finding> check_cuda_wheels(const Probes& probes);
 std::optional<Finding> check_cudnn_parts(const Probes& probes);
 
+// check_foreign_libraries.cpp
+std::optional<Finding> check_foreign_libraries(const Probes& probes);
+
 // check_wsl.cpp
 std::vector<Finding> check_wsl(const Probes& probes);
 
