@@ -18,13 +18,23 @@ namespace cudaenv {
 namespace {
 
 // The CUDA libraries a program loads by soname, and the redist component that carries each.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kToolkitLibraries = {{
-    {"libcudart", "cuda_cudart"},   {"libnvrtc", "cuda_nvrtc"},       {"libnvrtc-builtins", "cuda_nvrtc"},
-    {"libnvJitLink", "libnvjitlink"}, {"libcublas", "libcublas"},     {"libcublasLt", "libcublas"},
-    {"libcufft", "libcufft"},       {"libcurand", "libcurand"},       {"libcusolver", "libcusolver"},
-    {"libcusparse", "libcusparse"}, {"libcupti", "cuda_cupti"},       {"libnvToolsExt", "cuda_nvtx"},
-    {"libnppc", "libnpp"},          {"libnvjpeg", "libnvjpeg"},       {"libcufile", "libcufile"},
-    {"libnvfatbin", "libnvfatbin"}, {"libnvvm", "libnvvm"}}};
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kToolkitLibraries = {{{"libcudart", "cuda_cudart"},
+                                                                                              {"libnvrtc", "cuda_nvrtc"},
+                                                                                              {"libnvrtc-builtins", "cuda_nvrtc"},
+                                                                                              {"libnvJitLink", "libnvjitlink"},
+                                                                                              {"libcublas", "libcublas"},
+                                                                                              {"libcublasLt", "libcublas"},
+                                                                                              {"libcufft", "libcufft"},
+                                                                                              {"libcurand", "libcurand"},
+                                                                                              {"libcusolver", "libcusolver"},
+                                                                                              {"libcusparse", "libcusparse"},
+                                                                                              {"libcupti", "cuda_cupti"},
+                                                                                              {"libnvToolsExt", "cuda_nvtx"},
+                                                                                              {"libnppc", "libnpp"},
+                                                                                              {"libnvjpeg", "libnvjpeg"},
+                                                                                              {"libcufile", "libcufile"},
+                                                                                              {"libnvfatbin", "libnvfatbin"},
+                                                                                              {"libnvvm", "libnvvm"}}};
 
 std::vector<ComputeCapability> project_archs(const ProbeContext& context) {
   std::vector<ComputeCapability> archs;
@@ -97,7 +107,8 @@ ToolkitLibrariesFound probe_toolkit_libraries_found(const ProbeContext& context,
   if (!toolkit.found || !toolkit.version) return found;
   found.ran = true;
   std::vector<fs::path> own_dirs = {toolkit.home / "lib64", toolkit.home / "lib"};
-  for (const std::string& target : context.fs.list_dir(toolkit.home / "targets")) own_dirs.push_back(toolkit.home / "targets" / target / "lib");
+  for (const std::string& target : context.fs.list_dir(toolkit.home / "targets"))
+    own_dirs.push_back(toolkit.home / "targets" / target / "lib");
   std::vector<std::string> own;
   for (const fs::path& dir : own_dirs) {
     for (std::string& name : context.fs.list_dir(dir)) own.push_back(std::move(name));
@@ -110,7 +121,8 @@ ToolkitLibrariesFound probe_toolkit_libraries_found(const ProbeContext& context,
   std::vector<std::string> names;
   for (const auto& [soname, path] : settings.cache) names.push_back(soname);
   for (const std::string& entry : settings.library_path) {
-    if (!entry.empty()) for (std::string& name : context.fs.list_dir(entry)) names.push_back(std::move(name));
+    if (!entry.empty())
+      for (std::string& name : context.fs.list_dir(entry)) names.push_back(std::move(name));
   }
   LoaderModel loader(settings);
   std::sort(names.begin(), names.end());

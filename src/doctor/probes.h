@@ -111,10 +111,10 @@ struct PythonProbe {
   std::vector<fs::path> nvidia_dirs;  // the folders of the `nvidia` namespace package: NVIDIA's wheels
   // What the extension scan needs: where import looks, and torch's package and C++ ABI.
   std::vector<fs::path> sys_path;
-  std::optional<fs::path> torch_dir;          // os.path.dirname(torch.__file__)
-  std::optional<bool> torch_cxx11_abi;        // torch._C._GLIBCXX_USE_CXX11_ABI
-  std::string python_tag;                     // cp312
-  std::string platform;                       // linux_x86_64
+  std::optional<fs::path> torch_dir;    // os.path.dirname(torch.__file__)
+  std::optional<bool> torch_cxx11_abi;  // torch._C._GLIBCXX_USE_CXX11_ABI
+  std::string python_tag;               // cp312
+  std::string platform;                 // linux_x86_64
 };
 
 // NVIDIA's CUDA wheels in the probed interpreter's site-packages, as cuda.pathfinder (cuda-python,
@@ -150,9 +150,9 @@ struct CompilerProbe {   // the host compiler nvcc would use
 // loader (LD_LIBRARY_PATH, ld.so.cache, the system folders), as cuda.pathfinder searches after
 // NVIDIA's wheels and CONDA_PREFIX.
 struct ForeignLibrary {
-  std::string soname;             // libnvrtc.so.13
-  std::string component;          // cuda_nvrtc: the redist component that carries it
-  fs::path found;                 // /usr/local/cuda-13.0/lib/libnvrtc.so.13
+  std::string soname;                    // libnvrtc.so.13
+  std::string component;                 // cuda_nvrtc: the redist component that carries it
+  fs::path found;                        // /usr/local/cuda-13.0/lib/libnvrtc.so.13
   std::optional<fs::path> toolkit_home;  // the toolkit `found` belongs to, when it is one
   std::optional<Version> toolkit_version;
 };

@@ -163,7 +163,9 @@ json module_json(const ExtensionModule& module) {
   }
   json kernels = nullptr;
   if (const auto& coverage = module.kernels) {
-    kernels = {{"sass", arch_names(coverage->sass)}, {"ptx", arch_names(coverage->ptx)}, {"uncovered", capabilities_json(coverage->uncovered)}};
+    kernels = {{"sass", arch_names(coverage->sass)},
+               {"ptx", arch_names(coverage->ptx)},
+               {"uncovered", capabilities_json(coverage->uncovered)}};
   }
   return {{"file", module.file.string()}, {"missing_symbols", symbols}, {"missing_libraries", libraries}, {"kernels", kernels}};
 }

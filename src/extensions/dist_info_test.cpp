@@ -23,11 +23,11 @@ TEST_CASE("what a version's local part says an extension was built for") {
 TEST_CASE("read_installed_files and read_distribution: RECORD's files, METADATA's name, version and torch pin") {
   MemoryFileSystem fs;
   fs.file("/site/flash_attn-2.8.3.dist-info/RECORD",
-              "flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so,sha256=abc,123\n\"flash_attn/a,b.py\",,\n"
-              "flash_attn-2.8.3.dist-info/METADATA,,\n");
+          "flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so,sha256=abc,123\n\"flash_attn/a,b.py\",,\n"
+          "flash_attn-2.8.3.dist-info/METADATA,,\n");
   fs.file("/site/flash_attn-2.8.3.dist-info/METADATA",
-              "Metadata-Version: 2.1\nName: flash_attn\nVersion: 2.8.3\nRequires-Dist: torchvision\n"
-              "Requires-Dist: torch (==2.4.1)\n\nRequires-Dist: torch==9.9 in the body\n");
+          "Metadata-Version: 2.1\nName: flash_attn\nVersion: 2.8.3\nRequires-Dist: torchvision\n"
+          "Requires-Dist: torch (==2.4.1)\n\nRequires-Dist: torch==9.9 in the body\n");
   fs.file("/site/broken-1.dist-info/METADATA", "no name here\n");
   InstalledFiles files = read_installed_files(fs, "/site");
   REQUIRE(files.dist_infos.size() == 1);
@@ -67,7 +67,8 @@ std::vector<unsigned char> ld_cache(const std::vector<std::pair<std::string, std
 }  // namespace
 
 TEST_CASE("parse_ld_cache reads glibc's cache and refuses every truncation of it") {
-  auto bytes = ld_cache({{"libnvrtc.so.13", "/usr/local/cuda-13.0/lib/libnvrtc.so.13"}, {"libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6"}});
+  auto bytes =
+      ld_cache({{"libnvrtc.so.13", "/usr/local/cuda-13.0/lib/libnvrtc.so.13"}, {"libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6"}});
   auto cache = parse_ld_cache(bytes, "ld.so.cache");
   REQUIRE(cache);
   REQUIRE(cache->size() == 2);

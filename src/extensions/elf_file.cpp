@@ -244,7 +244,8 @@ Result<std::optional<std::span<const unsigned char>>> ElfFile::section(std::stri
     if (!gelf_getshdr(scn, &shdr) || string_at(elf, names_index, shdr.sh_name) != name) continue;
     if (shdr.sh_type == SHT_NOBITS) return std::optional<std::span<const unsigned char>>(std::span<const unsigned char>());
     Elf_Data* data = elf_rawdata(scn, nullptr);
-    if (!data || (!data->d_buf && data->d_size)) return elf_error(label_, "section " + std::string(name) + " lies outside the file");
+    if (!data || (!data->d_buf && data->d_size))
+      return elf_error(label_, "section " + std::string(name) + " lies outside the file");
     return std::optional(std::span<const unsigned char>(static_cast<const unsigned char*>(data->d_buf), data->d_size));
   }
   return std::optional<std::span<const unsigned char>>();

@@ -175,7 +175,8 @@ TEST_CASE("missing_symbols names what nothing defines, and sees the other C++ AB
   auto missing = missing_symbols(*outcome.scope.front(), outcome.scope, loader.global_scope());
   REQUIRE(missing);
   CHECK(missing->count == 1);
-  CHECK(missing->example == "c10::needs_string(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)");
+  CHECK(missing->example ==
+        "c10::needs_string(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)");
   CHECK(missing->other_abi);
   LoadOutcome other = loader.load_alone(shop.dir / "mod_new.so");
   auto lacking = missing_symbols(*other.scope.front(), other.scope, loader.global_scope());

@@ -97,8 +97,8 @@ bool code_runs_on(const ArchEntry& code, const ComputeCapability& gpu) {
 }
 
 std::string nvcc_arch_name(const ArchEntry& entry) {
-  std::string name = (entry.ptx ? "compute_" : "sm_") + std::to_string(entry.capability.major()) +
-                     std::to_string(entry.capability.minor());
+  std::string name =
+      (entry.ptx ? "compute_" : "sm_") + std::to_string(entry.capability.major()) + std::to_string(entry.capability.minor());
   if (entry.suffix) name += entry.suffix;
   return name;
 }

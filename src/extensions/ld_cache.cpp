@@ -8,8 +8,8 @@ namespace cudaenv {
 
 namespace {
 
-constexpr std::string_view kOldMagic = "ld.so-1.7.0";             // then nlibs (u32), entries of 3 x i32
-constexpr std::string_view kNewMagic = "glibc-ld.so.cache1.1";    // then nlibs, string length, ...
+constexpr std::string_view kOldMagic = "ld.so-1.7.0";           // then nlibs (u32), entries of 3 x i32
+constexpr std::string_view kNewMagic = "glibc-ld.so.cache1.1";  // then nlibs, string length, ...
 constexpr std::size_t kOldEntry = 12;
 constexpr std::size_t kNewHeader = 48;
 constexpr std::size_t kNewEntry = 24;  // flags (i32), key, value (u32, file offsets), osversion, hwcap (u64)

@@ -61,7 +61,6 @@ class LoaderModel {
   const LoadedObject* loaded(const std::string& soname) const;
 
  private:
-
   const LoadedObject* resolve(const std::string& name, const std::vector<const LoadedObject*>& loaders);
   const LoadedObject* search(const std::string& name, std::uint16_t machine, const std::vector<std::filesystem::path>& rpath,
                              const std::vector<std::filesystem::path>& runpath);

@@ -27,19 +27,29 @@ constexpr std::size_t kCacheLimit = std::size_t{64} << 20;
 
 // The libraries whose presence among a module's NEEDED makes it one of torch's or CUDA's.
 constexpr std::array<std::string_view, 21> kWatchedLibraries = {
-    "libc10",     "libtorch",   "libshm",       "libcudart",  "libcuda.so", "libcublas",  "libcufft",
-    "libcurand",  "libcusolver", "libcusparse", "libcudnn",   "libnccl",    "libnvrtc",   "libnvJitLink",
-    "libnvToolsExt", "libcupti", "libnvshmem",  "libcufile",  "libnpp",     "libnvjpeg",  "libnvidia-ml"};
+    "libc10",        "libtorch",    "libshm",      "libcudart", "libcuda.so", "libcublas", "libcufft",
+    "libcurand",     "libcusolver", "libcusparse", "libcudnn",  "libnccl",    "libnvrtc",  "libnvJitLink",
+    "libnvToolsExt", "libcupti",    "libnvshmem",  "libcufile", "libnpp",     "libnvjpeg", "libnvidia-ml"};
 
 // What torch/__init__.py's _preload_cuda_deps loads from NVIDIA's wheels once libtorch_global_deps
 // has brought libcudart in: (folder under nvidia/, file name prefix), in its order.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kTorchPreloads = {{
-    {"cublas", "libcublasLt.so."},     {"cublas", "libcublas.so."},         {"cudnn", "libcudnn.so."},
-    {"cuda_nvrtc", "libnvrtc.so."},     {"cuda_nvrtc", "libnvrtc-builtins.so."}, {"cuda_runtime", "libcudart.so."},
-    {"cuda_cupti", "libcupti.so."},     {"cufft", "libcufft.so."},           {"nvjitlink", "libnvJitLink.so."},
-    {"cusparse", "libcusparse.so."},    {"cusparselt", "libcusparseLt.so."}, {"cusolver", "libcusolver.so."},
-    {"nccl", "libnccl.so."},            {"nvshmem", "libnvshmem_host.so."},  {"cufile", "libcufile.so."},
-    {"nvtx", "libnvToolsExt.so."}}};
+constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kTorchPreloads = {
+    {{"cublas", "libcublasLt.so."},
+     {"cublas", "libcublas.so."},
+     {"cudnn", "libcudnn.so."},
+     {"cuda_nvrtc", "libnvrtc.so."},
+     {"cuda_nvrtc", "libnvrtc-builtins.so."},
+     {"cuda_runtime", "libcudart.so."},
+     {"cuda_cupti", "libcupti.so."},
+     {"cufft", "libcufft.so."},
+     {"nvjitlink", "libnvJitLink.so."},
+     {"cusparse", "libcusparse.so."},
+     {"cusparselt", "libcusparseLt.so."},
+     {"cusolver", "libcusolver.so."},
+     {"nccl", "libnccl.so."},
+     {"nvshmem", "libnvshmem_host.so."},
+     {"cufile", "libcufile.so."},
+     {"nvtx", "libnvToolsExt.so."}}};
 
 bool is_identifier(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) return false;
@@ -64,7 +74,8 @@ bool links_watched(const ElfFile& elf) {
 }
 
 // Every *.so under `root`, not following links to folders, within the bounds.
-void collect_shared_objects(const fs::path& root, std::vector<fs::path>& files, std::size_t& budget, std::vector<std::string>& notes) {
+void collect_shared_objects(const fs::path& root, std::vector<fs::path>& files, std::size_t& budget,
+                            std::vector<std::string>& notes) {
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -118,12 +129,14 @@ void load_torch(const FileSystemView& fs, const ScanRequest& request, LoaderMode
   fs::path lib = request.torch_dir / "lib";
   note(loader.load(lib / "libtorch_global_deps.so", true));
   bool cudart_loaded = false;
-  for (const auto& object : loader.global_scope()) cudart_loaded = cudart_loaded || starts_with(object->path.filename().string(), "libcudart.so");
+  for (const auto& object : loader.global_scope())
+    cudart_loaded = cudart_loaded || starts_with(object->path.filename().string(), "libcudart.so");
   if (cudart_loaded) {
     for (const auto& [folder, prefix] : kTorchPreloads) {
       for (const fs::path& entry : request.sys_path) {
         std::vector<fs::path> dirs = {entry / "nvidia" / folder / "lib"};
-        if (request.torch_cuda_major) dirs.push_back(entry / "nvidia" / ("cu" + std::to_string(*request.torch_cuda_major)) / "lib");
+        if (request.torch_cuda_major)
+          dirs.push_back(entry / "nvidia" / ("cu" + std::to_string(*request.torch_cuda_major)) / "lib");
         dirs.push_back(entry / folder / "lib");
         std::optional<fs::path> found;
         for (const fs::path& dir : dirs) {
@@ -144,17 +157,19 @@ void load_torch(const FileSystemView& fs, const ScanRequest& request, LoaderMode
 KernelCoverage coverage_of(const std::vector<FatbinEntry>& entries, const std::vector<ComputeCapability>& archs) {
   KernelCoverage coverage;
   auto add = [](std::vector<ArchEntry>& list, const ArchEntry& entry) {
-    bool known = std::any_of(list.begin(), list.end(), [&](const ArchEntry& e) {
-      return e.capability == entry.capability && e.suffix == entry.suffix;
-    });
+    bool known = std::any_of(list.begin(), list.end(),
+                             [&](const ArchEntry& e) { return e.capability == entry.capability && e.suffix == entry.suffix; });
     if (!known) list.push_back(entry);
   };
   for (const FatbinEntry& entry : entries) add(entry.arch.ptx ? coverage.ptx : coverage.sass, entry.arch);
-  auto by_arch = [](const ArchEntry& a, const ArchEntry& b) { return a.capability < b.capability || (a.capability == b.capability && a.suffix < b.suffix); };
+  auto by_arch = [](const ArchEntry& a, const ArchEntry& b) {
+    return a.capability < b.capability || (a.capability == b.capability && a.suffix < b.suffix);
+  };
   std::sort(coverage.sass.begin(), coverage.sass.end(), by_arch);
   std::sort(coverage.ptx.begin(), coverage.ptx.end(), by_arch);
   for (const ComputeCapability& gpu : archs) {
-    bool runs = std::any_of(entries.begin(), entries.end(), [&](const FatbinEntry& entry) { return code_runs_on(entry.arch, gpu); });
+    bool runs =
+        std::any_of(entries.begin(), entries.end(), [&](const FatbinEntry& entry) { return code_runs_on(entry.arch, gpu); });
     if (!runs) coverage.uncovered.push_back(gpu);
   }
   return coverage;
@@ -177,7 +192,8 @@ class Owners {
       if (auto distribution = read_distribution(fs_, dist_info)) {
         fresh.name = distribution->name;
         fresh.version = distribution->version;
-        fresh.built_for_torch = distribution->requires_torch ? distribution->requires_torch : torch_in_version(distribution->version);
+        fresh.built_for_torch =
+            distribution->requires_torch ? distribution->requires_torch : torch_in_version(distribution->version);
         fresh.built_for_cuda = cuda_in_version(distribution->version);
       } else {
         fresh.name = dist_info.stem().string();

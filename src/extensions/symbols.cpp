@@ -13,8 +13,8 @@ namespace cudaenv {
 namespace {
 
 // Bounds on the other-ABI search, which demangles torch's symbols that share a missing one's prefix.
-constexpr std::size_t kAbiChecked = 32;        // missing symbols looked for under the other ABI
-constexpr std::size_t kAbiCandidates = 4096;   // torch symbols demangled for one of them
+constexpr std::size_t kAbiChecked = 32;       // missing symbols looked for under the other ABI
+constexpr std::size_t kAbiCandidates = 4096;  // torch symbols demangled for one of them
 
 bool from_python(const std::string& name) { return starts_with(name, "Py") || starts_with(name, "_Py"); }
 
