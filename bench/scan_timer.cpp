@@ -1,4 +1,4 @@
-// bench/scan_timer RUNS TORCH_DIR SYS_PATH...: times extensions/scan.h's scan_extensions, what
+// bench/scan_timer RUNS TORCH_DIR STDLIB SYS_PATH...: times extensions/scan.h's scan_extensions, what
 // issue 36's scan adds to `cudaenv doctor` once the Python probe has answered, RUNS times in this
 // process (the first run reads the files from disk or the page cache; the rest find them mapped
 // again). Prints the first run and the median, minimum and maximum of the others, in ms.
@@ -10,15 +10,16 @@
 #include "extensions/scan.h"
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: scan_timer RUNS TORCH_DIR SYS_PATH...\n");
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: scan_timer RUNS TORCH_DIR STDLIB SYS_PATH...\n");
     return 2;
   }
   int runs = std::max(2, std::atoi(argv[1]));
   cudaenv::ScanRequest request;
   request.torch_dir = argv[2];
   request.torch_cuda_major = 13;
-  for (int i = 3; i < argc; ++i) request.sys_path.emplace_back(argv[i]);
+  request.stdlib = argv[3];
+  for (int i = 4; i < argc; ++i) request.sys_path.emplace_back(argv[i]);
   std::vector<double> times;
   std::size_t modules = 0;
   for (int run = 0; run < runs; ++run) {

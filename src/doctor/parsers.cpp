@@ -137,6 +137,8 @@ Status read_python_json(const JsonValue& answer, PythonProbe& python) {
   if (interpreter) {
     CUDAENV_TRY_ASSIGN(auto sys_path, interpreter->strings_at("sys_path"));
     python.sys_path.assign(sys_path.begin(), sys_path.end());
+    CUDAENV_TRY_ASSIGN(auto stdlib, interpreter->optional_string("stdlib"));
+    if (stdlib) python.stdlib = fs::path(*stdlib);
     CUDAENV_TRY_ASSIGN(auto tag, interpreter->optional_string("tag"));
     python.python_tag = tag.value_or("");
     CUDAENV_TRY_ASSIGN(auto platform, interpreter->optional_string("platform"));
@@ -288,6 +290,7 @@ def nvidia_dirs():
 answer["nvidia_dirs"] = asked(nvidia_dirs) or []
 implementation = {"cpython": "cp", "pypy": "pp"}.get(sys.implementation.name, sys.implementation.name)
 answer["python"] = {"sys_path": [os.path.abspath(p) for p in sys.path if p],
+                    "stdlib": sysconfig.get_paths()["stdlib"],
                     "tag": implementation + str(sys.version_info[0]) + str(sys.version_info[1]),
                     "platform": sysconfig.get_platform().replace("-", "_").replace(".", "_")}
 deepspeed_spec = importlib.util.find_spec("deepspeed")

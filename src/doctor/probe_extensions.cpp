@@ -94,6 +94,7 @@ ExtensionScan probe_extensions(const ProbeContext& context, const Probes& probes
   }
   ScanRequest request;
   request.sys_path = python.sys_path;
+  request.stdlib = python.stdlib;
   request.torch_dir = *python.torch_dir;
   if (python.torch_cuda) request.torch_cuda_major = python.torch_cuda->major();
   request.library_path = library_path(context);

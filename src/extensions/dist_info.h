@@ -4,10 +4,10 @@
 // bounded reads, anything unreadable is skipped.
 
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "util/file_system.h"
@@ -22,8 +22,9 @@ struct Distribution {
 
 struct InstalledFiles {
   std::vector<std::filesystem::path> dist_infos;
-  // a file's path relative to the folder -> its index in dist_infos
-  std::map<std::filesystem::path, std::size_t> owner;
+  // a file's path relative to the folder, as RECORD writes it ("torch/_C.so") -> its index in
+  // dist_infos; entries outside the folder ("../../bin/x") are left out
+  std::unordered_map<std::string, std::size_t> owner;
 };
 
 // Every *.dist-info of `dir` and the files its RECORD lists.

@@ -73,25 +73,49 @@ bool links_watched(const ElfFile& elf) {
   });
 }
 
-// Every *.so under `root`, not following links to folders, within the bounds.
-void collect_shared_objects(const fs::path& root, std::vector<fs::path>& files, std::size_t& budget,
+// Every *.so under `folder` that import can reach: only folders whose names are identifiers
+// are packages (site-packages/, *.dist-info/ and __pycache__/ are not), links to folders are not
+// followed, and the walk is bounded.
+void collect_shared_objects(const fs::path& folder, std::vector<fs::path>& files, std::size_t& budget,
                             std::vector<std::string>& notes) {
   std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+  fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (budget == 0) {
-      notes.push_back(root.string() + ": stopped after " + std::to_string(kMaxEntries) + " files");
+      notes.push_back(folder.string() + ": stopped after " + std::to_string(kMaxEntries) + " files");
       return;
     }
     --budget;
     const fs::directory_entry& entry = *it;
     std::string name = entry.path().filename().string();
     if (entry.is_directory(ec)) {
-      if (it.depth() >= kMaxDepth || name == "__pycache__" || name.ends_with(".dist-info")) it.disable_recursion_pending();
+      if (it.depth() >= kMaxDepth || !is_identifier(name)) it.disable_recursion_pending();
       continue;
     }
     if (name.ends_with(".so") && entry.is_regular_file(ec)) files.push_back(entry.path());
   }
+}
+
+// The *.so files of one sys.path entry: for what its dist-infos installed, their RECORDs say
+// (torch alone has 15,000 files to walk); the rest of the entry is walked.
+std::vector<fs::path> shared_objects_in(const FileSystemView& fs, const fs::path& root, const InstalledFiles& installed,
+                                        std::size_t& budget, std::vector<std::string>& notes) {
+  std::vector<fs::path> files;
+  std::set<std::string> claimed;
+  for (const auto& [relative, owner] : installed.owner) {
+    claimed.insert(relative.substr(0, relative.find('/')));
+    if (relative.ends_with(".so") && fs.kind(root / relative) == EntryKind::file) files.push_back(root / relative);
+  }
+  for (const std::string& name : fs.list_dir(root)) {
+    if (claimed.count(name)) continue;
+    fs::path path = root / name;
+    if (name.ends_with(".so") && fs.kind(path) == EntryKind::file) {
+      files.push_back(path);
+    } else if (is_identifier(name) && fs.kind(path) == EntryKind::directory) {
+      collect_shared_objects(path, files, budget, notes);
+    }
+  }
+  return files;
 }
 
 LdCache read_ld_cache(const FileSystemView& fs, const fs::path& root, std::vector<std::string>& notes) {
@@ -180,13 +204,18 @@ class Owners {
  public:
   explicit Owners(const FileSystemView& fs) : fs_(fs) {}
 
-  ExtensionPackage& package_of(const fs::path& root, const fs::path& file, std::vector<ExtensionPackage>& packages) {
+  const InstalledFiles& installed(const fs::path& root) {
     auto files = installed_.find(root);
     if (files == installed_.end()) files = installed_.emplace(root, read_installed_files(fs_, root)).first;
+    return files->second;
+  }
+
+  ExtensionPackage& package_of(const fs::path& root, const fs::path& file, std::vector<ExtensionPackage>& packages) {
+    auto files = installed_.find(root);
     fs::path relative = file.lexically_relative(root);
     std::string key;
     ExtensionPackage fresh;
-    if (auto owner = files->second.owner.find(relative); owner != files->second.owner.end()) {
+    if (auto owner = files->second.owner.find(relative.generic_string()); owner != files->second.owner.end()) {
       fs::path dist_info = files->second.dist_infos[owner->second];
       key = dist_info.string();
       if (auto distribution = read_distribution(fs_, dist_info)) {
@@ -232,8 +261,8 @@ void scan_extensions(const FileSystemView& fs, const ScanRequest& request, Exten
   Owners owners(fs);
   for (const fs::path& root : request.sys_path) {
     if (root.empty() || !root.is_absolute() || fs.kind(root) != EntryKind::directory) continue;
-    std::vector<fs::path> files;
-    collect_shared_objects(root, files, budget, scan.unreadable);
+    if (request.stdlib && (root == *request.stdlib || root == *request.stdlib / "lib-dynload")) continue;
+    std::vector<fs::path> files = shared_objects_in(fs, root, owners.installed(root), budget, scan.unreadable);
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
       auto name = module_name(file);

@@ -16,10 +16,13 @@ namespace cudaenv {
 
 struct ScanRequest {
   std::vector<std::filesystem::path> sys_path;  // as the interpreter has it; '' and zip files are skipped
-  std::filesystem::path torch_dir;              // the torch package's folder (its lib/ and _C)
-  std::optional<int> torch_cuda_major;          // torch.version.cuda's major: where torch preloads NVIDIA's wheels from
-  std::vector<std::string> library_path;        // LD_LIBRARY_PATH's entries
-  std::filesystem::path machine_root = "/";     // where etc/ld.so.cache and the system folders are
+  // The interpreter's standard library (sysconfig's "stdlib"): it and its lib-dynload are skipped,
+  // CPython's own modules being all they hold.
+  std::optional<std::filesystem::path> stdlib;
+  std::filesystem::path torch_dir;           // the torch package's folder (its lib/ and _C)
+  std::optional<int> torch_cuda_major;       // torch.version.cuda's major: where torch preloads NVIDIA's wheels from
+  std::vector<std::string> library_path;     // LD_LIBRARY_PATH's entries
+  std::filesystem::path machine_root = "/";  // where etc/ld.so.cache and the system folders are
 };
 
 // Fills `scan`'s packages, module_count and unreadable; `scan.archs` must be set before, the

@@ -73,14 +73,25 @@ PyMODINIT_FUNC PyInit_$1(void) { use_torch(); return PyModule_Create(&def); }
 C
 }
 # An extension that needs c10::detail::torchCheckFail(..., const std::string&): its mangling
-# depends on _GLIBCXX_USE_CXX11_ABI.
+# depends on _GLIBCXX_USE_CXX11_ABI. (TORCH_CHECK with a literal calls the const char* overload.)
 cat >"$WORK/src/uses_c10.cpp" <<'CPP'
 #include <c10/util/Exception.h>
-extern "C" void use_torch(void) { volatile int x = 0; TORCH_CHECK(x == 0, "never"); }
+#include <string>
+extern "C" void use_torch(void) {
+  volatile int x = 1;
+  if (x == 0) c10::detail::torchCheckFail("use_torch", __FILE__, __LINE__, std::string("never"));
+}
 CPP
+# One that needs a c10 function torch has never had (and one it has, so that it links libc10).
 cat >"$WORK/src/lacks_symbol.cpp" <<'CPP'
+#include <cstdint>
 namespace c10 { void cudaenv_e2e_function_torch_lacks(int); }
-extern "C" void use_torch(void) { volatile int x = 1; if (x == 0) c10::cudaenv_e2e_function_torch_lacks(x); }
+namespace c10::detail { [[noreturn]] void torchCheckFail(const char*, const char*, std::uint32_t, const char*); }
+extern "C" void use_torch(void) {
+  volatile int x = 1;
+  if (x == 0) c10::cudaenv_e2e_function_torch_lacks(x);
+  if (x == 2) c10::detail::torchCheckFail("use_torch", __FILE__, __LINE__, "never");
+}
 CPP
 cat >"$WORK/src/kernel.cu" <<'CU'
 __global__ void add_one(float* x) { x[threadIdx.x] += 1.0f; }
@@ -105,7 +116,7 @@ g++ -c -fPIC -std=c++17 -D_GLIBCXX_USE_CXX11_ABI="$ABI" -I"$TORCH_DIR/include" -
   build_module ext_torch_abi "$WORK/src/uses_c10.o" "${TORCH_FLAGS[@]}" || fail "build ext_torch_abi"
 g++ -c -fPIC -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$((1 - ABI)) -I"$TORCH_DIR/include" -o "$WORK/src/other_abi.o" "$WORK/src/uses_c10.cpp" &&
   build_module ext_other_abi "$WORK/src/other_abi.o" "${TORCH_FLAGS[@]}" || fail "build ext_other_abi"
-g++ -c -fPIC -o "$WORK/src/lacks.o" "$WORK/src/lacks_symbol.cpp" &&
+g++ -c -fPIC -std=c++17 -o "$WORK/src/lacks.o" "$WORK/src/lacks_symbol.cpp" &&
   build_module ext_lacks_symbol "$WORK/src/lacks.o" "${TORCH_FLAGS[@]}" || fail "build ext_lacks_symbol"
 "$SYSTEM_CUDA/bin/nvcc" -c -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -o "$WORK/src/sm80.o" "$WORK/src/kernel.cu" &&
   build_module ext_sm80 "$WORK/src/sm80.o" -L"$SYSTEM_CUDA/lib64" -lcudart_static -lrt -lpthread -ldl || fail "build ext_sm80"
@@ -152,7 +163,9 @@ verdict() {  # the scan's verdict for module NAME: loads / missing-symbols[-othe
     else "loads" end' <<<"$JSON"
 }
 imports() {  # OK, or the ImportError's last line
-  (cd "$WORK" && "$PY" -c "import torch, $1" 2>&1 >/dev/null | tail -1 | sed 's/^$/OK/')
+  local said
+  said=$(cd "$WORK" && "$PY" -c "import torch, $1" 2>&1 >/dev/null | tail -1)
+  echo "${said:-OK}"
 }
 echo
 printf '%-20s | %-60s | %s\n' extension "python -c 'import torch, X'" "doctor --json verdict"
