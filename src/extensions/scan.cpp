@@ -73,6 +73,19 @@ bool links_watched(const ElfFile& elf) {
   });
 }
 
+// Whether the module needs C++ symbols of torch's namespaces (c10, at, torch): a module built
+// with the other C++ ABI and --as-needed may NEED none of torch's libraries, its symbols being
+// found in none of them.
+bool needs_torch_symbols(const ElfFile& elf) {
+  constexpr std::array<std::string_view, 6> kPrefixes = {"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"};
+  for (const ElfSymbol& symbol : elf.undefined_symbols()) {
+    for (std::string_view prefix : kPrefixes) {
+      if (!symbol.weak && starts_with(symbol.name, prefix)) return true;
+    }
+  }
+  return false;
+}
+
 // Every *.so under `folder` that import can reach: only folders whose names are identifiers
 // are packages (site-packages/, *.dist-info/ and __pycache__/ are not), links to folders are not
 // followed, and the walk is bounded.
@@ -279,7 +292,7 @@ void scan_extensions(const FileSystemView& fs, const ScanRequest& request, Exten
         scan.unreadable.push_back(fatbin.error().message);
         continue;
       }
-      if (!links_watched(elf) && !*fatbin) continue;
+      if (!links_watched(elf) && !*fatbin && !needs_torch_symbols(elf)) continue;
       ++scan.module_count;
       ExtensionModule module;
       module.file = file;

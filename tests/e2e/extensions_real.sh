@@ -80,6 +80,7 @@ cat >"$WORK/src/uses_c10.cpp" <<'CPP'
 extern "C" void use_torch(void) {
   volatile int x = 1;
   if (x == 0) c10::detail::torchCheckFail("use_torch", __FILE__, __LINE__, std::string("never"));
+  if (x == 2) c10::detail::torchCheckFail("use_torch", __FILE__, __LINE__, "never");  // the same under both ABIs
 }
 CPP
 # One that needs a c10 function torch has never had (and one it has, so that it links libc10).
@@ -126,26 +127,24 @@ g++ -c -fPIC -o "$WORK/src/cudart12.o" "$WORK/src/cudart12.cpp" &&
   build_module ext_cudart12 "$WORK/src/cudart12.o" -L"$CUDART12" -l:libcudart.so.12 || fail "build ext_cudart12"
 
 # DeepSpeed's fused_adam for one arch, built as DS_BUILD_FUSED_ADAM=1 does, with the system nvcc
-# 13.0 against torch's 13.2 (DS_SKIP_CUDA_CHECK=1: DeepSpeed refuses the minor mismatch, torch does not).
-echo "building DeepSpeed's fused_adam for sm_90"
+# 13.0 against torch's 13.2 (DS_SKIP_CUDA_CHECK=1: DeepSpeed refuses the minor mismatch, torch
+# does not). The wheel is kept in $E2E_CACHE: the build takes minutes.
+DS_CACHE="$E2E_CACHE/ds-fused-adam-$DEEPSPEED-torch$TORCH-sm90"
+if ! ls "$DS_CACHE"/deepspeed-*.whl >/dev/null 2>&1; then
+  echo "building DeepSpeed's fused_adam for sm_90"
+  rm -rf "$DS_CACHE" && mkdir -p "$DS_CACHE"
+  env PATH="$SYSTEM_CUDA/bin:$PATH" CUDA_HOME="$SYSTEM_CUDA" DS_ACCELERATOR=cuda DS_BUILD_OPS=0 DS_BUILD_FUSED_ADAM=1 \
+    DS_SKIP_CUDA_CHECK=1 TORCH_CUDA_ARCH_LIST=9.0 MAX_JOBS=2 \
+    "$PY" -m pip wheel -q --no-deps --no-index --no-build-isolation --no-cache-dir -w "$DS_CACHE" \
+    "$WHEELS/deepspeed-$DEEPSPEED.tar.gz" >"$WORK/ds-build.log" 2>&1 || { tail -20 "$WORK/ds-build.log" >&2; rm -rf "$DS_CACHE"; }
+fi
 FUSED_ADAM=
-if env PATH="$SYSTEM_CUDA/bin:$PATH" CUDA_HOME="$SYSTEM_CUDA" DS_ACCELERATOR=cuda DS_BUILD_OPS=0 DS_BUILD_FUSED_ADAM=1 \
-  DS_SKIP_CUDA_CHECK=1 TORCH_CUDA_ARCH_LIST=9.0 MAX_JOBS=2 \
-  "$PY" -m pip wheel -q --no-deps --no-index --no-build-isolation --no-cache-dir -w "$WORK/ds-wheel" \
-  "$WHEELS/deepspeed-$DEEPSPEED.tar.gz" >"$WORK/ds-build.log" 2>&1; then
-  OP=$(unzip -Z1 "$WORK/ds-wheel"/deepspeed-*.whl | grep 'fused_adam_op.*\.so$')
-  unzip -qo "$WORK/ds-wheel"/deepspeed-*.whl "$OP" -d "$WORK/ds-op" && cp "$WORK/ds-op/$OP" "$EXTS/" && FUSED_ADAM=$(basename "$OP" | cut -d. -f1)
+if ls "$DS_CACHE"/deepspeed-*.whl >/dev/null 2>&1; then
+  OP=$(unzip -Z1 "$DS_CACHE"/deepspeed-*.whl | grep 'fused_adam_op.*\.so$')
+  unzip -qo "$DS_CACHE"/deepspeed-*.whl "$OP" -d "$WORK/ds-op" && cp "$WORK/ds-op/$OP" "$EXTS/" && FUSED_ADAM=$(basename "$OP" | cut -d. -f1)
 else
-  tail -20 "$WORK/ds-build.log" >&2
   fail "DeepSpeed builds fused_adam for sm_90"
 fi
-
-# The fat-binary reader against cuobjdump, on the modules nvcc built.
-for name in ext_sm80 ext_ptx80; do
-  [ -f "$EXTS/$name$SUFFIX" ] || continue
-  listed=$("$CUOBJDUMP" --list-elf --list-ptx "$EXTS/$name$SUFFIX" 2>/dev/null | grep -o '\(sm\|compute\)_[0-9]*[af]*\.\(cubin\|ptx\)' | sort -u | tr '\n' ' ')
-  echo "  cuobjdump $name: $listed"
-done
 
 # doctor, with a stand-in driver whose GPU is an H100 (9.0): its verdict for each module.
 export PYTHONPATH="$EXTS"
@@ -189,6 +188,15 @@ assert_eq "no-kernel 9.0" "$(verdict ext_sm80)" "sm_80 SASS does not run on a 9.
 assert_eq loads "$(verdict ext_ptx80)" "compute_80 PTX JIT-compiles for 9.0"
 assert_eq '["compute_80"]' "$(jq -c '[.probes.extensions.packages[].modules[] | select(.file | contains("ext_ptx80")) | .kernels.ptx[]]' <<<"$JSON")" \
   "the compressed PTX entry is read from its header"
+# The fat-binary reader against cuobjdump (which names PTX sm_XY.ptx) on each module with device code.
+for name in ext_sm80 ext_ptx80 $FUSED_ADAM; do
+  [ -f "$EXTS/$name$SUFFIX" ] || continue
+  listed=$("$CUOBJDUMP" --list-elf --list-ptx "$EXTS/$name$SUFFIX" 2>/dev/null | grep -o '\(sm\|compute\)_[0-9]*[af]*\.\(cubin\|ptx\)' |
+    sed 's/\.cubin$//; s/^sm_\(.*\)\.ptx$/compute_\1/' | sort -u | tr '\n' ' ')
+  read=$(jq -r --arg name "$name" '[.probes.extensions.packages[].modules[] | select(.file | split("/") | last | startswith($name + ".")) |
+    .kernels | (.sass + .ptx)[]] | unique | join(" ")' <<<"$JSON")
+  assert_eq "$listed" "$read " "$name: doctor reads the archs cuobjdump --list-elf --list-ptx lists ($listed)"
+done
 [ -n "$FUSED_ADAM" ] && assert_eq loads "$(verdict "$FUSED_ADAM")" "DeepSpeed's fused_adam for sm_90 loads and covers the 9.0 GPU"
 assert_eq '[]' "$(jq -c '[.probes.extensions.packages[] | select(.name != "ext_torch_abi" and (.name | startswith("ext_") | not)) | .modules[] | select(.missing_symbols != null or (.missing_libraries | length) > 0)]' <<<"$JSON")" \
   "no false alarm on the venv's own modules (torch, DeepSpeed, triton, ...)"
@@ -199,7 +207,11 @@ mkdir -p "$E2E_CACHE/cudaenv-cache" "$CUDAENV_ROOT" && ln -s "$E2E_CACHE/cudaenv
 mkdir -p "$WORK/project" && cd "$WORK/project" || exit 1
 if "$CUDAENV" install 13.2 --source pypi --index-url "$INDEX" --profile minimal --keep-downloads >"$WORK/install.log" 2>&1; then
   check "cudaenv use 13.2" "$CUDAENV" use 13.2
-  PATHFINDER=$("$CUDAENV" exec -- env PYTHONPATH="$TOOLS" "$PY" -c '
+  # cuda.pathfinder in a venv of its own: in torch's venv it would take NVIDIA's wheels first.
+  python3 -m venv --without-pip "$WORK/pathfinder" &&
+    unzip -qo "$EXTRA"/cuda_pathfinder-*.whl -d "$("$WORK/pathfinder/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" ||
+    fail "a venv with cuda-pathfinder"
+  PATHFINDER=$("$CUDAENV" exec -- "$WORK/pathfinder/bin/python" -c '
 import cuda.pathfinder as p
 for name in ("cudart", "nvrtc", "nvJitLink"):
     try: print(name, p.load_nvidia_dynamic_lib(name).abs_path)
@@ -208,8 +220,10 @@ for name in ("cudart", "nvrtc", "nvJitLink"):
   echo "$PATHFINDER" | sed 's/^/  /'
   run_capture "$CUDAENV" exec -- "$CUDAENV" doctor --json --python "$PY" --timeout 300
   FOREIGN=$(jq -r '.probes.toolkit_libraries_found.foreign[] | "\(.soname) \(.found)"' <<<"$OUT")
+  echo "doctor: $(jq -r '.findings[] | select(.id == "toolkit-foreign-libraries") | .title' <<<"$OUT")"
   echo "doctor: the toolkit lacks, and the loader takes from elsewhere:"
   echo "$FOREIGN" | sed 's/^/  /'
+  assert_contains "$(awk '$1 == "cudart" {print $2}' <<<"$PATHFINDER")" "$CUDAENV_ROOT" "cuda.pathfinder loads libcudart from the selected 13.2"
   NVRTC=$(awk '$1 == "nvrtc" {print $2}' <<<"$PATHFINDER")
   case "$NVRTC" in
     "$CUDAENV_ROOT"/*) fail "cuda.pathfinder took libnvrtc from the minimal 13.2 toolkit, which has none" ;;
