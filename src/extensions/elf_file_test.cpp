@@ -197,6 +197,8 @@ TEST_CASE("scan_extensions groups modules by package and leaves libraries and pl
   REQUIRE(shop.build("site/torch/lib/libc10.so", kLibrary, "-Wl,-soname,libc10.so"));
   REQUIRE(shop.build("site/pkg/mod.cpython-311-x86_64-linux-gnu.so", kModule, "-Lsite/torch/lib -lc10"));
   REQUIRE(shop.build("site/pkg/plain.cpython-311-x86_64-linux-gnu.so", "extern \"C\" void PyInit_plain() {}"));
+  // Needs a c10 symbol but no torch library (the other ABI, linked --as-needed): inspected too.
+  REQUIRE(shop.build("site/lone.so", "namespace c10 { int plain(int); }\nextern \"C\" void PyInit_lone() { c10::plain(1); }"));
   std::ofstream(site / "pkg-1.0+cu124torch2.4.dist-info/RECORD") << "pkg/mod.cpython-311-x86_64-linux-gnu.so,,\n";
   std::ofstream(site / "pkg-1.0+cu124torch2.4.dist-info/METADATA") << "Name: pkg\nVersion: 1.0+cu124torch2.4\n";
   ScanRequest request;
@@ -207,9 +209,20 @@ TEST_CASE("scan_extensions groups modules by package and leaves libraries and pl
   scan.archs = {ComputeCapability(9, 0)};
   scan_extensions(RealFileSystem(), request, scan);
   CHECK(scan.ran);
-  CHECK(scan.module_count == 1);
-  REQUIRE(scan.packages.size() == 1);
-  const ExtensionPackage& package = scan.packages.front();
+  CHECK(scan.module_count == 2);
+  REQUIRE(scan.packages.size() == 2);
+  auto named = [&](const std::string& name) {
+    auto found =
+        std::find_if(scan.packages.begin(), scan.packages.end(), [&](const ExtensionPackage& p) { return p.name == name; });
+    REQUIRE(found != scan.packages.end());
+    return *found;
+  };
+  ExtensionPackage lone = named("lone");
+  CHECK(lone.name == "lone");
+  REQUIRE(lone.modules.size() == 1);
+  REQUIRE(lone.modules.front().missing_symbols);
+  CHECK(lone.modules.front().missing_symbols->example == "c10::plain(int)");
+  ExtensionPackage package = named("pkg");
   CHECK(package.name == "pkg");
   CHECK(package.built_for_torch == "2.4");
   CHECK(package.built_for_cuda == "12.4");
