@@ -111,7 +111,7 @@ struct PythonProbe {
   std::vector<fs::path> nvidia_dirs;  // the folders of the `nvidia` namespace package: NVIDIA's wheels
   // What the extension scan needs: where import looks, and torch's package and C++ ABI.
   std::vector<fs::path> sys_path;
-  std::optional<fs::path> stdlib;  // sysconfig's "stdlib": CPython's own modules, not scanned
+  std::optional<fs::path> stdlib;       // sysconfig's "stdlib": CPython's own modules, not scanned
   std::optional<fs::path> torch_dir;    // os.path.dirname(torch.__file__)
   std::optional<bool> torch_cxx11_abi;  // torch._C._GLIBCXX_USE_CXX11_ABI
   std::string python_tag;               // cp312
