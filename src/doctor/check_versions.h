@@ -72,6 +72,9 @@ std::optional<Finding> check_cudnn_parts(const Probes& probes);
 // check_extensions.cpp
 std::vector<Finding> check_extensions(const Probes& probes, const CudaFacts& facts);
 
+// check_foreign_libraries.cpp
+std::optional<Finding> check_foreign_libraries(const Probes& probes);
+
 // check_wsl.cpp
 std::vector<Finding> check_wsl(const Probes& probes);
 

@@ -42,6 +42,7 @@ std::vector<Finding> run_checks(const Probes& probes, const CudaFacts& facts) {
   add(check_cuda_home_path(probes));
   add(check_library_path(probes));
   add(check_cudnn_parts(probes));
+  add(check_foreign_libraries(probes));
   add(check_python(probes));
   add(check_cuda_wheels(probes));
   add(check_toolkit_torch(probes, facts));

@@ -128,6 +128,21 @@ Status read_python_json(const JsonValue& answer, PythonProbe& python) {
     CUDAENV_TRY_ASSIGN(auto archs, t.strings_at("arch_list"));
     python.arch_list = std::move(archs);
     CUDAENV_TRY(read_torch_libraries(t, python));
+    CUDAENV_TRY_ASSIGN(auto dir, t.optional_string("dir"));
+    if (dir) python.torch_dir = fs::path(*dir);
+    CUDAENV_TRY_ASSIGN(auto abi, t.optional_boolean("cxx11_abi"));
+    python.torch_cxx11_abi = abi;
+  }
+  CUDAENV_TRY_ASSIGN(auto interpreter, answer.find("python"));
+  if (interpreter) {
+    CUDAENV_TRY_ASSIGN(auto sys_path, interpreter->strings_at("sys_path"));
+    python.sys_path.assign(sys_path.begin(), sys_path.end());
+    CUDAENV_TRY_ASSIGN(auto stdlib, interpreter->optional_string("stdlib"));
+    if (stdlib) python.stdlib = fs::path(*stdlib);
+    CUDAENV_TRY_ASSIGN(auto tag, interpreter->optional_string("tag"));
+    python.python_tag = tag.value_or("");
+    CUDAENV_TRY_ASSIGN(auto platform, interpreter->optional_string("platform"));
+    python.platform = platform.value_or("");
   }
   CUDAENV_TRY_ASSIGN(auto deepspeed, answer.optional_string("deepspeed"));
   python.deepspeed_version = deepspeed;
@@ -226,7 +241,7 @@ Result<DriverProbe> read_driver_answer(std::string_view text) {
 // moved onto stderr at the descriptor before anything is imported, so the saved stdout
 // carries the answer alone.
 const char* const kPythonProbeScript = R"PY(
-import importlib.util, json, os
+import importlib.util, json, os, sys, sysconfig
 answer_stream = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)
 answer = {}
@@ -264,13 +279,20 @@ if torch_spec is not None:
                            "available": bool(torch.cuda.is_available()), "arch_list": archs,
                            "cudnn": asked(lambda: torch.backends.cudnn.version()),
                            "nccl": asked(lambda: nccl_version(torch)),
-                           "nvidia_wheels": asked(lambda: nvidia_wheels(torch))}
+                           "nvidia_wheels": asked(lambda: nvidia_wheels(torch)),
+                           "dir": os.path.dirname(os.path.abspath(torch.__file__)),
+                           "cxx11_abi": asked(lambda: bool(torch._C._GLIBCXX_USE_CXX11_ABI))}
     except Exception as error:
         answer["torch_error"] = repr(error)
 def nvidia_dirs():
     spec = importlib.util.find_spec("nvidia")
     return [str(d) for d in (spec.submodule_search_locations or [])] if spec else []
 answer["nvidia_dirs"] = asked(nvidia_dirs) or []
+implementation = {"cpython": "cp", "pypy": "pp"}.get(sys.implementation.name, sys.implementation.name)
+answer["python"] = {"sys_path": [os.path.abspath(p) for p in sys.path if p],
+                    "stdlib": sysconfig.get_paths()["stdlib"],
+                    "tag": implementation + str(sys.version_info[0]) + str(sys.version_info[1]),
+                    "platform": sysconfig.get_platform().replace("-", "_").replace(".", "_")}
 deepspeed_spec = importlib.util.find_spec("deepspeed")
 if deepspeed_spec is not None:
     answer["deepspeed"] = installed_version(deepspeed_spec, "deepspeed")

@@ -113,20 +113,6 @@ CudaHomeProbe probe_cuda_home(const ProbeContext& context, const NvccProbe& nvcc
   return probe;
 }
 
-// The toolkit an LD_LIBRARY_PATH entry belongs to: HOME/lib, HOME/lib64 or
-// HOME/targets/<triple>/lib of a folder with bin/nvcc or version.json.
-std::optional<fs::path> toolkit_of_library_dir(const FileSystemView& fs, const fs::path& dir) {
-  std::vector<fs::path> homes;
-  if (dir.filename() == "lib" || dir.filename() == "lib64") homes.push_back(dir.parent_path());
-  if (dir.filename() == "lib" && dir.parent_path().parent_path().filename() == "targets") {
-    homes.push_back(dir.parent_path().parent_path().parent_path());
-  }
-  for (const fs::path& home : homes) {
-    if (fs.is_executable(home / "bin" / "nvcc") || fs.kind(home / "version.json") == EntryKind::file) return home;
-  }
-  return std::nullopt;
-}
-
 // cuDNN 9's sub-libraries in `dir` and their release: a file named libcudnn_cnn.so.9.1.0 (a
 // redist archive's) says it; else the toolkit's header does.
 void probe_cudnn_parts(const FileSystemView& fs, const fs::path& dir, LibraryPathEntry& entry) {
@@ -288,6 +274,18 @@ WslProbe probe_wsl(const ProbeContext& context) {
 
 }  // namespace
 
+std::optional<fs::path> toolkit_of_library_dir(const FileSystemView& fs, const fs::path& dir) {
+  std::vector<fs::path> homes;
+  if (dir.filename() == "lib" || dir.filename() == "lib64") homes.push_back(dir.parent_path());
+  if (dir.filename() == "lib" && dir.parent_path().parent_path().filename() == "targets") {
+    homes.push_back(dir.parent_path().parent_path().parent_path());
+  }
+  for (const fs::path& home : homes) {
+    if (fs.is_executable(home / "bin" / "nvcc") || fs.kind(home / "version.json") == EntryKind::file) return home;
+  }
+  return std::nullopt;
+}
+
 Probes run_probes(const ProbeContext& context) {
   // Python (importing torch takes seconds) and the driver (cuInit too, on a big machine) run
   // while everything else is probed.
@@ -308,6 +306,8 @@ Probes run_probes(const ProbeContext& context) {
   probes.driver = driver.get();
   probes.python = python.get();
   probes.cuda_wheels = probe_cuda_wheels(context, probes.python.nvidia_dirs);
+  probes.extensions = probe_extensions(context, probes);
+  probes.toolkit_libraries_found = probe_toolkit_libraries_found(context, probes.toolkit);
   return probes;
 }
 

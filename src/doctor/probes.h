@@ -110,6 +110,13 @@ struct PythonProbe {
   std::vector<PythonPackage> nvidia_wheels;  // the nvidia-* distributions beside torch
   std::optional<std::string> deepspeed_version;
   std::vector<fs::path> nvidia_dirs;  // the folders of the `nvidia` namespace package: NVIDIA's wheels
+  // What the extension scan needs: where import looks, and torch's package and C++ ABI.
+  std::vector<fs::path> sys_path;
+  std::optional<fs::path> stdlib;       // sysconfig's "stdlib": CPython's own modules, not scanned
+  std::optional<fs::path> torch_dir;    // os.path.dirname(torch.__file__)
+  std::optional<bool> torch_cxx11_abi;  // torch._C._GLIBCXX_USE_CXX11_ABI
+  std::string python_tag;               // cp312
+  std::string platform;                 // linux_x86_64
 };
 
 // NVIDIA's CUDA wheels in the probed interpreter's site-packages, as cuda.pathfinder (cuda-python,
@@ -141,6 +148,22 @@ struct CompilerProbe {   // the host compiler nvcc would use
   std::optional<HostCompilerLimits> limits;
 };
 
+// The CUDA libraries the selected toolkit lacks that a program would load from elsewhere: the
+// loader (LD_LIBRARY_PATH, ld.so.cache, the system folders), as cuda.pathfinder searches after
+// NVIDIA's wheels and CONDA_PREFIX.
+struct ForeignLibrary {
+  std::string soname;                    // libnvrtc.so.13
+  std::string component;                 // cuda_nvrtc: the redist component that carries it
+  fs::path found;                        // /usr/local/cuda-13.0/lib/libnvrtc.so.13
+  std::optional<fs::path> toolkit_home;  // the toolkit `found` belongs to, when it is one
+  std::optional<Version> toolkit_version;
+};
+
+struct ToolkitLibrariesFound {
+  bool ran = false;  // a selected toolkit whose libraries could be listed
+  std::vector<ForeignLibrary> foreign;
+};
+
 struct ArchListProbe {
   std::string source;  // TORCH_CUDA_ARCH_LIST or the cuda.toml path
   std::vector<std::string> entries;
@@ -170,6 +193,7 @@ struct Probes {
   bool deepspeed_skip_check = false;  // DS_SKIP_CUDA_CHECK=1
   ExtensionScan extensions;
   ExtensionFixInputs extension_fixes;
+  ToolkitLibrariesFound toolkit_libraries_found;
 };
 
 // The probes: run_probes runs them all; the driver's have a file of their own (probe_driver.cpp),
@@ -186,6 +210,16 @@ struct ProbeContext {
 };
 
 Probes run_probes(const ProbeContext& context);
+
+// The toolkit a library folder belongs to: HOME/lib, HOME/lib64 or HOME/targets/<triple>/lib of a
+// folder with bin/nvcc or version.json.
+std::optional<fs::path> toolkit_of_library_dir(const FileSystemView& fs, const fs::path& dir);
+
+// probe_extensions.cpp: the compiled extensions the probed interpreter can import, checked for
+// the GPUs here (else the project's arch); and the CUDA libraries the selected toolkit lacks that
+// the loader would take from another toolkit of its major.
+ExtensionScan probe_extensions(const ProbeContext& context, const Probes& probes);
+ToolkitLibrariesFound probe_toolkit_libraries_found(const ProbeContext& context, const ToolkitProbe& toolkit);
 
 // Called with the name of each driver call before it is made, so a crash can be placed.
 using ProbeStage = std::function<void(const char*)>;

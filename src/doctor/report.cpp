@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extensions/fatbin.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
 
@@ -156,52 +157,54 @@ void write_extensions(Writer& w, const ExtensionScan& scan) {
     w.line("torch C++ ABI", *scan.torch_cxx11_abi ? "new (_GLIBCXX_USE_CXX11_ABI=1)" : "old (_GLIBCXX_USE_CXX11_ABI=0)");
 }
 
-json arch_entries_json(const std::vector<ArchEntry>& entries) {
-  json out = json::array();
-  for (const ArchEntry& entry : entries) {
-    out.push_back(entry.ptx ? "compute_" + std::to_string(entry.capability.major()) + std::to_string(entry.capability.minor())
-                            : sm_name(entry.capability) + (entry.suffix ? std::string(1, entry.suffix) : ""));
-  }
-  return out;
+json optional_version(const std::optional<Version>& version) { return version ? json(version->str()) : json(nullptr); }
+json optional_path(const std::optional<fs::path>& path) { return path ? json(path->string()) : json(nullptr); }
+
+json arch_names(const std::vector<ArchEntry>& entries) {
+  json names = json::array();
+  for (const ArchEntry& entry : entries) names.push_back(nvcc_arch_name(entry));
+  return names;
 }
 
+json capabilities_json(const std::vector<ComputeCapability>& capabilities) {
+  json list = json::array();
+  for (const ComputeCapability& capability : capabilities) list.push_back(capability.str());
+  return list;
+}
+
+json module_json(const ExtensionModule& module) {
+  json libraries = json::array();
+  for (const MissingLibrary& library : module.missing_libraries) libraries.push_back(library.soname);
+  json symbols = nullptr;
+  if (const auto& missing = module.missing_symbols) {
+    symbols = {{"example", missing->example}, {"count", missing->count}, {"other_abi", missing->other_abi}};
+  }
+  json kernels = nullptr;
+  if (const auto& coverage = module.kernels) {
+    kernels = {{"sass", arch_names(coverage->sass)},
+               {"ptx", arch_names(coverage->ptx)},
+               {"uncovered", capabilities_json(coverage->uncovered)}};
+  }
+  return {{"file", module.file.string()}, {"missing_symbols", symbols}, {"missing_libraries", libraries}, {"kernels", kernels}};
+}
+
+// What the extension scan found, for scripts and for the e2e suite's comparison with `import`.
 json extensions_json(const ExtensionScan& scan) {
   json packages = json::array();
   for (const ExtensionPackage& package : scan.packages) {
     json modules = json::array();
-    for (const ExtensionModule& module : package.modules) {
-      json missing = nullptr;
-      if (module.missing_symbols) {
-        missing = {{"example", module.missing_symbols->example},
-                   {"count", module.missing_symbols->count},
-                   {"other_abi", module.missing_symbols->other_abi}};
-      }
-      json libraries = json::array();
-      for (const MissingLibrary& library : module.missing_libraries) libraries.push_back(library.soname);
-      json kernels = nullptr;
-      if (module.kernels) {
-        json uncovered = json::array();
-        for (const ComputeCapability& arch : module.kernels->uncovered) uncovered.push_back(sm_name(arch));
-        kernels = {{"sass", arch_entries_json(module.kernels->sass)},
-                   {"ptx", arch_entries_json(module.kernels->ptx)},
-                   {"uncovered", uncovered}};
-      }
-      modules.push_back(
-          {{"file", module.file.string()}, {"missing_symbols", missing}, {"missing_libraries", libraries}, {"kernels", kernels}});
-    }
+    for (const ExtensionModule& module : package.modules) modules.push_back(module_json(module));
     packages.push_back({{"name", package.name},
                         {"version", package.version},
                         {"built_for_torch", package.built_for_torch ? json(*package.built_for_torch) : json(nullptr)},
                         {"built_for_cuda", package.built_for_cuda ? json(*package.built_for_cuda) : json(nullptr)},
                         {"modules", modules}});
   }
-  json archs = json::array();
-  for (const ComputeCapability& arch : scan.archs) archs.push_back(arch.str());
   return {{"ran", scan.ran},
-          {"skipped", scan.skipped.empty() ? json(nullptr) : json(scan.skipped)},
+          {"skipped", scan.skipped},
           {"module_count", scan.module_count},
           {"packages", packages},
-          {"archs", archs},
+          {"archs", capabilities_json(scan.archs)},
           {"archs_source", scan.archs_source},
           {"torch_cxx11_abi", scan.torch_cxx11_abi ? json(*scan.torch_cxx11_abi) : json(nullptr)},
           {"python_tag", scan.python_tag},
@@ -210,8 +213,17 @@ json extensions_json(const ExtensionScan& scan) {
           {"unreadable", scan.unreadable}};
 }
 
-json optional_version(const std::optional<Version>& version) { return version ? json(version->str()) : json(nullptr); }
-json optional_path(const std::optional<fs::path>& path) { return path ? json(path->string()) : json(nullptr); }
+json foreign_libraries_json(const ToolkitLibrariesFound& found) {
+  json list = json::array();
+  for (const ForeignLibrary& library : found.foreign) {
+    list.push_back({{"soname", library.soname},
+                    {"component", library.component},
+                    {"found", library.found.string()},
+                    {"toolkit_home", optional_path(library.toolkit_home)},
+                    {"toolkit_version", optional_version(library.toolkit_version)}});
+  }
+  return {{"ran", found.ran}, {"foreign", list}};
+}
 
 json probes_json(const Probes& p) {
   json gpus = json::array();
@@ -299,6 +311,7 @@ json probes_json(const Probes& p) {
       {"arch_list", {{"source", p.arch_list.source}, {"entries", p.arch_list.entries}}},
       {"deepspeed_skip_check", p.deepspeed_skip_check},
       {"extensions", extensions_json(p.extensions)},
+      {"toolkit_libraries_found", foreign_libraries_json(p.toolkit_libraries_found)},
   };
 }
 
