@@ -164,7 +164,8 @@ void load_torch(const FileSystemView& fs, const ScanRequest& request, LoaderMode
     if (outcome.unreadable) notes.push_back(*outcome.unreadable);
   };
   fs::path lib = request.torch_dir / "lib";
-  note(loader.load(lib / "libtorch_global_deps.so", true));
+  // A torch without it (a stripped or stand-in build) loads its libraries through torch._C alone.
+  if (fs::path deps = lib / "libtorch_global_deps.so"; fs.kind(deps) != EntryKind::missing) note(loader.load(deps, true));
   bool cudart_loaded = false;
   for (const auto& object : loader.global_scope())
     cudart_loaded = cudart_loaded || starts_with(object->path.filename().string(), "libcudart.so");
