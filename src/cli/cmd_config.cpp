@@ -71,6 +71,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"index_url", index_url_setting({}, session)},
       {"text_timeout", text_timeout_setting(session)},
       {"torch_index", torch_index_setting(session, torch)},
+      {"target", target_setting(session.env, project).value_or(Setting{})},
   };
 }
 

@@ -37,6 +37,7 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
                       "e.g. --timeout 120", 2);
   }
   CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
+  CUDAENV_TRY_ASSIGN(auto target, session.selected_target());
   CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
   CUDAENV_TRY(use_index_base(facts.torch_matrix, env_get(session.env, kTorchIndexVariable)));
   SelectionOutcome selection = select_or_fail(session.fs, session.env, session.cwd, session.layout, session.toolkit_index());
@@ -45,7 +46,9 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
   Probes probes = run_probes(
       ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout, options.machine_root});
-  if (stand_in) stand_in_driver(probes.driver, *stand_in);
+  // A target is a whole machine: CUDAENV_DRIVER_VERSION stands in for this machine's driver only.
+  if (target) probes.driver = target_driver(target->target, target->setting.origin(), &probes.driver);
+  else if (stand_in) stand_in_driver(probes.driver, *stand_in);
   std::vector<Finding> findings = run_checks(probes, facts);
   std::string text = options.json ? render_json(probes, findings) : render_report(probes, findings, wants_colour(stdout));
   std::fputs(text.c_str(), stdout);

@@ -33,6 +33,7 @@ CommandHandler configure_torch_index_refresh(CLI::App& command);  // cmd_torch_i
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);
+CommandHandler configure_target(CLI::App& command);
 CommandHandler configure_shim(CLI::App& command);  // hidden: run by the shims
 
 }  // namespace cudaenv

@@ -26,6 +26,11 @@ Result<Selection> Session::select(const ToolkitIndex& toolkits, const std::optio
   return selection;
 }
 
+Result<std::optional<SelectedTarget>> Session::selected_target() const {
+  CUDAENV_TRY_ASSIGN(auto project, load_project(fs, cwd));
+  return select_target(fs, env, layout, project);
+}
+
 Status check_version_argument(const std::string& version) {
   if (is_valid_version_request(version)) return ok_status();
   return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);

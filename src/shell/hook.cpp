@@ -68,7 +68,17 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
       outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
     }
   }
-  SelectionExtras extras = effects.extras ? effects.extras(*selection) : SelectionExtras{};
+  SelectionExtras extras;
+  if (effects.extras) {
+    // A target that cannot be read is said, and the prompt keeps the toolkit's environment.
+    if (auto worked_out = effects.extras(*selection)) {
+      extras = std::move(*worked_out);
+    } else {
+      std::vector<std::string> lines = error_lines(worked_out.error());
+      lines.front().replace(0, std::string_view("cudaenv: error").size(), "cudaenv: warning");
+      outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
+    }
+  }
   for (const fs::path& input : extras.inputs) watches.push_back(effects.watch(input));
   std::string notice;
   outcome.change = checked_env_change(*selection, effects.is_trusted, notice, extras);
