@@ -46,8 +46,8 @@ Result<std::optional<Version>> cuda_of_driver(const Session& session, const Driv
 // This machine's driver and GPUs, as doctor's probe reads them; an error where there is none.
 Status read_this_machine(const Session& session, Target& target) {
   DriverProbe driver = probe_driver(session.fs, session.env, kProbeTimeout);
-  std::string by_hand = "on a machine without the GPUs, write it by hand: `cudaenv target save " + target.name +
-                        " --driver 535.104.05 --gpu 8.0`";
+  std::string by_hand =
+      "on a machine without the GPUs, write it by hand: `cudaenv target save " + target.name + " --driver 535.104.05 --gpu 8.0`";
   if (!driver.version) {
     return make_error("cannot read this machine's NVIDIA driver version" +
                           (driver.problem.empty() ? std::string() : " (" + driver.problem + ")"),
@@ -67,7 +67,9 @@ Status read_this_machine(const Session& session, Target& target) {
 Status read_options(const Session& session, const SaveOptions& options, Target& target) {
   if (!options.driver.empty()) {
     auto driver = parse_driver_version(options.driver);
-    if (!driver) return make_error("--driver " + terminal_safe(options.driver) + " is not an NVIDIA driver version", "e.g. --driver 535.104.05", 2);
+    if (!driver)
+      return make_error("--driver " + terminal_safe(options.driver) + " is not an NVIDIA driver version",
+                        "e.g. --driver 535.104.05", 2);
     target.driver = *driver;
     target.cuda.reset();
     target.saved_from = "written by hand";
@@ -86,7 +88,8 @@ Status read_options(const Session& session, const SaveOptions& options, Target& 
   }
   if (!options.cuda.empty()) {
     auto cuda = parse_version(options.cuda);
-    if (!cuda || cuda->parts.size() != 2) return make_error("--cuda " + terminal_safe(options.cuda) + " is not a CUDA major.minor", "e.g. --cuda 12.2", 2);
+    if (!cuda || cuda->parts.size() != 2)
+      return make_error("--cuda " + terminal_safe(options.cuda) + " is not a CUDA major.minor", "e.g. --cuda 12.2", 2);
     target.cuda = cuda;
   } else if (!target.cuda) {
     CUDAENV_TRY_ASSIGN(target.cuda, cuda_of_driver(session, target.driver));
@@ -128,7 +131,8 @@ Result<int> run_save(const Session& session, const SaveOptions& options) {
 }
 
 Result<int> run_list(const Session& session) {
-  auto selected = target_setting(session.env, load_project(session.fs, session.cwd).value_or(std::nullopt));
+  auto project = load_project(session.fs, session.cwd);
+  auto selected = target_setting(session.env, project ? *project : std::nullopt);
   std::vector<TargetFile> files = list_targets(session.fs, session.layout);
   if (files.empty()) {
     print_note("no targets saved: save one on a GPU machine with `cudaenv target save NAME`");
@@ -150,23 +154,27 @@ Result<int> run_show(const Session& session, const std::string& name) {
   std::string origin;
   if (name.empty()) {
     CUDAENV_TRY_ASSIGN(auto selected, session.selected_target());
-    if (!selected) return make_error("no target is selected here", "name one: `cudaenv target show NAME` (`cudaenv target list`)");
+    if (!selected)
+      return make_error("no target is selected here", "name one: `cudaenv target show NAME` (`cudaenv target list`)");
     target = std::move(selected->target);
     origin = selected->setting.origin();
   } else {
     CUDAENV_TRY_ASSIGN(target, load_target(session.fs, session.layout, name));
   }
-  std::printf("target %s%s\n  file: %s\n", target.name.c_str(), origin.empty() ? "" : (" (set by " + terminal_safe(origin) + ")").c_str(),
+  std::printf("target %s%s\n  file: %s\n", target.name.c_str(),
+              origin.empty() ? "" : (" (set by " + terminal_safe(origin) + ")").c_str(),
               terminal_safe(target.path.string()).c_str());
   if (!target.saved_from.empty()) std::printf("  saved: %s\n", terminal_safe(target.saved_from).c_str());
-  std::printf("  driver: %s%s\n", target.driver.text.c_str(), target.cuda ? (" (runs CUDA up to " + target.cuda->str() + ")").c_str() : "");
+  std::printf("  driver: %s%s\n", target.driver.text.c_str(),
+              target.cuda ? (" (runs CUDA up to " + target.cuda->str() + ")").c_str() : "");
   for (size_t i = 0; i < target.gpus.size(); ++i) {
     const TargetGpu& gpu = target.gpus[i];
     std::printf("  GPU %zu: %s(compute capability %s)\n", i, gpu.name.empty() ? "" : (terminal_safe(gpu.name) + " ").c_str(),
                 gpu.capability.str().c_str());
   }
   std::printf("  exports, where not set already:\n");
-  for (const auto& [variable, value] : target_variables(target, {}, false)) std::printf("    %s=%s\n", variable.c_str(), value.c_str());
+  for (const auto& [variable, value] : target_variables(target, {}, false))
+    std::printf("    %s=%s\n", variable.c_str(), value.c_str());
   return 0;
 }
 

@@ -157,9 +157,9 @@ class Parser {
       }
       CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[target] name", "\"a100\""));
       if (!is_valid_target_name(value)) {
-        return make_error(toml_position(path_, v.source().begin) + ": [target] name \"" + terminal_safe(value) +
-                              "\" is not a target name",
-                          "use the name of a saved target (`cudaenv target list`): letters, digits, '.', '_' and '-'");
+        return make_error(
+            toml_position(path_, v.source().begin) + ": [target] name \"" + terminal_safe(value) + "\" is not a target name",
+            "use the name of a saved target (`cudaenv target list`): letters, digits, '.', '_' and '-'");
       }
       out_.target = value;
     }

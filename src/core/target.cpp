@@ -45,7 +45,8 @@ class Parser {
       }
     }
     if (!has_driver) {
-      return make_error(path_.string() + ": no [driver] version", "write [driver] version = \"535.104.05\"; " + std::string(kFix));
+      return make_error(path_.string() + ": no [driver] version",
+                        "write [driver] version = \"535.104.05\"; " + std::string(kFix));
     }
     return std::move(target_);
   }
@@ -53,7 +54,8 @@ class Parser {
  private:
   Status read_driver(const toml::key& key, toml::node& node) {
     auto* table = node.as_table();
-    if (!table) return reader_.error_at(key.source().begin, "driver must be a table, not " + std::string(toml_type_name(node.type())));
+    if (!table)
+      return reader_.error_at(key.source().begin, "driver must be a table, not " + std::string(toml_type_name(node.type())));
     bool has_version = false;
     for (auto [k, v] : in_file_order(*table)) {
       std::string name(k->str());
@@ -89,8 +91,8 @@ class Parser {
   Status read_gpus(const toml::key& key, toml::node& node) {
     auto* array = node.as_array();
     if (!array) {
-      return reader_.error_at(key.source().begin, "gpus must be an array of tables ([[gpus]]), not " +
-                                                      std::string(toml_type_name(node.type())));
+      return reader_.error_at(key.source().begin,
+                              "gpus must be an array of tables ([[gpus]]), not " + std::string(toml_type_name(node.type())));
     }
     if (array->size() > kMaxTargetGpus) {
       return reader_.error_at(key.source().begin, "gpus lists " + std::to_string(array->size()) + " GPUs, more than the " +
@@ -115,12 +117,11 @@ class Parser {
       if (name == "name") {
         CUDAENV_TRY_ASSIGN(gpu.name, reader_.expect_string(*v, "[[gpus]] name", "name", "\"NVIDIA A100-SXM4-80GB\""));
         if (gpu.name.size() > kMaxGpuNameLength) {
-          return reader_.error_at(v->source().begin, "[[gpus]] name is " + std::to_string(gpu.name.size()) +
-                                                         " bytes long, more than a GPU's name");
+          return reader_.error_at(v->source().begin,
+                                  "[[gpus]] name is " + std::to_string(gpu.name.size()) + " bytes long, more than a GPU's name");
         }
       } else if (name == "compute_capability") {
-        CUDAENV_TRY_ASSIGN(auto text,
-                           reader_.expect_string(*v, "[[gpus]] compute_capability", "compute_capability", "\"8.0\""));
+        CUDAENV_TRY_ASSIGN(auto text, reader_.expect_string(*v, "[[gpus]] compute_capability", "compute_capability", "\"8.0\""));
         auto capability = parse_compute_capability(text);
         if (!capability || capability->major() < 1 || capability->major() > 99 || capability->minor() > 9) {
           return reader_.error_at(v->source().begin,

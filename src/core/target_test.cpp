@@ -12,7 +12,8 @@ static Target a100() {
   target.name = "a100";
   target.driver = *parse_driver_version("535.104.05");
   target.cuda = parse_version("12.2");
-  target.gpus = {{"NVIDIA A100-SXM4-80GB", ComputeCapability(8, 0)}, {"NVIDIA A100-SXM4-80GB", ComputeCapability(8, 0)},
+  target.gpus = {{"NVIDIA A100-SXM4-80GB", ComputeCapability(8, 0)},
+                 {"NVIDIA A100-SXM4-80GB", ComputeCapability(8, 0)},
                  {"NVIDIA H100 80GB HBM3", ComputeCapability(9, 0)}};
   target.saved_from = "probed on node17";
   return target;
@@ -21,7 +22,7 @@ static Target a100() {
 TEST_CASE("target: a rendered file reads back as the same target") {
   Target saved = a100();
   saved.gpus.push_back({"say \"hi\"\n\x1b[31m", ComputeCapability(7, 5)});  // a driver's name is text, quoted
-  saved.gpus.push_back({"", ComputeCapability(8, 9)});                       // written by hand
+  saved.gpus.push_back({"", ComputeCapability(8, 9)});                      // written by hand
   auto read = parse_target(kFile, render_target(saved));
   REQUIRE(read.ok());
   CHECK(read->name == "a100");
@@ -75,11 +76,13 @@ TEST_CASE("target: a bad file is an error naming the file and the place") {
       {"[driver]\ncuda = \"12.2\"\n", "/r/targets/a100.toml:1:1: [driver] has no version"},
       {"[driver]\nversion = \"five\"\n", "/r/targets/a100.toml:2:11: [driver] version \"five\" is not an NVIDIA driver version"},
       {"[driver]\nversion = 535\n", "/r/targets/a100.toml:2:11: [driver] version must be a string, not an integer"},
-      {"[driver]\nversion = \"535.1\"\ncuda = \"12\"\n", "/r/targets/a100.toml:3:8: [driver] cuda \"12\" is not a CUDA major.minor"},
+      {"[driver]\nversion = \"535.1\"\ncuda = \"12\"\n",
+       "/r/targets/a100.toml:3:8: [driver] cuda \"12\" is not a CUDA major.minor"},
       {"driver = 1\n", "/r/targets/a100.toml:1:1: driver must be a table, not an integer"},
       {"gpus = 3\n[driver]\nversion = \"535.1\"\n",
        "/r/targets/a100.toml:1:1: gpus must be an array of tables ([[gpus]]), not an integer"},
-      {"[driver]\nversion = \"535.1\"\n[[gpus]]\nname = \"A\"\n", "/r/targets/a100.toml:3:1: a [[gpus]] entry has no compute_capability"},
+      {"[driver]\nversion = \"535.1\"\n[[gpus]]\nname = \"A\"\n",
+       "/r/targets/a100.toml:3:1: a [[gpus]] entry has no compute_capability"},
       {"[driver]\nversion = \"535.1\"\n[[gpus]]\ncompute_capability = \"8\"\n",
        "/r/targets/a100.toml:4:22: [[gpus]] compute_capability \"8\" is not a compute capability"},
       {"[driver]\nversion = \"535.1\"\n[[gpus]]\ncompute_capability = \"800.0\"\n",

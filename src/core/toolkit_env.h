@@ -30,8 +30,8 @@ EnvChange toolkit_env_change(const Toolkit& toolkit, const std::vector<std::stri
 struct SelectionExtras {
   std::optional<std::string> uv_torch_backend;  // "cu124", "cpu"
   // What a selected target sets for uv, conda and builds (core/target.h target_variables).
-  std::vector<std::pair<std::string, std::string>> target_variables;
-  std::vector<fs::path> inputs;  // the files it was worked out from, for the hook to watch
+  std::vector<std::pair<std::string, std::string>> target_variables{};
+  std::vector<fs::path> inputs{};  // the files it was worked out from, for the hook to watch
 };
 
 // The toolkit's environment, the project's host compiler (NVCC_CCBIN, CUDAHOSTCXX, CC, CXX:

@@ -33,10 +33,9 @@ static Finding check_target(const DriverProbe& driver) {
   std::string set_by = " (set by " + target.origin + ")";
   std::string what = "driver " + driver.version->text + (driver.cuda ? ", CUDA " + mm(*driver.cuda) : "") + ", " +
                      std::to_string(driver.gpus.size()) + " GPU(s)";
-  std::string title = target.matches ? "this machine is target " + target.name + set_by + ": " + what
-                      : target.machine.empty()
-                          ? "checking for target " + target.name + set_by + ": " + what
-                          : target.machine + "; checking for target " + target.name + set_by + ": " + what;
+  std::string title = target.matches           ? "this machine is target " + target.name + set_by + ": " + what
+                      : target.machine.empty() ? "checking for target " + target.name + set_by + ": " + what
+                                               : target.machine + "; checking for target " + target.name + set_by + ": " + what;
   return finding("driver", Severity::info, title,
                  "The checks below take the driver and GPUs saved in " + target.file.string() +
                      " as the machine programs will run on, not this one's. `cudaenv target show " + target.name +

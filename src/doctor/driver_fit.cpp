@@ -90,8 +90,8 @@ DriverProbe target_driver(const Target& target, const std::string& origin, const
   driver.version_source = target.path.string();
   if (target.cuda) driver.cuda = target.cuda;
   for (const TargetGpu& gpu : target.gpus) {
-    driver.gpus.push_back(Gpu{gpu.name.empty() ? "a compute capability " + gpu.capability.str() + " GPU" : gpu.name,
-                              gpu.capability});
+    driver.gpus.push_back(
+        Gpu{gpu.name.empty() ? "a compute capability " + gpu.capability.str() + " GPU" : gpu.name, gpu.capability});
   }
   DriverTarget about{target.name, origin, target.path, "", false};
   if (machine) {

@@ -30,10 +30,10 @@ struct Gpu {
 // Where a target is selected (core/target.h), DriverProbe holds the target's driver and GPUs, so
 // every check checks against them; this says which target, and what this machine has.
 struct DriverTarget {
-  std::string name;     // "a100"
-  std::string origin;   // "CUDAENV_TARGET", "/p/cuda.toml"
-  fs::path file;        // the target's file
-  std::string machine;  // "no GPU here", "driver 550.54.14, 1 GPU (NVIDIA GeForce RTX 4090, 8.9)"; "" where not probed
+  std::string name;      // "a100"
+  std::string origin;    // "CUDAENV_TARGET", "/p/cuda.toml"
+  fs::path file;         // the target's file
+  std::string machine;   // "no GPU here", "driver 550.54.14, 1 GPU (NVIDIA GeForce RTX 4090, 8.9)"; "" where not probed
   bool matches = false;  // this machine has the target's driver and GPUs
 };
 

@@ -41,8 +41,7 @@ TEST_CASE("targets: the user's file of a name comes before the shared root's") {
   CHECK(missing.error().message == "no target named v100 (saved: a100, broken, h100)");
   auto removed = remove_target(fs, layout(), "h100");
   REQUIRE_FALSE(removed.ok());
-  CHECK(removed.error().message ==
-        "target h100 is in the shared root (/shared/targets/h100.toml), which cudaenv only reads");
+  CHECK(removed.error().message == "target h100 is in the shared root (/shared/targets/h100.toml), which cudaenv only reads");
 }
 
 TEST_CASE("targets: CUDAENV_TARGET before cuda.toml's [target] name, each named in errors") {
