@@ -16,9 +16,9 @@ run_capture "$CUDAENV" target save a100
 assert_eq 0 "$STATUS" "save a100: $ERR"
 assert_contains "$OUT" "saved target a100: driver 535.104.05, CUDA 12.2, NVIDIA A100-SXM4-80GB (8.0), NVIDIA A100-SXM4-80GB (8.0)" "save a100: what it read"
 check "a100.toml written" test -f "$TARGETS/a100.toml"
-assert_contains "$(cat "$TARGETS/a100.toml")" 'version = "535.104.05"' "a100.toml: the driver"
-assert_contains "$(cat "$TARGETS/a100.toml")" 'cuda = "12.2"' "a100.toml: the CUDA it runs"
-assert_contains "$(cat "$TARGETS/a100.toml")" 'compute_capability = "8.0"' "a100.toml: the GPUs"
+assert_contains "$(cat "$TARGETS/a100.toml")" "version = '535.104.05'" "a100.toml: the driver"
+assert_contains "$(cat "$TARGETS/a100.toml")" "cuda = '12.2'" "a100.toml: the CUDA it runs"
+assert_contains "$(cat "$TARGETS/a100.toml")" "compute_capability = '8.0'" "a100.toml: the GPUs"
 use_driver 13000 580.65.06 "NVIDIA H100 80GB HBM3:9.0"
 run_capture "$CUDAENV" target save h100
 assert_eq 0 "$STATUS" "save h100: $ERR"
