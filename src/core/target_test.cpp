@@ -47,8 +47,9 @@ TEST_CASE("target: the variables it exports, none the user set") {
                                                                {"NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION", "12.2"},
                                                                {"NV_VARIANT_PROVIDER_FORCE_SM_ARCH", "9.0"}};
   CHECK(variables == expected);
-  // cuda.toml's arch wins for the arch lists; a variable the user set is theirs (even empty).
-  auto kept = target_variables(target, {{"UV_CUDA_DRIVER_VERSION", ""}, {"CONDA_OVERRIDE_CUDA", "11.8"}}, true);
+  // cuda.toml's arch wins for the arch lists; a variable the user set is theirs (an empty one is
+  // unset, as everywhere in cudaenv).
+  auto kept = target_variables(target, {{"UV_CUDA_DRIVER_VERSION", "550.54.14"}, {"CONDA_OVERRIDE_CUDA", "11.8"}}, true);
   std::vector<std::pair<std::string, std::string>> rest = {{"NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION", "12.2"},
                                                            {"NV_VARIANT_PROVIDER_FORCE_SM_ARCH", "9.0"}};
   CHECK(kept == rest);
@@ -73,7 +74,7 @@ TEST_CASE("target: a bad file is an error naming the file and the place") {
   };
   const Case cases[] = {
       {"", "/r/targets/a100.toml: no [driver] version"},
-      {"[driver]\ncuda = \"12.2\"\n", "/r/targets/a100.toml:1:1: [driver] has no version"},
+      {"[driver]\ncuda = \"12.2\"\n", "/r/targets/a100.toml:1:2: [driver] has no version"},
       {"[driver]\nversion = \"five\"\n", "/r/targets/a100.toml:2:11: [driver] version \"five\" is not an NVIDIA driver version"},
       {"[driver]\nversion = 535\n", "/r/targets/a100.toml:2:11: [driver] version must be a string, not an integer"},
       {"[driver]\nversion = \"535.1\"\ncuda = \"12\"\n",
@@ -102,7 +103,7 @@ TEST_CASE("target: a bad file is an error naming the file and the place") {
   for (int i = 0; i < 65; ++i) many += "[[gpus]]\ncompute_capability = \"8.0\"\n";
   auto refused = parse_target(kFile, many);
   REQUIRE_FALSE(refused.ok());
-  CHECK(refused.error().message == "/r/targets/a100.toml:3:1: gpus lists 65 GPUs, more than the 64 any machine has");
+  CHECK(refused.error().message == "/r/targets/a100.toml:3:3: gpus lists 65 GPUs, more than the 64 any machine has");
 }
 
 TEST_CASE("cuda.toml: [target] name selects a saved target") {
