@@ -27,8 +27,10 @@ Result<Selection> Session::select(const ToolkitIndex& toolkits, const std::optio
 }
 
 Result<std::optional<SelectedTarget>> Session::selected_target() const {
-  CUDAENV_TRY_ASSIGN(auto project, load_project(fs, cwd));
-  return select_target(fs, env, layout, project);
+  // A cuda.toml that cannot be read is the selection's error to report (doctor's finding, the
+  // command's error), not a target's: without it, only CUDAENV_TARGET selects one.
+  auto project = load_project(fs, cwd);
+  return select_target(fs, env, layout, project ? *project : std::nullopt);
 }
 
 Status check_version_argument(const std::string& version) {
