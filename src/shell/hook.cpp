@@ -197,6 +197,8 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
   // as a changed mtime at the next prompt instead of being missed.
   auto project = find_project_file(fs, cwd);
   result.fast_path = fast_path_for(cwd, project, version_override, layout, effects);
+  // A target named in the shell changes the environment as CUDAENV_VERSION does.
+  result.fast_path.target_override = env_get(pristine, "CUDAENV_TARGET").value_or("");
   bool nothing_requested = !project && version_override.empty() && fs.kind(layout.global_version_file()) == EntryKind::missing;
   Outcome outcome = decide(fs, pristine, cwd, layout, effects, nothing_requested, result.fast_path.fixed);
   Applied applied = bounded(pristine, outcome, project);

@@ -102,6 +102,27 @@ HOOK_TEXT=$("$CUDAENV" hook-env --shell bash 2>/dev/null)
 assert_contains "$HOOK_TEXT" "export UV_CUDA_DRIVER_VERSION='535.104.05';" "hook: UV_CUDA_DRIVER_VERSION"
 assert_contains "$HOOK_TEXT" "export CONDA_OVERRIDE_CUDA='12.2';" "hook: CONDA_OVERRIDE_CUDA"
 assert_contains "$HOOK_TEXT" "$TARGETS/a100.toml" "hook: the target's file is watched"
+# A hooked bash: the prompt applies the target, and a CUDAENV_TARGET exported there takes over at
+# the next prompt, as CUDAENV_VERSION does (the prompt's fast path compares both).
+RESULTS="$WORK/shell-results"
+cat >"$WORK/scenario" <<SCENARIO
+PS1=''; PS2=''
+r() { printf '%s=%s\n' "\$1" "\$2" >>"$RESULTS"; }
+eval "\$("$CUDAENV" init bash)"
+cd "$PROJ"
+r project "\$UV_CUDA_DRIVER_VERSION"
+_cudaenv_unchanged && r fast taken
+export CUDAENV_TARGET=h100
+r exported "\$UV_CUDA_DRIVER_VERSION \$CONDA_OVERRIDE_CUDA"
+unset CUDAENV_TARGET
+r unset "\$UV_CUDA_DRIVER_VERSION"
+SCENARIO
+setsid -w bash --norc --noprofile -i <"$WORK/scenario" >"$WORK/shell-out" 2>"$WORK/shell-err"
+shell_result() { grep "^$1=" "$RESULTS" | tail -n 1 | cut -d= -f2-; }
+assert_eq 535.104.05 "$(shell_result project)" "hooked bash: the project's target"
+assert_eq taken "$(shell_result fast)" "hooked bash: the fast path holds while nothing changes"
+assert_eq "580.65.06 13.0" "$(shell_result exported)" "hooked bash: export CUDAENV_TARGET=h100 applies at the next prompt"
+assert_eq 535.104.05 "$(shell_result unset)" "hooked bash: unset CUDAENV_TARGET goes back to cuda.toml's"
 printf '[cuda]\nversion = "12.4"\narch = ["9.0a"]\n\n[target]\nname = "a100"\n' >cuda.toml
 assert_eq 9.0a "$(exported TORCH_CUDA_ARCH_LIST)" "cuda.toml's arch wins over the target's GPUs"
 assert_eq 535.104.05 "$(exported UV_CUDA_DRIVER_VERSION)" "with arch: the driver still the target's"
