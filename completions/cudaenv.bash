@@ -17,7 +17,7 @@ _cudaenv_words() {
 
 _cudaenv() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="install uninstall lock list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config"
+  local commands="install uninstall lock list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor target config"
   if ((COMP_CWORD == 1)); then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -78,6 +78,15 @@ _cudaenv() {
         ;;
       module) flags="--format --to --all"; words=$(_cudaenv_words installed) ;;
       doctor) flags="--json --python --timeout" ;;
+      target)
+        if ((COMP_CWORD == 2)); then
+          words="save list show remove"
+        elif [[ ${COMP_WORDS[2]} == save ]]; then
+          flags="--driver --gpu --cuda"
+        else
+          words=$(command ls "${CUDAENV_ROOT:-$HOME/.cudaenv}/targets" 2>/dev/null | sed -n 's/\.toml$//p')
+        fi
+        ;;
     esac
   fi
   if [[ $cur == -* ]]; then

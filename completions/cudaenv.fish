@@ -11,7 +11,7 @@ function __cudaenv_programs
     end
 end
 
-set -l commands install uninstall lock list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor config
+set -l commands install uninstall lock list-remote update versions add use global shell current which prefix exec env rehash init trust untrust torch mirror module doctor target config
 complete -c cudaenv -f
 complete -c cudaenv -l help -d 'Show help'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the cudaenv version'
@@ -39,6 +39,7 @@ complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a mirror -d 
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a module -d 'Modulefiles for clusters'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Diagnose mismatches'
 complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a config -d 'Every setting and where it came from'
+complete -c cudaenv -n "not __fish_seen_subcommand_from $commands" -a target -d 'Save a GPU machine to resolve for elsewhere'
 
 # list-remote may be missing from an older cudaenv, or offline: then nothing.
 complete -c cudaenv -n '__fish_seen_subcommand_from install' -a '(__cudaenv_ask list-remote --bare --offline)'
@@ -107,3 +108,7 @@ complete -c cudaenv -n '__fish_seen_subcommand_from module' -l format -x -a 'lmo
 complete -c cudaenv -n '__fish_seen_subcommand_from module' -l all
 complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l python -r -F
 complete -c cudaenv -n '__fish_seen_subcommand_from doctor' -l timeout -x -d 'Seconds the driver and Python probes may each take'
+complete -c cudaenv -n '__fish_seen_subcommand_from target; and not __fish_seen_subcommand_from save list show remove' -x -a 'save list show remove'
+complete -c cudaenv -n '__fish_seen_subcommand_from target; and __fish_seen_subcommand_from save' -l driver -x -d 'NVIDIA driver version'
+complete -c cudaenv -n '__fish_seen_subcommand_from target; and __fish_seen_subcommand_from save' -l gpu -x -d 'A GPU compute capability'
+complete -c cudaenv -n '__fish_seen_subcommand_from target; and __fish_seen_subcommand_from save' -l cuda -x -d 'The CUDA the driver runs'

@@ -74,6 +74,7 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"text_timeout", text_timeout_setting(session)},
       {"torch_index", torch_index_setting(session, torch)},
       {"extension_wheels", extension_wheels_setting(session)},
+      {"target", target_setting(session.env, project).value_or(Setting{})},
   };
   for (const EnvSettingRow* row : kEnvSettings) settings.push_back({row->key, env_setting(*row, session.env)});
   return settings;

@@ -39,15 +39,20 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
                       "e.g. --timeout 120", 2);
   }
   CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
+  CUDAENV_TRY_ASSIGN(auto target, session.selected_target());
   CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
   CUDAENV_TRY(use_index_base(facts.torch_matrix, env_get(session.env, kTorchIndexVariable)));
   SelectionOutcome selection = select_or_fail(session.fs, session.env, session.cwd, session.layout, session.toolkit_index());
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
   auto timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
-  Probes probes = run_probes(
-      ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout, options.machine_root});
-  if (stand_in) stand_in_driver(probes.driver, *stand_in);
+  // A target is a whole machine: CUDAENV_DRIVER_VERSION stands in for this machine's driver only.
+  auto stand_in_for_driver = [&](DriverProbe& driver) {
+    if (target) driver = target_driver(target->target, target->setting.origin(), &driver);
+    else if (stand_in) stand_in_driver(driver, *stand_in);
+  };
+  Probes probes = run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout,
+                                          options.machine_root, stand_in_for_driver});
   CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(session));
   probes.extension_fixes.mirror = mirror;
   probes.extension_fixes.cores = usable_cores();

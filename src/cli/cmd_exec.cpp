@@ -30,9 +30,9 @@ Result<EnvChange> active_env_change(const Session& session, const Selection& sel
   CUDAENV_TRY(check_selection_compiler(session, selection));
   TrustStore trust(session.layout.trust_dir());
   std::string notice;
+  CUDAENV_TRY_ASSIGN(auto extras, selection_extras(session, selection));
   EnvChange change = checked_env_change(
-      selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice,
-      selection_extras(session, selection));
+      selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice, extras);
   if (!notice.empty()) print_note(notice);
   return change;
 }

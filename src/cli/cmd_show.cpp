@@ -32,16 +32,34 @@ void add_request(json& object, const Request& request) {
   object["origin_file"] = request.file.empty() ? json(nullptr) : json(request.file.string());
 }
 
-Result<int> run_current(const Selection& selection, bool as_json) {
+// The selected target's name and origin; one that cannot be read is said, not fatal: `current`
+// answers about the toolkit first.
+std::optional<Setting> current_target(const Session& session, const Selection& selection) {
+  std::optional<Setting> setting = target_setting(session.env, selection.project);
+  if (!setting) return std::nullopt;
+  if (auto loaded = select_target(session.fs, session.env, session.layout, selection.project); !loaded) {
+    print_warning(loaded.error().message);
+  }
+  return setting;
+}
+
+Result<int> run_current(const Session& session, const Selection& selection, bool as_json) {
+  std::optional<Setting> target = current_target(session, selection);
   if (as_json) {
     json current = toolkit_json(selection.toolkit);
     add_request(current, selection.request);
+    current["target"] = target ? json{{"name", target->value}, {"origin", target->origin()}} : json(nullptr);
     std::fputs(json_text(current).c_str(), stdout);
-  } else if (selection.toolkit.source == ToolkitSource::system) {
+    return 0;
+  }
+  if (selection.toolkit.source == ToolkitSource::system) {
     std::printf("system (%s; %s)\n", terminal_safe(selection.toolkit.home.string()).c_str(),
                 terminal_safe(selection.request.origin()).c_str());
   } else {
     std::printf("%s (%s)\n", terminal_safe(selection.toolkit.name).c_str(), terminal_safe(selection.request.origin()).c_str());
+  }
+  if (target) {
+    std::printf("target %s (set by %s)\n", terminal_safe(target->value).c_str(), terminal_safe(target->origin()).c_str());
   }
   return 0;
 }
@@ -117,7 +135,7 @@ Result<int> run_prefix(const Session& session, const std::string& version) {
 CommandHandler configure_current(CLI::App& command) {
   auto as_json = std::make_shared<bool>(false);
   command.add_flag("--json", *as_json, "Print a JSON object");
-  return [as_json](const Setup& setup) { return run_current(setup.selection(), *as_json); };
+  return [as_json](const Setup& setup) { return run_current(setup.session(), setup.selection(), *as_json); };
 }
 
 CommandHandler configure_versions(CLI::App& command) {

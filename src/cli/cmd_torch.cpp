@@ -94,7 +94,26 @@ Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const Torch
   return selection->project;
 }
 
+// Where a target is selected, its driver and GPUs are what the build runs on, unless --driver and
+// --arch say otherwise.
+Status resolve_target(const Session& session, const TorchOptions& options, const std::optional<CudaToml>& project,
+                      TorchQuery& query) {
+  CUDAENV_TRY_ASSIGN(auto selected, select_target(session.fs, session.env, session.layout, project));
+  if (!selected || options.cpu) return ok_status();
+  std::string origin = "target " + selected->target.name + ", set by " + selected->setting.origin();
+  if (options.driver.empty()) {
+    query.driver = selected->target.driver.text;
+    query.driver_origin = origin;
+  }
+  if (options.archs.empty()) {
+    query.archs = target_capabilities(selected->target);
+    query.archs_origin = origin;
+  }
+  return ok_status();
+}
+
 Status resolve_driver(const Session& session, const TorchOptions& options, TorchQuery& query) {
+  if (query.driver) return ok_status();
   if (!options.driver.empty()) {
     CUDAENV_TRY(parse_option_version("--driver", options.driver, "--driver 550.54.14"));
     query.driver = options.driver;
@@ -330,6 +349,7 @@ Result<int> run_torch(const Session& session, const TorchOptions& options) {
     query.torch_origin = "the newest that fits";
   }
   if (with) CUDAENV_TRY(torch_for_extensions(*with, query));
+  CUDAENV_TRY(resolve_target(session, options, project, query));
   CUDAENV_TRY(resolve_driver(session, options, query));
   CUDAENV_TRY(resolve_archs(options, query));
   CUDAENV_TRY_ASSIGN(auto shipped, load_torch_matrix(session.data));

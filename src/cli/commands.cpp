@@ -33,6 +33,8 @@ const std::vector<Command>& command_table() {
       {"torch", "Print the matching PyTorch wheel index and install command", Needs::session, configure_torch},
       {"torch-index-refresh", "", Needs::session, configure_torch_index_refresh},  // hidden: run by `cudaenv torch`
       {"extension-wheels", "", Needs::session, configure_extension_wheels},        // hidden: run by `torch --with`, doctor
+      {"target", "Save a GPU machine (driver, GPUs) to resolve for where it is not: save, list, show, remove", Needs::session,
+       configure_target},
       {"doctor", "Find every CUDA mismatch (driver, toolkit, nvcc, torch, gcc) and its fix", Needs::session, configure_doctor},
       {"shim", "", Needs::nothing, configure_shim, true},  // hidden: what a shim runs when it has no record
   };

@@ -34,6 +34,7 @@ CommandHandler configure_extension_wheels(CLI::App& command);     // cmd_extensi
 CommandHandler configure_module(CLI::App& command);
 CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);
+CommandHandler configure_target(CLI::App& command);
 CommandHandler configure_shim(CLI::App& command);  // hidden: run by the shims
 
 }  // namespace cudaenv

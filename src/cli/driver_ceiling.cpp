@@ -18,14 +18,19 @@ Result<DriverProbe> machine_driver(const Session& session) {
   static std::optional<DriverProbe> probed;
   if (probed) return *probed;
   CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
+  CUDAENV_TRY_ASSIGN(auto target, session.selected_target());
   DriverProbe driver;
-  if (stand_in) stand_in_driver(driver, *stand_in);
+  if (target) driver = target_driver(target->target, target->setting.origin(), nullptr);
+  else if (stand_in) stand_in_driver(driver, *stand_in);
   else driver = probe_driver(session.fs, session.env, kProbeTimeout);
   probed = driver;
   return driver;
 }
 
 std::string driver_named(const DriverProbe& driver) {
+  if (driver.target) {
+    return "target " + driver.target->name + "'s driver " + driver.version->text + " (set by " + driver.target->origin + ")";
+  }
   if (driver.overridden()) return "the driver " + driver.version->text + " (" + driver.version_source + ")";
   std::string named = "this machine's driver";
   if (driver.version) named += " " + driver.version->text;

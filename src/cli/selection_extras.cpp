@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/hook_state.h"
 #include "core/settings_table.h"
 #include "core/version_detect.h"
 #include "doctor/facts.h"
@@ -23,6 +24,12 @@ std::optional<Version> toolkit_cuda(const Session& session, const Toolkit& toolk
 constexpr const char* kBackendMemoName = "uv-torch-backend";
 constexpr size_t kBackendMemoEntries = 64;
 
+std::string archs_text(const TorchQuery& query) {
+  std::string text = "-";
+  for (const ComputeCapability& arch : query.archs) text += arch.str() + ",";
+  return text;
+}
+
 // What the answer rests on: the shipped table, the cached index, the query and the index base,
 // hashed as the shims' records are (replay/record.h).
 std::string backend_key(const DataFile& shipped, const std::optional<std::string>& snapshot, const TorchQuery& query,
@@ -30,7 +37,7 @@ std::string backend_key(const DataFile& shipped, const std::optional<std::string
   std::string inputs;
   for (const std::string& part :
        {shipped.text, snapshot.value_or("-"), query.cuda ? query.cuda->str() : "-", query.torch.value_or("-"),
-        query.driver.value_or("-"), env_get(env, kTorchIndexVariable).value_or("-")}) {
+        query.driver.value_or("-"), archs_text(query), env_get(env, kTorchIndexVariable).value_or("-")}) {
     inputs += part;
     inputs += '\0';
   }
@@ -90,9 +97,19 @@ std::optional<std::string> memoized_backend(const Session& session, const DataFi
 
 }  // namespace
 
-SelectionExtras selection_extras(const Session& session, const Selection& selection) {
+Result<SelectionExtras> selection_extras(const Session& session, const Selection& selection) {
   SelectionExtras extras;
   const std::optional<CudaToml>& project = selection.project;
+  std::optional<Setting> named = target_setting(session.env, project);
+  if (named && is_valid_target_name(named->value)) {
+    // Where the file is now, and where one saved later would be.
+    for (const fs::path& dir : session.layout.target_dirs()) extras.inputs.push_back(dir / (named->value + ".toml"));
+  }
+  CUDAENV_TRY_ASSIGN(auto target, select_target(session.fs, session.env, session.layout, project));
+  if (target) {
+    bool project_sets_arch = project && !project->arch.empty();
+    extras.target_variables = target_variables(target->target, without_hook_changes(session.env), project_sets_arch);
+  }
   std::string setting = project ? project->torch_backend : "auto";
   if (setting != "auto") {
     extras.uv_torch_backend = uv_torch_backend(TorchMatrix{}, setting, TorchQuery{});
@@ -101,8 +118,13 @@ SelectionExtras selection_extras(const Session& session, const Selection& select
   TorchQuery query;
   query.cuda = toolkit_cuda(session, selection.toolkit);
   if (project) query.torch = project->torch_version;
-  // A bad CUDAENV_DRIVER_VERSION is `cudaenv torch`'s and doctor's to report, not a prompt's.
-  if (auto driver = read_driver(session.fs, session.env); driver && *driver) query.driver = (*driver)->version;
+  if (target) {
+    query.driver = target->target.driver.text;
+    query.archs = target_capabilities(target->target);
+  } else if (auto driver = read_driver(session.fs, session.env); driver && *driver) {
+    // A bad CUDAENV_DRIVER_VERSION is `cudaenv torch`'s and doctor's to report, not a prompt's.
+    query.driver = (*driver)->version;
+  }
   auto shipped = session.data.read(kTorchMatrixFileName);
   if (!shipped) return extras;
   // What `cudaenv torch` last read from the index, whatever its age (refreshing is its job);

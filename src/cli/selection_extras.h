@@ -9,8 +9,10 @@
 namespace cudaenv {
 
 // UV_TORCH_BACKEND as [torch] backend asks: the cuXY `cudaenv torch` would choose for the
-// toolkit and the driver, from the shipped table or the cached index (never the network).
-SelectionExtras selection_extras(const Session& session, const Selection& selection);
+// toolkit and the driver (the selected target's, else this machine's), from the shipped table or
+// the cached index (never the network); and the selected target's variables. An error where the
+// selected target cannot be read.
+Result<SelectionExtras> selection_extras(const Session& session, const Selection& selection);
 
 // A host compiler against `toolkit` (doctor/host_compiler.h): missing, without its C++ driver, or
 // newer than the toolkit's crt/host_config.h (else the shipped facts) accepts; without a

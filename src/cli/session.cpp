@@ -26,6 +26,13 @@ Result<Selection> Session::select(const ToolkitIndex& toolkits, const std::optio
   return selection;
 }
 
+Result<std::optional<SelectedTarget>> Session::selected_target() const {
+  // A cuda.toml that cannot be read is the selection's error to report (doctor's finding, the
+  // command's error), not a target's: without it, only CUDAENV_TARGET selects one.
+  auto project = load_project(fs, cwd);
+  return select_target(fs, env, layout, project ? *project : std::nullopt);
+}
+
 Status check_version_argument(const std::string& version) {
   if (is_valid_version_request(version)) return ok_status();
   return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);

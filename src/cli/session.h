@@ -5,6 +5,7 @@
 
 #include "core/layout.h"
 #include "core/selection.h"
+#include "store/targets.h"
 #include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
@@ -28,6 +29,8 @@ struct Session {
   // A version given on the command line (`cudaenv COMMAND VERSION`): one that is no request is
   // a usage error (exit 2), checked before anything is listed; else its toolkit.
   Result<Toolkit> resolve_argument(const std::string& version, const std::string& command) const;
+  // The target selected here (store/targets.h): CUDAENV_TARGET, else the governing cuda.toml's.
+  Result<std::optional<SelectedTarget>> selected_target() const;
   std::vector<Toolkit> toolkits() const { return list_toolkits(fs, layout); }
   ToolkitIndex toolkit_index() const { return {fs, layout}; }
 };

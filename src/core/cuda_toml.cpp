@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/target.h"
 #include "core/toml_reader.h"
 #include "core/version.h"
 #include "util/strings.h"
@@ -37,7 +38,8 @@ class Parser {
       if (name == "cuda") CUDAENV_TRY(read_cuda(*key, *node));
       else if (name == "torch") CUDAENV_TRY(read_torch(*key, *node));
       else if (name == "env") CUDAENV_TRY(read_env(*key, *node));
-      else warn_unknown(*key, "", {"cuda", "torch", "env"});
+      else if (name == "target") CUDAENV_TRY(read_target(*key, *node));
+      else warn_unknown(*key, "", {"cuda", "torch", "env", "target"});
     }
     if (unknown_keys_ > kUnknownKeysShown) {
       out_.warnings.push_back(path_.string() + ": " + std::to_string(unknown_keys_ - kUnknownKeysShown) +
@@ -139,6 +141,27 @@ class Parser {
       } else {
         warn_unknown(k, "torch", {"version", "backend"});
       }
+    }
+    return ok_status();
+  }
+
+  Status read_target(const toml::key& key, toml::node& node) {
+    auto* table = as_table(key, node);
+    if (!table) return last_error_;
+    for (auto [key_in_table, node_in_table] : in_file_order(*table)) {
+      const toml::key& k = *key_in_table;
+      toml::node& v = *node_in_table;
+      if (k.str() != "name") {
+        warn_unknown(k, "target", {"name"});
+        continue;
+      }
+      CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[target] name", "\"a100\""));
+      if (!is_valid_target_name(value)) {
+        return make_error(
+            toml_position(path_, v.source().begin) + ": [target] name \"" + terminal_safe(value) + "\" is not a target name",
+            "use the name of a saved target (`cudaenv target list`): letters, digits, '.', '_' and '-'");
+      }
+      out_.target = value;
     }
     return ok_status();
   }

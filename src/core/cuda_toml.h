@@ -31,6 +31,7 @@ struct CudaToml {
   std::optional<std::string> host_compiler;
   std::optional<std::string> torch_version;
   std::string torch_backend = "auto";                    // UV_TORCH_BACKEND: "auto" (the toolkit's cuXY), "cpu" or "none"
+  std::optional<std::string> target;                     // [target] name: the saved GPU machine to resolve for
   std::vector<std::pair<std::string, std::string>> env;  // [env], applied only when trusted
   std::vector<std::string> warnings;                     // "file:line:col: unknown key ..."
 };

@@ -8,6 +8,12 @@ std::vector<fs::path> Layout::version_roots() const {
   return roots;
 }
 
+std::vector<fs::path> Layout::target_dirs() const {
+  std::vector<fs::path> dirs{user_root / "targets"};
+  if (shared_root && *shared_root != user_root) dirs.push_back(*shared_root / "targets");
+  return dirs;
+}
+
 static Result<fs::path> absolute_setting(const EnvMap& env, const char* name) {
   fs::path path = *env_get(env, name);
   if (!path.is_absolute()) {

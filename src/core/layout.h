@@ -23,6 +23,9 @@ struct Layout {
   fs::path locks_dir() const { return user_root / "locks"; }
   // The version roots in search order: the user's, then the shared one.
   std::vector<fs::path> version_roots() const;
+  // The folders of saved targets (core/target.h) in search order: the user's, then the shared
+  // one's, which is read, never written.
+  std::vector<fs::path> target_dirs() const;
 };
 
 // The variable that names the shared root: CUDAENV_SHARED_ROOT, else its old name

@@ -63,6 +63,7 @@ EnvChange selection_env_change(const Selection& selection, const SelectionExtras
     change.set.insert(change.set.end(), {{"NVCC_CCBIN", cxx}, {"CUDAHOSTCXX", cxx}, {"CC", c}, {"CXX", cxx}});
   }
   if (extras.uv_torch_backend) change.set.emplace_back("UV_TORCH_BACKEND", *extras.uv_torch_backend);
+  change.set.insert(change.set.end(), extras.target_variables.begin(), extras.target_variables.end());
   return change;
 }
 

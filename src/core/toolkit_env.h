@@ -25,10 +25,13 @@ struct EnvChange {
 EnvChange toolkit_env_change(const Toolkit& toolkit, const std::vector<std::string>& arch);
 
 // What a selection sets for tools other than the toolkit's own, worked out above core: uv's
-// torch backend (torch/uv_backend.h). The shim passes none: nvcc and its tools read none of it.
+// torch backend (torch/uv_backend.h) and the selected target's variables. The shim passes none:
+// nvcc and its tools read none of it (so a shim's record never rests on a target's file).
 struct SelectionExtras {
   std::optional<std::string> uv_torch_backend;  // "cu124", "cpu"
-  std::vector<fs::path> inputs;                 // the files it was worked out from, for the hook to watch
+  // What a selected target sets for uv, conda and builds (core/target.h target_variables).
+  std::vector<std::pair<std::string, std::string>> target_variables{};
+  std::vector<fs::path> inputs{};  // the files it was worked out from, for the hook to watch
 };
 
 // The toolkit's environment, the project's host compiler (NVCC_CCBIN, CUDAHOSTCXX, CC, CXX:

@@ -26,8 +26,25 @@ Finding check_selection(const Probes& probes) {
                  "every cudaenv shim and `cudaenv exec` fails until the requested toolkit is there", fixes);
 }
 
+// "no GPU here; checking for target a100 (set by CUDAENV_TARGET)": the checks that follow are
+// the target's, and this machine's own driver is no concern of a build here.
+static Finding check_target(const DriverProbe& driver) {
+  const DriverTarget& target = *driver.target;
+  std::string set_by = " (set by " + target.origin + ")";
+  std::string what = "driver " + driver.version->text + (driver.cuda ? ", CUDA " + mm(*driver.cuda) : "") + ", " +
+                     std::to_string(driver.gpus.size()) + " GPU(s)";
+  std::string title = target.matches           ? "this machine is target " + target.name + set_by + ": " + what
+                      : target.machine.empty() ? "checking for target " + target.name + set_by + ": " + what
+                                               : target.machine + "; checking for target " + target.name + set_by + ": " + what;
+  return finding("driver", Severity::info, title,
+                 "The checks below take the driver and GPUs saved in " + target.file.string() +
+                     " as the machine programs will run on, not this one's. `cudaenv target show " + target.name +
+                     "` shows it; unset CUDAENV_TARGET or [target] in cuda.toml to check this machine.");
+}
+
 Finding check_driver_present(const Probes& probes) {
   const DriverProbe& driver = probes.driver;
+  if (driver.target) return check_target(driver);
   if (driver.overridden()) {
     return finding(
         "driver", Severity::info,

@@ -472,3 +472,33 @@ TEST_CASE("doctor: the toolkit's cuDNN and NCCL against the ones torch carries")
   CHECK(only(p, "toolkit-nccl").fixes ==
         std::vector<std::string>{"cudaenv install 12.4 --library nccl@2.28", "cudaenv use 12.4"});
 }
+
+TEST_CASE("doctor: a selected target's driver and GPUs are what the checks check") {
+  Target a100;
+  a100.name = "a100";
+  a100.path = "/r/targets/a100.toml";
+  a100.driver = *parse_driver_version("535.104.05");
+  a100.cuda = v("12.2");
+  a100.gpus = {TargetGpu{"NVIDIA A100-SXM4-80GB", cc("8.0")}};
+  Probes p = consistent();  // toolkit 12.4
+  DriverProbe here;
+  here.problem = "libcuda.so.1 cannot be loaded";
+  p.driver = target_driver(a100, "CUDAENV_TARGET", &here);
+  Finding driver = only(p, "driver");
+  CHECK(driver.severity == Severity::info);
+  CHECK(driver.title == "no GPU here; checking for target a100 (set by CUDAENV_TARGET): driver 535.104.05, CUDA 12.2, 1 GPU(s)");
+  CHECK(only(p, "driver-toolkit").severity == Severity::warning);  // 12.4 on a 12.2 driver
+  REQUIRE(p.driver.gpus.size() == 1);
+  CHECK(p.driver.gpus[0].capability == cc("8.0"));
+
+  DriverProbe node;
+  node.version = parse_driver_version("535.104.05");
+  node.gpus = {Gpu{"NVIDIA A100-SXM4-80GB", cc("8.0")}};
+  p.driver = target_driver(a100, "/p/cuda.toml", &node);
+  CHECK(only(p, "driver").title.starts_with("this machine is target a100 (set by /p/cuda.toml)"));
+  node.gpus.push_back(Gpu{"NVIDIA GeForce RTX 4090", cc("8.9")});
+  p.driver = target_driver(a100, "/p/cuda.toml", &node);
+  CHECK(only(p, "driver")
+            .title.starts_with("driver 535.104.05, 2 GPUs here (NVIDIA A100-SXM4-80GB, 8.0; NVIDIA GeForce RTX 4090, 8.9); "
+                               "checking for target a100"));
+}

@@ -1,5 +1,9 @@
 #include "doctor/driver_fit.h"
 
+#include <algorithm>
+
+#include "util/strings.h"
+
 namespace cudaenv {
 
 DriverShortfall driver_shortfall(const DriverProbe& driver, const Version& cuda, const CudaFacts& facts) {
@@ -56,6 +60,47 @@ void stand_in_driver(DriverProbe& driver, const DriverReading& reading) {
   driver.version = parse_driver_version(reading.version);
   driver.version_source = reading.source.string();
   driver.cuda.reset();
+}
+
+namespace {
+
+std::vector<ComputeCapability> capabilities_of(const std::vector<Gpu>& gpus) {
+  std::vector<ComputeCapability> capabilities;
+  for (const Gpu& gpu : gpus) capabilities.push_back(gpu.capability);
+  std::sort(capabilities.begin(), capabilities.end());
+  return capabilities;
+}
+
+// "no GPU here", "no GPU here (driver 550.54.14)", "driver 550.54.14, 1 GPU (NVIDIA GeForce RTX 4090, 8.9)"
+std::string machine_summary(const DriverProbe& machine) {
+  std::string driver = machine.version ? "driver " + machine.version->text : "";
+  if (machine.gpus.empty()) return "no GPU here" + (driver.empty() ? "" : " (" + driver + ")");
+  std::vector<std::string> gpus;
+  for (const Gpu& gpu : machine.gpus) gpus.push_back(gpu.name + ", " + gpu.capability.str());
+  std::string count = std::to_string(machine.gpus.size()) + (machine.gpus.size() == 1 ? " GPU" : " GPUs");
+  return (driver.empty() ? "" : driver + ", ") + count + " here (" + join(gpus, "; ") + ")";
+}
+
+}  // namespace
+
+DriverProbe target_driver(const Target& target, const std::string& origin, const DriverProbe* machine) {
+  DriverProbe driver;
+  driver.loaded = true;
+  driver.version = target.driver;
+  driver.version_source = target.path.string();
+  if (target.cuda) driver.cuda = target.cuda;
+  for (const TargetGpu& gpu : target.gpus) {
+    driver.gpus.push_back(
+        Gpu{gpu.name.empty() ? "a compute capability " + gpu.capability.str() + " GPU" : gpu.name, gpu.capability});
+  }
+  DriverTarget about{target.name, origin, target.path, "", false};
+  if (machine) {
+    about.machine = machine_summary(*machine);
+    about.matches = machine->version && machine->version->text == target.driver.text &&
+                    capabilities_of(machine->gpus) == capabilities_of(driver.gpus);
+  }
+  driver.target = std::move(about);
+  return driver;
 }
 
 }  // namespace cudaenv

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/target.h"
 #include "core/version_detect.h"
 #include "doctor/facts.h"
 #include "doctor/probes.h"
@@ -30,5 +31,10 @@ const CudaRelease* newest_runnable(const DriverProbe& driver, const CudaFacts& f
 // CUDAENV_DRIVER_VERSION's driver (core/version_detect.h) in place of what was probed: its
 // version, no cuDriverGetVersion answer (that was the loaded driver's), the probed GPUs kept.
 void stand_in_driver(DriverProbe& driver, const DriverReading& reading);
+
+// The driver and GPUs of `target` (selected at `origin`) in place of this machine's: the one
+// place every check, doctor's and the extension scan's, learns of a target. `machine` is what
+// was probed here, or null where nothing was.
+DriverProbe target_driver(const Target& target, const std::string& origin, const DriverProbe* machine);
 
 }  // namespace cudaenv

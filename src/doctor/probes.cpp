@@ -304,6 +304,7 @@ Probes run_probes(const ProbeContext& context) {
   probes.deepspeed_skip_check = env_get(context.env, "DS_SKIP_CUDA_CHECK").value_or("") == "1";
   probes.wsl = probe_wsl(context);
   probes.driver = driver.get();
+  if (context.stand_in_driver) context.stand_in_driver(probes.driver);
   probes.python = python.get();
   probes.cuda_wheels = probe_cuda_wheels(context, probes.python.nvidia_dirs);
   probes.extensions = probe_extensions(context, probes);

@@ -29,6 +29,16 @@ struct Gpu {
   ComputeCapability capability;  // 8.9
 };
 
+// Where a target is selected (core/target.h), DriverProbe holds the target's driver and GPUs, so
+// every check checks against them; this says which target, and what this machine has.
+struct DriverTarget {
+  std::string name;      // "a100"
+  std::string origin;    // "CUDAENV_TARGET", "/p/cuda.toml"
+  fs::path file;         // the target's file
+  std::string machine;   // "no GPU here", "driver 550.54.14, 1 GPU (NVIDIA GeForce RTX 4090, 8.9)"; "" where not probed
+  bool matches = false;  // this machine has the target's driver and GPUs
+};
+
 struct DriverProbe {
   bool loaded = false;                   // libcuda.so.1 could be opened
   bool crashed = false;                  // the driver library crashed or hung the probe
@@ -39,6 +49,7 @@ struct DriverProbe {
   std::string replaced;                  // what CUDAENV_DRIVER_VERSION stands in for: "550.54.14, CUDA 12.4", "none: ..."
   std::string library;                   // the libcuda.so.1 the loader picked, as it names it
   std::vector<Gpu> gpus;
+  std::optional<DriverTarget> target{};
 
   bool overridden() const { return !replaced.empty(); }
 };
@@ -207,6 +218,9 @@ struct ProbeContext {
   std::optional<fs::path> python;     // --python
   std::chrono::milliseconds timeout;  // for each of the driver and Python probes
   fs::path machine_root = "/";        // where /proc, /sys and /usr/lib/wsl are: a test's stand-in machine
+  // What stands in for this machine's driver and GPUs (a selected target, CUDAENV_DRIVER_VERSION):
+  // applied before anything reads them, the extension scan's kernel check included.
+  std::function<void(DriverProbe&)> stand_in_driver{};
 };
 
 Probes run_probes(const ProbeContext& context);

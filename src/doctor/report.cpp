@@ -51,7 +51,12 @@ class Writer {
 
 void write_driver(Writer& w, const DriverProbe& driver) {
   w.section("Driver");
-  w.line("libcuda.so.1", driver.loaded ? "loaded" + (driver.library.empty() ? "" : " from " + driver.library) : "not loaded");
+  if (driver.target) {
+    w.line("target", driver.target->name + " (" + driver.target->origin + "): " + driver.target->file.string());
+    w.line("this machine", driver.target->machine);
+  } else {
+    w.line("libcuda.so.1", driver.loaded ? "loaded" + (driver.library.empty() ? "" : " from " + driver.library) : "not loaded");
+  }
   if (!driver.problem.empty()) w.line("problem", driver.problem);
   w.line("driver version", driver.version ? driver.version->text + " (" + driver.version_source + ")" : "unknown");
   if (driver.overridden()) w.line("in place of", driver.replaced);
@@ -225,6 +230,15 @@ json foreign_libraries_json(const ToolkitLibrariesFound& found) {
   return {{"ran", found.ran}, {"foreign", list}};
 }
 
+json target_json(const std::optional<DriverTarget>& target) {
+  if (!target) return nullptr;
+  return {{"name", target->name},
+          {"origin", target->origin},
+          {"file", target->file.string()},
+          {"machine", target->machine},
+          {"matches", target->matches}};
+}
+
 json probes_json(const Probes& p) {
   json gpus = json::array();
   for (const Gpu& gpu : p.driver.gpus) gpus.push_back({{"name", gpu.name}, {"compute_capability", gpu.capability.str()}});
@@ -249,7 +263,8 @@ json probes_json(const Probes& p) {
         {"version_source", p.driver.version_source},
         {"library", p.driver.library.empty() ? json(nullptr) : json(p.driver.library)},
         {"replaced", p.driver.overridden() ? json(p.driver.replaced) : json(nullptr)},
-        {"gpus", gpus}}},
+        {"gpus", gpus},
+        {"target", target_json(p.driver.target)}}},
       {"toolkit",
        {{"found", t.found},
         {"request", t.request},

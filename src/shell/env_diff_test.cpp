@@ -67,7 +67,7 @@ TEST_CASE("the fast path's variables: folders first, the fixed watches after, ev
   fast.folders = {{"/p/it's/cuda.toml", std::nullopt}};
   fast.fixed = {{"/p/cuda.toml", fs::path("/s/1.2")}, {"/r/versions", fs::path("/s/3.4")}};
   CHECK(render_fast_path(fast, ShellDialect::posix) ==
-        "_cudaenv_dir='/p/it'\\''s'; _cudaenv_version=''; _cudaenv_scope='/p';\n"
+        "_cudaenv_dir='/p/it'\\''s'; _cudaenv_version=''; _cudaenv_target=''; _cudaenv_scope='/p';\n"
         "_cudaenv_fixed=( '!' '-e' '/p/cuda.toml' '-o' '/p/cuda.toml' '-nt' '/s/1.2' '-o' '/p/cuda.toml' '-ot' '/s/1.2'"
         " '-o' '!' '-e' '/r/versions' '-o' '/r/versions' '-nt' '/s/3.4' '-o' '/r/versions' '-ot' '/s/3.4' );\n"
         "_cudaenv_changed=( '-e' '/p/it'\\''s/cuda.toml' '-o' \"${_cudaenv_fixed[@]}\" );\n_cudaenv_ready=1;\n");
@@ -75,7 +75,7 @@ TEST_CASE("the fast path's variables: folders first, the fixed watches after, ev
   fast.fixed.resize(1);
   fast.scope = "/";
   CHECK(render_fast_path(fast, ShellDialect::fish) ==
-        "set -g __cudaenv_dir '/p/it\\'s'; set -g __cudaenv_version ''; set -g __cudaenv_scope '';\n"
+        "set -g __cudaenv_dir '/p/it\\'s'; set -g __cudaenv_version ''; set -g __cudaenv_target ''; set -g __cudaenv_scope '';\n"
         "set -g __cudaenv_fixed '!' '-e' '/p/cuda.toml' '-o' '/p/cuda.toml' '-nt' '/s/1.2' '-o' '/p/cuda.toml' '-ot' '/s/1.2';\n"
         "set -g __cudaenv_changed $__cudaenv_fixed;\nset -g __cudaenv_ready 1;\n");
 }

@@ -42,13 +42,14 @@ std::string render_fast_path(const FastPath& fast, ShellDialect dialect) {
   if (!folders.empty()) folders.push_back("-o");
   if (fish) {
     return "set -g __cudaenv_dir " + fish_quote(fast.dir) + "; set -g __cudaenv_version " + fish_quote(fast.version_override) +
-           "; set -g __cudaenv_scope " + fish_quote(scope) + ";\n" + "set -g __cudaenv_fixed" + quoted_words(fixed, dialect) +
-           ";\n" + "set -g __cudaenv_changed" + quoted_words(folders, dialect) +
-           " $__cudaenv_fixed;\nset -g __cudaenv_ready 1;\n";
+           "; set -g __cudaenv_target " + fish_quote(fast.target_override) + "; set -g __cudaenv_scope " + fish_quote(scope) +
+           ";\n" + "set -g __cudaenv_fixed" + quoted_words(fixed, dialect) + ";\n" + "set -g __cudaenv_changed" +
+           quoted_words(folders, dialect) + " $__cudaenv_fixed;\nset -g __cudaenv_ready 1;\n";
   }
   return "_cudaenv_dir=" + posix_quote(fast.dir) + "; _cudaenv_version=" + posix_quote(fast.version_override) +
-         "; _cudaenv_scope=" + posix_quote(scope) + ";\n" + "_cudaenv_fixed=(" + quoted_words(fixed, dialect) + " );\n" +
-         "_cudaenv_changed=(" + quoted_words(folders, dialect) + " \"${_cudaenv_fixed[@]}\" );\n_cudaenv_ready=1;\n";
+         "; _cudaenv_target=" + posix_quote(fast.target_override) + "; _cudaenv_scope=" + posix_quote(scope) + ";\n" +
+         "_cudaenv_fixed=(" + quoted_words(fixed, dialect) + " );\n" + "_cudaenv_changed=(" + quoted_words(folders, dialect) +
+         " \"${_cudaenv_fixed[@]}\" );\n_cudaenv_ready=1;\n";
 }
 
 }  // namespace cudaenv

@@ -5,6 +5,7 @@
 //   _cudaenv_ready    set while the others are valid; the cudaenv function unsets it
 //   _cudaenv_dir      the $PWD the answer was computed in
 //   _cudaenv_version  the CUDAENV_VERSION it was computed with ("" when unset)
+//   _cudaenv_target   the CUDAENV_TARGET it was computed with ("" when unset)
 //   _cudaenv_scope    the folder of the governing cuda.toml without its trailing slash
 //                     ("" for /, and when no cuda.toml governs)
 //   _cudaenv_fixed    a `test` expression that is true once a watched file changed: the
@@ -26,6 +27,7 @@ namespace cudaenv {
 struct FastPath {
   std::string dir;
   std::string version_override;
+  std::string target_override;
   fs::path scope;              // the folder whose cuda.toml governs; "/" when none does
   std::vector<Watch> folders;  // a cuda.toml in each folder from `dir` up to `scope` (excluded)
   std::vector<Watch> fixed;    // what the answer depends on wherever in the scope

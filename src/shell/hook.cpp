@@ -69,7 +69,17 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
       outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
     }
   }
-  SelectionExtras extras = effects.extras ? effects.extras(*selection) : SelectionExtras{};
+  SelectionExtras extras;
+  if (effects.extras) {
+    // A target that cannot be read is said, and the prompt keeps the toolkit's environment.
+    if (auto worked_out = effects.extras(*selection)) {
+      extras = std::move(*worked_out);
+    } else {
+      std::vector<std::string> lines = error_lines(worked_out.error());
+      lines.front().replace(0, std::string_view("cudaenv: error").size(), "cudaenv: warning");
+      outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
+    }
+  }
   for (const fs::path& input : extras.inputs) watches.push_back(effects.watch(input));
   std::string notice;
   outcome.change = checked_env_change(*selection, effects.is_trusted, notice, extras);
@@ -185,6 +195,8 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
   // as a changed mtime at the next prompt instead of being missed.
   auto project = find_project_file(fs, cwd);
   result.fast_path = fast_path_for(cwd, project, version_override, layout, effects);
+  // A target named in the shell changes the environment as CUDAENV_VERSION does.
+  result.fast_path.target_override = env_get(pristine, "CUDAENV_TARGET").value_or("");
   bool nothing_requested = !project && version_override.empty() && fs.kind(layout.global_version_file()) == EntryKind::missing;
   Outcome outcome = decide(fs, pristine, cwd, layout, effects, nothing_requested, result.fast_path.fixed);
   Applied applied = bounded(pristine, outcome, project);

@@ -21,7 +21,7 @@ namespace cudaenv {
 struct HookEffects {
   std::function<Watch(const fs::path&)> watch;
   std::function<bool(const CudaToml&)> is_trusted;
-  std::function<SelectionExtras(const Selection&)> extras = {};
+  std::function<Result<SelectionExtras>(const Selection&)> extras = {};
   std::function<Status(const Selection&)> check_compiler = {};
 };
 

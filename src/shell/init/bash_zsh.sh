@@ -13,7 +13,8 @@ esac
 # The prompt's fast path, without a fork and without reading __CUDAENV_STATE: the plain
 # variables hook-env set say where its answer holds and which files would change it.
 _cudaenv_unchanged() {
-  [[ -n ${_cudaenv_ready-} && ${CUDAENV_VERSION-} == "${_cudaenv_version-}" ]] || return 1
+  [[ -n ${_cudaenv_ready-} && ${CUDAENV_VERSION-} == "${_cudaenv_version-}" && ${CUDAENV_TARGET-} == "${_cudaenv_target-}" ]] ||
+    return 1
   [[ $PWD == "${_cudaenv_dir-}" ]] || _cudaenv_rescope || return 1
   ! test "${_cudaenv_changed[@]}"
 }

@@ -11,6 +11,9 @@ function __cudaenv_unchanged
     set -l shell_version ''
     set -q CUDAENV_VERSION; and set shell_version "$CUDAENV_VERSION"
     test "$shell_version" = "$__cudaenv_version"; or return 1
+    set -l shell_target ''
+    set -q CUDAENV_TARGET; and set shell_target "$CUDAENV_TARGET"
+    test "$shell_target" = "$__cudaenv_target"; or return 1
     if test "$PWD" != "$__cudaenv_dir"
         __cudaenv_rescope; or return 1
     end
