@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
 #include "cli/driver_ceiling.h"
+#include "cli/interrupts.h"
 #include "cli/locked_install.h"
 #include "cli/project_lock.h"
 #include "cli/redist_source.h"
@@ -104,13 +106,15 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
     if (!rehashed) return rehashed.take_error();
     return ok_status();
   };
-  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash));
+  std::optional<Interrupts> interrupts;  // the signals' handlers until the install returns
+  InterruptWatch watch{[&] { interrupts.emplace(); }, &Interrupts::interrupted};
+  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash, watch));
   if (result.already_installed) {
     print_note("CUDA " + request.label + " is already installed in " + result.home.string() + " (--force reinstalls it)");
     return ok_status();
   }
   std::string took = seconds_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  std::string from = result.plan.source == "pypi" ? " from " + result.plan.origin : "";
+  std::string from = result.plan.source == InstallSource::pypi ? " from " + result.plan.origin : "";
   print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result.home.string() + " (" + summary(result) +
              ")");
   return ok_status();
@@ -126,7 +130,7 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
   CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
   CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
   LockRequest wanted{toml.version, options.profile, options.components, options.libraries,
-                     source_kind == "pypi" ? source_kind : ""};
+                     source_kind};
   bool pinned = options.locked || options.frozen;
   if (!existing && pinned) {
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");
@@ -198,7 +202,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     return InstallRequest{label, profile,       options.components,     platform,
                           jobs,  options.force, options.keep_downloads, options.libraries};
   };
-  if (source == "pypi") {
+  if (source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
     PackageIndex index(index_url);
     for (const std::string& version : options.versions) {
@@ -357,7 +361,7 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
   CUDAENV_TRY_ASSIGN(auto kind, install_source(options.source, session));
-  if (kind == "pypi") return run_list_remote_pypi(session, options, prefix);
+  if (kind == InstallSource::pypi) return run_list_remote_pypi(session, options, prefix);
   CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
   ReleaseSource source(session, folder.shipped, folder.base);
   const DiscoveredReleases& discovered = source.discovered(options.refresh   ? ListFreshness::refresh

@@ -114,6 +114,8 @@ Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest,
   return plan;
 }
 
+bool is_wheel(const std::filesystem::path& archive) { return archive.extension() == ".whl"; }
+
 std::optional<std::string> redist_platform_for(const std::string& machine) {
   if (machine == "x86_64") return std::string("linux-x86_64");
   if (machine == "aarch64" || machine == "arm64") return std::string("linux-sbsa");
@@ -123,7 +125,7 @@ std::optional<std::string> redist_platform_for(const std::string& machine) {
 nlohmann::ordered_json plan_json(const InstallPlan& plan) {
   nlohmann::ordered_json json;
   json["label"] = plan.label;
-  json["source"] = plan.source;
+  json["source"] = source_name(plan.source);
   json["origin"] = plan.origin;
   json["pinned_by"] = {{"url", plan.pinned_by_url}, {"sha256", plan.pinned_by_sha256}};
   json["files"] = nlohmann::ordered_json::array();
@@ -142,12 +144,15 @@ nlohmann::ordered_json plan_json(const InstallPlan& plan) {
 Result<InstallPlan> parse_plan(std::string_view text, const std::string& source) {
   CUDAENV_TRY_ASSIGN(auto root, JsonValue::parse(text, source));
   InstallPlan plan;
-  const std::pair<const char*, std::string*> plan_fields[] = {
-      {"label", &plan.label}, {"source", &plan.source}, {"origin", &plan.origin}};
+  const std::pair<const char*, std::string*> plan_fields[] = {{"label", &plan.label}, {"origin", &plan.origin}};
   for (auto [key, field] : plan_fields) {
     CUDAENV_TRY_ASSIGN(auto value, root.string_at(key));
     *field = std::move(value);
   }
+  CUDAENV_TRY_ASSIGN(auto source_text, root.string_at("source"));
+  std::optional<InstallSource> plan_source = parse_install_source(source_text);
+  if (!plan_source) return make_error(source + ": its source \"" + source_text + "\" is neither redist nor pypi");
+  plan.source = *plan_source;
   CUDAENV_TRY_ASSIGN(auto pinned, root.at("pinned_by"));
   auto pinned_url = pinned.string_at("url");
   auto pinned_sha = pinned.string_at("sha256");
