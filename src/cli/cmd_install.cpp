@@ -1,4 +1,5 @@
 // install, uninstall, list-remote: toolkits from NVIDIA's redist archives or CUDA wheels (src/install/).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -6,8 +7,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -106,6 +107,10 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
     if (!rehashed) return rehashed.take_error();
     return ok_status();
   };
+  // The xz decoders allocate dictionary-sized buffers (8 MiB for xz -6); a fixed mmap threshold
+  // hands each back to the system when freed instead of letting glibc keep it in a per-thread
+  // arena. Process-wide, so it is set here, at the edge.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   std::optional<Interrupts> interrupts;  // the signals' handlers until the install returns
   InterruptWatch watch{[&] { interrupts.emplace(); }, &Interrupts::interrupted};
   CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash, watch));
@@ -129,8 +134,7 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
   fs::path path = lock_path_of(toml);
   CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
   CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
-  LockRequest wanted{toml.version, options.profile, options.components, options.libraries,
-                     source_kind};
+  LockRequest wanted{toml.version, options.profile, options.components, options.libraries, source_kind};
   bool pinned = options.locked || options.frozen;
   if (!existing && pinned) {
     return make_error("no " + path.string() + " to install from", "run `cudaenv lock` to write it, then commit it");

@@ -239,12 +239,9 @@ Result<LockedInstall> locked_install(const Session& session, const LockFile& fil
   bool pypi = lock.request.source == InstallSource::pypi;
   std::string folder = replaced.redist ? replaced.redist->root : lock.source;
   std::string origin = pypi && replaced.index ? replaced.index->root : pypi ? lock.source : folder;
-  InstallPlan exact{lock.label,
-                    lock.request.source,
-                    origin,
-                    pypi ? lock.metapackage : manifest_url(folder, lock.label),
-                    lock.manifest_sha256,
-                    {}};
+  InstallPlan exact{
+      lock.label, lock.request.source, origin, pypi ? lock.metapackage : manifest_url(folder, lock.label), lock.manifest_sha256,
+      {}};
   InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
   std::vector<WheelLookup> lookups;
   for (size_t i = 0; i < archives.size(); ++i) {

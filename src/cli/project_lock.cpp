@@ -147,8 +147,7 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
 }  // namespace
 
 LockRequest lock_request_of(const CudaToml& toml, InstallSource source_kind) {
-  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries,
-                     source_kind};
+  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries, source_kind};
 }
 
 std::filesystem::path lock_path_of(const CudaToml& toml) { return toml.path.parent_path() / kLockFileName; }

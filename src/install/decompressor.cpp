@@ -114,7 +114,8 @@ class GzipDecompressor : public Decompressor {
     size_t offered_in = state_->avail_in, offered_out = state_->avail_out;
     int status = isal_inflate(state_.get());
     Step step{offered_in - state_->avail_in, offered_out - state_->avail_out, false};
-    if (status == ISAL_INCORRECT_CHECKSUM) return make_error("its gzip data fails its CRC-32 or length check: the data is corrupt");
+    if (status == ISAL_INCORRECT_CHECKSUM)
+      return make_error("its gzip data fails its CRC-32 or length check: the data is corrupt");
     if (status < 0) return make_error("its gzip data is corrupt (ISA-L error " + std::to_string(status) + ")");
     if (state_->block_state == ISAL_BLOCK_FINISH) {
       between_members_ = true;

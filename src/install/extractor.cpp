@@ -56,7 +56,9 @@ constexpr const char* kOverlapPrefix = ".cudaenv-overlap-";
 // nvidia/cu13/ beside their .dist-info.
 enum class MemberLayout { redist, wheel };
 
-MemberLayout layout_of(const std::filesystem::path& archive) { return is_wheel(archive) ? MemberLayout::wheel : MemberLayout::redist; }
+MemberLayout layout_of(const std::filesystem::path& archive) {
+  return is_wheel(archive) ? MemberLayout::wheel : MemberLayout::redist;
+}
 
 Error refused(const std::string& component, const std::filesystem::path& archive, const std::string& member,
               const std::string& why) {
@@ -747,9 +749,8 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 }
 
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
-                                        const std::string& component, const std::filesystem::path& staging,
-                                        StagedFiles& files, const std::function<bool()>& should_stop,
-                                        const CoreTurns* turns) {
+                                        const std::string& component, const std::filesystem::path& staging, StagedFiles& files,
+                                        const std::function<bool()>& should_stop, const CoreTurns* turns) {
   std::error_code ec;
   std::filesystem::path root = std::filesystem::canonical(staging, ec);
   if (ec) return make_error("cannot resolve the staging folder " + staging.string() + ": " + ec.message());

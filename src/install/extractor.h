@@ -113,8 +113,9 @@ struct UnpackedArchive {
 };
 
 // Unpacks the archive read from `source` into the folder `staging`. `archive` names it (a wheel,
-// by is_wheel, else a tar, plain or compressed with xz or gzip); `component` names it in errors. Each archive's top folder is stripped; a wheel gives its
-// nvidia/cu13/ files only (wheel_toolkit_path); files at the root go to licenses/<component>/.
+// by is_wheel, else a tar, plain or compressed with xz or gzip); `component` names it in errors.
+// Each archive's top folder is stripped; a wheel gives its nvidia/cu13/ files only
+// (wheel_toolkit_path); files at the root go to licenses/<component>/.
 // Refuses absolute paths, "..", links that resolve outside, device files, FIFOs, sparse files and
 // setuid/setgid bits, before anything of that member is written. A library (cuDNN, NCCL) writes
 // only its own files (library_files); its other members are skipped and listed. Links are not

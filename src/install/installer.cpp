@@ -226,7 +226,8 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
   receipt["platform"] = request.platform;
   receipt["source"] = plan.origin;
   receipt["source_kind"] = source_name(plan.source);
-  receipt[plan.source == InstallSource::pypi ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url}, {"sha256", plan.pinned_by_sha256}};
+  receipt[plan.source == InstallSource::pypi ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
+                                                                              {"sha256", plan.pinned_by_sha256}};
   // No time or host: two installs of one plan (one cuda.lock) write the same receipt.
   receipt["components"] = nlohmann::ordered_json::array();
   for (const PlannedFile& file : plan.files) {

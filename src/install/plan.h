@@ -31,7 +31,7 @@ struct PlannedFile {
 };
 
 struct InstallPlan {
-  std::string label;   // "13.2.2"
+  std::string label;  // "13.2.2"
   InstallSource source = InstallSource::redist;
   std::string origin;  // the redist folder (ending in '/') or the package index root
   // What fixed the component versions: redistrib_<label>.json, or the cuda-toolkit metapackage wheel.

@@ -119,7 +119,8 @@ TEST_CASE("cuda.lock: a damaged value is named by position and key") {
 
 TEST_CASE("cuda.lock: --check names each setting cuda.toml changed") {
   LockRequest locked{"12.4", "", {"libcurand", "libcufft"}, {"cudnn"}, InstallSource::redist};
-  CHECK(request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}, InstallSource::redist}).empty());
+  CHECK(
+      request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}, InstallSource::redist}).empty());
   auto differences = request_differences(locked, LockRequest{"12.6", "torch", {"libcurand"}, {}, InstallSource::pypi});
   REQUIRE(differences.size() == 5);
   CHECK(differences[0] == "version: cuda.lock has \"12.4\", cuda.toml has \"12.6\"");
