@@ -1,30 +1,16 @@
-#include <zlib.h>
-
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "install/byte_source.h"
 #include "install/decompressor.h"
+#include "support/deflated.h"
 
 using namespace cudaenv;
 
 namespace {
 
-// `text` as one gzip member, written by zlib (another implementation than the reader's).
-std::string gzipped(const std::string& text) {
-  z_stream stream{};
-  REQUIRE(deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&stream, text.size()) + 32, '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  stream.avail_in = static_cast<uInt>(text.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return out;
-}
+std::string gzipped(const std::string& text) { return deflated(text, 15 + 16); }
 
 // Decodes the whole file as TarStream reads it, in pieces of at most `piece` bytes: the text, or
 // the error.
