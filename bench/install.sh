@@ -11,7 +11,8 @@
 #           same link) and decoding them alone (`xz -dc`, one per core, largest first). Goal <= 1.05.
 #           Beside them, not a floor of the goal: `bsdtar -xf` one per core, decoding and writing
 #           the files in one process with the libraries the install uses (libarchive, liblzma), the
-#           least CPU an install can spend. 20 MB/s is a link slower than two cores
+#           least CPU an install can spend; and `tar -xJf` one per core (GNU tar piping from xz),
+#           issue 37's floor at 100 MB/s. 20 MB/s is a link slower than two cores
 #           decode, so the link alone limits the install there.
 #   torch   the torch profile sized like NVIDIA's 13.0.0 archives (~2 GB, `xz -1`), at 40 MB/s: the
 #           install against downloading alone.
@@ -23,6 +24,15 @@
 #           the files; pwrite64 and pread64: the .part files; recvfrom: the network; unlink: the
 #           downloads removed after the commit).
 #           Figures under perf are slower; compare shares, not seconds.
+#   uv      opt-in (PyPI, 1.3 GB once): the torch profile of CUDA UV_LABEL (default 13.2) from NVIDIA's
+#           real wheels (15 of them), against `uv pip install --no-deps --target DIR` of the same
+#           wheels, both from one loopback PEP 503 index at each rate of UV_RATES (MB/s; default
+#           "0 100", 0: unthrottled), each with a cold cache. uv comes from PyPI into
+#           E2E_CACHE/uv (`pip install --target E2E_CACHE/uv uv==0.13.9`, UV to use another); the
+#           wheels are fetched once from PyPI with `cudaenv install --keep-downloads` into
+#           E2E_CACHE/cudaenv-cache (E2E_CACHE: CUDAENV_E2E_CACHE, default /var/cache/cudaenv-e2e).
+#           ROUNDS interleaved rounds, the order alternating; per round cudaenv / uv. UV_PROFILE=1
+#           adds one unthrottled install of CUDAENV (and BEFORE) under perf record, as SETS=profile.
 #   resume  what resuming costs: cuda13 at 40 MB/s, the install killed (kill -9) when half of the
 #           download time has passed, then run again: it resumes each cut archive with a Range
 #           request and unpacks the bytes already on disk again while the rest arrives. Its time
@@ -126,10 +136,11 @@ decode_floor() {  # ROOT: xz -dc of every archive, one per core, largest first
 # with libarchive and liblzma, as the install does (tar -xJf pipes from an xz process, which costs
 # more). Not one of the goal's floors: it shows what the install costs beyond plain tools when the
 # CPU, not the link, is what limits it.
-unpack_floor() {  # ROOT
+unpack_floor() {  # ROOT [TAR]: TAR -xf of each archive (default bsdtar; "tar -xJ": GNU tar piping from xz)
+  local tar=${2:-bsdtar}
   rm -rf "$WORK/unpack" && mkdir -p "$WORK/unpack"
   archives_of "$1" tar.xz |
-    timed xargs -P"$(nproc)" -I{} sh -c 'folder=$(mktemp -d "$0/a.XXXXXX") && bsdtar -xf "$1" -C "$folder"' "$WORK/unpack" {}
+    timed xargs -P"$(nproc)" -I{} sh -c 'folder=$(mktemp -d "$0/a.XXXXXX") && $1 -xf "$2" -C "$folder"' "$WORK/unpack" "$tar" {}
   rm -rf "$WORK/unpack"
 }
 
@@ -162,26 +173,29 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
   local name=$1 root=$2 ext=$3 rounds=$4 floors=$5
   shift 5
   local installs=() downloads=() decodes=() ratios=() cpu_installs=() cpu_decodes=() cpu_ratios=() peak=0
-  local unpacks=() cpu_unpacks=() unpack_ratios=() u u_cpu
+  local unpacks=() cpu_unpacks=() unpack_ratios=() u u_cpu t t_cpu tars=() cpu_tars=() tar_ratios=()
   local befores=() before_ratios=() cpu_befores=() before_peak=0
   local d x c rss c_cpu x_cpu b=0 b_rss=0 b_cpu=0 floor round
   cat $(archives_of "$root" "$ext") >/dev/null  # in the page cache, for every side alike
   for round in $(seq "$rounds"); do
-    d=0 x=0 x_cpu=0 u=0 u_cpu=0
+    d=0 x=0 x_cpu=0 u=0 u_cpu=0 t=0 t_cpu=0
     [ $((round % 2)) -eq 0 ] && installs_of_round "$round" "$@"
     read -r d _ <<<"$(download_floor "$root" "$ext")"
     case " $floors " in *" decode "*) read -r x _ x_cpu <<<"$(decode_floor "$root")" ;; esac
     case " $floors " in *" unpack "*) read -r u _ u_cpu <<<"$(unpack_floor "$root")" ;; esac
+    case " $floors " in *" tar "*) read -r t _ t_cpu <<<"$(unpack_floor "$root" "tar -xJ")" ;; esac
     [ $((round % 2)) -eq 1 ] && installs_of_round "$round" "$@"
     floor=$(larger "$d" "$x")
     installs+=("$c") downloads+=("$d") decodes+=("$x") ratios+=("$(ratio "$c" "$floor")")
     cpu_installs+=("$c_cpu") cpu_decodes+=("$x_cpu")
     [ "$x_cpu" = 0 ] || cpu_ratios+=("$(ratio "$c_cpu" "$x_cpu")")
     [ "$u" = 0 ] || { unpacks+=("$u") cpu_unpacks+=("$u_cpu") unpack_ratios+=("$(ratio "$c" "$u")"); }
+    [ "$t" = 0 ] || { tars+=("$t") cpu_tars+=("$t_cpu") tar_ratios+=("$(ratio "$c" "$t")"); }
     [ "$rss" -gt "$peak" ] && peak=$rss
     printf '  %s round %d: download alone %.2f s, xz -dc %.2f s (CPU %.2f s), cudaenv install %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f x the floor\n' \
       "$name" "$round" "$d" "$x" "$x_cpu" "$c" "$c_cpu" "$(echo "$rss / 1024" | bc -l)" "${ratios[-1]}"
     [ "$u" = 0 ] || printf '    bsdtar -xf, one per core: %.2f s (CPU %.2f s)\n' "$u" "$u_cpu"
+    [ "$t" = 0 ] || printf '    tar -xJf, one per core: %.2f s (CPU %.2f s)\n' "$t" "$t_cpu"
     if [ -n "$BEFORE" ]; then
       befores+=("$b") cpu_befores+=("$b_cpu") before_ratios+=("$(ratio "$b" "$floor")")
       [ "$b_rss" -gt "$before_peak" ] && before_peak=$b_rss
@@ -201,6 +215,10 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
     printf '  bsdtar -xf, one per core (%d): %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(nproc)" "$(median "${unpacks[@]}")" \
       "$(minimum "${unpacks[@]}")" "$(maximum "${unpacks[@]}")" "$(median "${cpu_unpacks[@]}")" ;;
   esac
+  case " $floors " in *" tar "*)
+    printf '  tar -xJf, one per core (%d): %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(nproc)" "$(median "${tars[@]}")" \
+      "$(minimum "${tars[@]}")" "$(maximum "${tars[@]}")" "$(median "${cpu_tars[@]}")" ;;
+  esac
   printf '  cudaenv install: %.2f s (rounds %.2f-%.2f), CPU %.2f s\n' "$(median "${installs[@]}")" "$(minimum "${installs[@]}")" \
     "$(maximum "${installs[@]}")" "$(median "${cpu_installs[@]}")"
   report "ratio install / floor (the larger of the floors, per round; goal <= 1.05)" "${ratios[@]}"
@@ -208,11 +226,93 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
   # install costs beyond decoding (download, sha256, writing the files).
   [ ${#cpu_ratios[@]} -eq 0 ] || report "CPU time install / xz -dc" "${cpu_ratios[@]}"
   [ ${#unpack_ratios[@]} -eq 0 ] || report "ratio install / bsdtar -xf, one per core (not a goal)" "${unpack_ratios[@]}"
+  [ ${#tar_ratios[@]} -eq 0 ] || report "ratio install / tar -xJf, one per core (issue 37: goal <= 1.05 at 100 MB/s)" "${tar_ratios[@]}"
   printf '  cudaenv peak RSS: %.1f MiB (goal <= 64 MiB)\n' "$(echo "$peak / 1024" | bc -l)"
   if [ -n "$BEFORE" ]; then
     printf '  before (%s): %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$BEFORE" "$(median "${befores[@]}")" \
       "$(minimum "${befores[@]}")" "$(maximum "${befores[@]}")" "$(median "${cpu_befores[@]}")" "$(echo "$before_peak / 1024" | bc -l)"
     report "before: ratio install / floor" "${before_ratios[@]}"
+  fi
+}
+
+# Where the CPU of a `perf record` went: by library, the top symbols (liblzma has none), the kernel
+# by system call (write: the files; pwrite64 and pread64: the .part files; recvfrom: the network;
+# unlink: the downloads removed after the commit).
+perf_shares() {  # TITLE PERF_DATA
+  printf '%s: the CPU samples by library, the top symbols, the kernel by system call\n' "$1"
+  perf report -i "$2" --no-children --sort dso --stdio -g none --percent-limit 0.1 2>/dev/null | grep '%' | sed 's/^/  /'
+  perf report -i "$2" --no-children --sort dso,sym --stdio -g none --percent-limit 0.8 2>/dev/null |
+    grep '%' | grep -v liblzma | sed 's/^/  /'
+  perf report -i "$2" --children --sort sym --stdio -g none 2>/dev/null |
+    grep -E '\[k\] (ksys_write|__x64_sys_(pwrite64|pread64|read|recvfrom|unlink|openat|futex|poll)|asm_exc_page_fault)$' |
+    sed 's/^/    kernel, with what it calls: /'
+}
+
+# The 15 wheels of the torch profile of CUDA $UV_LABEL from PyPI and their cuda-toolkit metapackage,
+# fetched once into the e2e cache; sets REAL_WHEELS to their folder.
+real_wheels() {
+  local cache=${CUDAENV_E2E_CACHE:-/var/cache/cudaenv-e2e} root label
+  REAL_WHEELS=$cache/wheels-$UV_LABEL
+  [ -e "$REAL_WHEELS/complete" ] && return
+  echo "bench/install: fetching the torch profile of CUDA $UV_LABEL from PyPI into $REAL_WHEELS (once; 1.3 GB)..." >&2
+  mkdir -p "$cache/cudaenv-cache" "$REAL_WHEELS"
+  root=$(mktemp -d "$WORK/fetch.XXXXXX")
+  ln -s "$cache/cudaenv-cache" "$root/cache"
+  CUDAENV_ROOT=$root NO_COLOR=1 "$CUDAENV" install "$UV_LABEL" --source pypi --index-url https://pypi.org/simple \
+    --profile torch --keep-downloads --no-progress --platform linux-x86_64 >&2
+  label=$(ls "$root/versions")
+  ln -f "$cache/cudaenv-cache/$label"/*.whl "$REAL_WHEELS/"
+  python3 -m pip download --quiet --no-deps --only-binary :all: --dest "$REAL_WHEELS" "cuda-toolkit==$label" >&2
+  touch "$REAL_WHEELS/complete"
+}
+
+# cudaenv against uv on the same wheels from the loopback index at URL, ROUNDS interleaved rounds
+# (BEFORE, where set, in the same rounds).
+measure_uv() {  # NAME ROOT
+  local name=$1 root=$2 round c rss c_cpu u u_rss u_cpu b b_rss b_cpu peak=0 u_peak=0 b_peak=0 side
+  local installs=() uvs=() ratios=() cpu_installs=() cpu_uvs=() requirements=() befores=() before_ratios=()
+  cat "$root"/files/*.whl >/dev/null  # in the page cache, for every side alike
+  for wheel in "$root"/files/nvidia_*.whl; do  # name==version, from the wheel's file name
+    wheel=$(basename "$wheel")
+    requirements+=("$(echo "$wheel" | cut -d- -f1)==$(echo "$wheel" | cut -d- -f2)")
+  done
+  local sides=(cudaenv uv)
+  [ -z "$BEFORE" ] || sides+=(before)
+  for round in $(seq "$ROUNDS"); do
+    # Each round starts with another side, so that a drift in the machine's speed favours none.
+    for side in "${sides[@]:$((round % ${#sides[@]}))}" "${sides[@]:0:$((round % ${#sides[@]}))}"; do
+      case $side in
+        cudaenv) read -r c rss c_cpu <<<"$(install "$CUDAENV" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch)" ;;
+        before) read -r b b_rss b_cpu <<<"$(install "$BEFORE" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch)" ;;
+        uv)
+          rm -rf "$WORK/uv-target" "$WORK/uv-cache"
+          read -r u u_rss u_cpu <<<"$(timed "$UV" pip install --quiet --no-deps --python python3 --cache-dir "$WORK/uv-cache" \
+            --index-url "${URL}simple" --target "$WORK/uv-target" "${requirements[@]}")" ;;
+      esac
+      rm -rf "$WORK/uv-target" "$WORK/uv-cache" "$WORK/root"
+    done
+    installs+=("$c") uvs+=("$u") ratios+=("$(ratio "$c" "$u")") cpu_installs+=("$c_cpu") cpu_uvs+=("$u_cpu")
+    [ "$rss" -gt "$peak" ] && peak=$rss
+    [ "$u_rss" -gt "$u_peak" ] && u_peak=$u_rss
+    printf '  %s round %d: cudaenv %.2f s (CPU %.2f s, peak RSS %.1f MiB), uv %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f\n' \
+      "$name" "$round" "$c" "$c_cpu" "$(echo "$rss / 1024" | bc -l)" "$u" "$u_cpu" "$(echo "$u_rss / 1024" | bc -l)" "${ratios[-1]}"
+    if [ -n "$BEFORE" ]; then
+      befores+=("$b") before_ratios+=("$(ratio "$b" "$u")")
+      [ "$b_rss" -gt "$b_peak" ] && b_peak=$b_rss
+      printf '    before: %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f\n' "$b" "$b_cpu" "$(echo "$b_rss / 1024" | bc -l)" "${before_ratios[-1]}"
+    fi
+  done
+  printf '%s: %d wheels, %.1f MB, %d rounds (medians)\n' "$name" "${#requirements[@]}" \
+    "$(echo "$(du -cbL "$root"/files/nvidia_*.whl | tail -1 | cut -f1) / 1000000" | bc -l)" "$ROUNDS"
+  printf '  cudaenv install: %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$(median "${installs[@]}")" \
+    "$(minimum "${installs[@]}")" "$(maximum "${installs[@]}")" "$(median "${cpu_installs[@]}")" "$(echo "$peak / 1024" | bc -l)"
+  printf '  uv pip install --no-deps --target: %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$(median "${uvs[@]}")" \
+    "$(minimum "${uvs[@]}")" "$(maximum "${uvs[@]}")" "$(median "${cpu_uvs[@]}")" "$(echo "$u_peak / 1024" | bc -l)"
+  report "ratio cudaenv / uv (per round; goal <= 1.0)" "${ratios[@]}"
+  if [ -n "$BEFORE" ]; then
+    printf '  before (%s): %.2f s (rounds %.2f-%.2f), peak RSS %.1f MiB\n' "$BEFORE" "$(median "${befores[@]}")" \
+      "$(minimum "${befores[@]}")" "$(maximum "${befores[@]}")" "$(echo "$b_peak / 1024" | bc -l)"
+    report "before: ratio before / uv" "${before_ratios[@]}"
   fi
 }
 
@@ -259,7 +359,7 @@ for set in $SETS; do
       fixture redist cuda13 13.0.48 cuda13
       for rate in $RATES; do
         start_mirror "$FIXTURES/cuda13" "$rate"
-        measure "cuda13 .tar.xz at $rate MB/s" "$FIXTURES/cuda13" tar.xz "$ROUNDS" "download decode unpack" \
+        measure "cuda13 .tar.xz at $rate MB/s" "$FIXTURES/cuda13" tar.xz "$ROUNDS" "download decode unpack tar" \
           13.0.48 --mirror "$URL" --skip-manifest-pin --profile full
       done ;;
     torch)
@@ -282,23 +382,37 @@ for set in $SETS; do
         UNDER=(perf record -q -F 999 -g -o "$WORK/xz.data" --)
         decode_floor "$FIXTURES/cuda13" >/dev/null
         UNDER=()
-        for side in install xz; do
-          printf '%s, cuda13 at %s MB/s: the CPU samples by library, the top symbols (liblzma has none), the kernel by system call\n' \
-            "$([ $side = install ] && echo "cudaenv install" || echo "xz -dc, one per core")" "$rate"
-          perf report -i "$WORK/$side.data" --no-children --sort dso --stdio -g none --percent-limit 0.1 2>/dev/null |
-            grep '%' | sed 's/^/  /'
-          perf report -i "$WORK/$side.data" --no-children --sort dso,sym --stdio -g none --percent-limit 0.8 2>/dev/null |
-            grep '%' | grep -v liblzma | sed 's/^/  /'
-          perf report -i "$WORK/$side.data" --children --sort sym --stdio -g none 2>/dev/null |
-            grep -E '\[k\] (ksys_write|__x64_sys_(pwrite64|pread64|read|recvfrom|unlink|openat|futex|poll)|asm_exc_page_fault)$' |
-            sed 's/^/    kernel, with what it calls: /'
-        done
+        perf_shares "cudaenv install, cuda13 at $rate MB/s" "$WORK/install.data"
+        perf_shares "xz -dc, one per core, cuda13 at $rate MB/s" "$WORK/xz.data"
       done ;;
+    uv)
+      UV=${UV:-${CUDAENV_E2E_CACHE:-/var/cache/cudaenv-e2e}/uv/bin/uv}
+      UV_LABEL=${UV_LABEL:-13.2}
+      [ -x "$UV" ] || { echo "bench/install: SETS=uv needs uv at $UV: pip install --target $(dirname "$(dirname "$UV")") uv==0.13.9" >&2; exit 1; }
+      printf 'uv: %s\n' "$("$UV" --version)"
+      real_wheels
+      [ -e "$FIXTURES/uv-$UV_LABEL/complete" ] || { rm -rf "${FIXTURES:?}/uv-$UV_LABEL"; python3 "$HERE/install_fixture.py" real "$FIXTURES/uv-$UV_LABEL" "$REAL_WHEELS"; }
+      for rate in ${UV_RATES:-0 100}; do
+        start_mirror "$FIXTURES/uv-$UV_LABEL" "$rate"
+        measure_uv "torch profile of $UV_LABEL, NVIDIA's wheels, $([ "$rate" = 0 ] && echo unthrottled || echo "at $rate MB/s")" \
+          "$FIXTURES/uv-$UV_LABEL"
+      done
+      # UV_PROFILE=1: one unthrottled install of each cudaenv under perf record, its CPU's shares.
+      if [ "${UV_PROFILE:-0}" = 1 ]; then
+        start_mirror "$FIXTURES/uv-$UV_LABEL" 0
+        for side in CUDAENV BEFORE; do
+          [ -n "${!side}" ] || continue
+          UNDER=(perf record -q -F 999 -g -o "$WORK/$side.data" --)
+          install "${!side}" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch >/dev/null
+          UNDER=()
+          perf_shares "$side (${!side}), the wheels unthrottled" "$WORK/$side.data"
+        done
+      fi ;;
     resume)
       fixture redist cuda13 13.0.48 cuda13
       start_mirror "$FIXTURES/cuda13" 40
       measure_resume "$FIXTURES/cuda13" 13.0.48 --mirror "$URL" --skip-manifest-pin --profile full ;;
-    *) echo "bench/install: SETS names cuda13, torch, pypi, resume and profile, not '$set'" >&2; exit 1 ;;
+    *) echo "bench/install: SETS names cuda13, torch, pypi, uv, resume and profile, not '$set'" >&2; exit 1 ;;
   esac
 done
 printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

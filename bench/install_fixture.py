@@ -6,6 +6,10 @@
     install_fixture.py pypi OUT LABEL SET     a PEP 691 index under OUT (simple/<project>/, files/):
                                               the cuda-toolkit LABEL metapackage and one wheel per
                                               component, nvidia/cu13/ inside as NVIDIA's wheels
+    install_fixture.py real OUT WHEELS        a PEP 503 index (HTML pages, sha256 in the URL's
+                                              fragment) under OUT of the real wheels in the folder
+                                              WHEELS (NVIDIA's, from PyPI, and their cuda-toolkit
+                                              metapackage), linked, not copied
 
 SET is "cuda13" (~280 MB of .tar.xz: each file of ten components once, as `xz -6` packs them) or
 "torch" (the torch profile sized like NVIDIA's 13.0.0 archives, ~2 GB: each component's real
@@ -171,7 +175,21 @@ def pack_wheel(job):
     return project
 
 
+def index_real(out, wheels):
+    os.makedirs(os.path.join(out, "files"), exist_ok=True)
+    names = [name for name in os.listdir(wheels) if name.endswith(".whl")]
+    if not any(name.startswith("cuda_toolkit-") for name in names):
+        sys.exit(f"install_fixture: no cuda_toolkit metapackage in {wheels}")
+    for name in names:
+        os.link(os.path.join(wheels, name), os.path.join(out, "files", name))
+    projects = {cuda_wheel_index.project_of(name) for name in names}
+    cuda_wheel_index.write_pages(out, projects, [], [], [])
+    open(os.path.join(out, "complete"), "w").close()
+
+
 def main():
+    if sys.argv[1] == "real":
+        return index_real(sys.argv[2], sys.argv[3])
     kind, out, label, which = sys.argv[1:5]
     components = SETS[which]
     os.makedirs(os.path.join(out, "files"), exist_ok=True)

@@ -12,10 +12,10 @@ packages=()
 for set in "$@"; do
   case "$set" in
     build) packages+=(g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev musl-tools
-                      libcurl4-openssl-dev libarchive-dev liblzma-dev zlib1g-dev nlohmann-json3-dev nettle-dev
+                      libcurl4-openssl-dev libarchive-dev liblzma-dev libisal-dev zlib1g-dev nlohmann-json3-dev nettle-dev
                       libelf-dev) ;;
     test) packages+=(catch2 zsh fish tmux python3 python3-venv xz-utils curl file jq lmod nginx time make strace) ;;
-    release) packages+=(dpkg-dev binutils binutils-aarch64-linux-gnu python3-venv cmake ninja-build make m4 autoconf automake libtool pkg-config perl twine) ;;
+    release) packages+=(dpkg-dev binutils binutils-aarch64-linux-gnu python3-venv cmake ninja-build make m4 autoconf automake libtool pkg-config perl twine nasm) ;;
     release-test) packages+=(debootstrap qemu-user-static) ;;
     *) echo "cudaenv: error: unknown package set '$set'" >&2
        echo "  use: $0 build|test|release|release-test..." >&2

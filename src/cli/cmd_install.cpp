@@ -1,4 +1,5 @@
 // install, uninstall, list-remote: toolkits from NVIDIA's redist archives or CUDA wheels (src/install/).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,11 +8,13 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
 #include "cli/driver_ceiling.h"
+#include "cli/interrupts.h"
 #include "cli/locked_install.h"
 #include "cli/project_lock.h"
 #include "cli/redist_source.h"
@@ -105,13 +108,19 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
     if (!rehashed) return rehashed.take_error();
     return ok_status();
   };
-  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash));
+  // The xz decoders allocate dictionary-sized buffers (8 MiB for xz -6); a fixed mmap threshold
+  // hands each back to the system when freed instead of letting glibc keep it in a per-thread
+  // arena. Process-wide, so it is set here, at the edge.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  std::optional<Interrupts> interrupts;  // the signals' handlers until the install returns
+  InterruptWatch watch{[&] { interrupts.emplace(); }, &Interrupts::interrupted};
+  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash, watch));
   if (result.already_installed) {
     print_note("CUDA " + request.label + " is already installed in " + result.home.string() + " (--force reinstalls it)");
     return ok_status();
   }
   std::string took = seconds_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  std::string from = result.plan.source == "pypi" ? " from " + result.plan.origin : "";
+  std::string from = result.plan.source == InstallSource::pypi ? " from " + result.plan.origin : "";
   print_note("installed CUDA " + request.label + from + " in " + took + " -> " + result.home.string() + " (" + summary(result) +
              ")");
   return ok_status();
@@ -203,7 +212,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     return InstallRequest{label, profile,       options.components,     platform,
                           jobs,  options.force, options.keep_downloads, options.libraries};
   };
-  if (source == "pypi") {
+  if (source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
     PackageIndex index(index_url);
     for (const std::string& version : options.versions) {
@@ -362,7 +371,7 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
   CUDAENV_TRY_ASSIGN(auto kind, install_source(options.source, session));
-  if (kind == "pypi") return run_list_remote_pypi(session, options, prefix);
+  if (kind == InstallSource::pypi) return run_list_remote_pypi(session, options, prefix);
   CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
   ReleaseSource source(session, folder.shipped, folder.base);
   const DiscoveredReleases& discovered = source.discovered(options.refresh   ? ListFreshness::refresh

@@ -46,7 +46,7 @@ Result<CudaLock> existing_lock(const CudaToml& toml) {
 }
 
 // Exit 1, naming each difference, when the lock no longer says what cuda.toml asks for.
-Result<int> check_lock(const CudaToml& toml, const std::string& source_kind) {
+Result<int> check_lock(const CudaToml& toml, InstallSource source_kind) {
   CUDAENV_TRY_ASSIGN(auto lock, existing_lock(toml));
   std::vector<std::string> differences = request_differences(lock.request, lock_request_of(toml, source_kind));
   if (!differences.empty()) {

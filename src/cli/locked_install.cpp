@@ -133,7 +133,7 @@ std::string relock_hint(const LockUse& use) {
 Status check_manifest_pin(const LockFile& file, const ReleaseCatalog& releases, const LockUse& use) {
   const CudaLock& lock = file.lock;
   const Release* release = releases.find(lock.label);
-  if (lock.request.source == "pypi" || use.skip_manifest_pin || !release || !release->sha256 ||
+  if (lock.request.source == InstallSource::pypi || use.skip_manifest_pin || !release || !release->sha256 ||
       *release->sha256 == lock.manifest_sha256) {
     return ok_status();
   }
@@ -237,15 +237,12 @@ Result<LockedInstall> locked_install(const Session& session, const LockFile& fil
   CUDAENV_TRY(check_manifest_pin(file, releases, use));
   say_replacements(places, replaced, file.path);
 
-  bool pypi = lock.request.source == "pypi";
+  bool pypi = lock.request.source == InstallSource::pypi;
   std::string folder = replaced.redist ? replaced.redist->root : lock.source;
   std::string origin = pypi && replaced.index ? replaced.index->root : pypi ? lock.source : folder;
-  InstallPlan exact{lock.label,
-                    pypi ? "pypi" : "redist",
-                    origin,
-                    pypi ? lock.metapackage : manifest_url(folder, lock.label),
-                    lock.manifest_sha256,
-                    {}};
+  InstallPlan exact{
+      lock.label, lock.request.source, origin, pypi ? lock.metapackage : manifest_url(folder, lock.label), lock.manifest_sha256,
+      {}};
   InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
   std::vector<WheelLookup> lookups;
   for (size_t i = 0; i < archives.size(); ++i) {

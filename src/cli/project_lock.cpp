@@ -146,9 +146,8 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, co
 
 }  // namespace
 
-LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind) {
-  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries,
-                     source_kind == "pypi" ? source_kind : ""};
+LockRequest lock_request_of(const CudaToml& toml, InstallSource source_kind) {
+  return LockRequest{toml.version, toml.profile.value_or(""), toml.components, toml.libraries, source_kind};
 }
 
 std::filesystem::path lock_path_of(const CudaToml& toml) { return toml.path.parent_path() / kLockFileName; }
@@ -187,7 +186,7 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
   lock.platforms = platforms;
   std::unique_ptr<PackageIndex> index;  // the pypi source's pages, read once for every platform
   PlanFiles plan_files;
-  if (request.source == "pypi") {
+  if (request.source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(sources.index_url_option, session));
     index = std::make_unique<PackageIndex>(index_url);
     CUDAENV_TRY_ASSIGN(auto label, resolve_wheel_label(*index, profiles, request.version,
@@ -208,7 +207,7 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
     InstallRequest wanted{lock.label, profile, request.components, platform, 4, false, false, {}};
     CUDAENV_TRY_ASSIGN(auto plan, plan_files(wanted, [] { return false; }));
     lock.manifest_sha256 = plan.pinned_by_sha256;
-    if (plan.source == "pypi") lock.metapackage = plan.pinned_by_url;
+    if (plan.source == InstallSource::pypi) lock.metapackage = plan.pinned_by_url;
     for (const PlannedFile& file : plan.files) lock.components.push_back(locked_file(file, platform));
     CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, lock.label, platform, sources, progress));
     for (const PlannedLibrary& library : libraries) lock.libraries.push_back(locked_library(library, platform));

@@ -17,8 +17,8 @@
 
 namespace cudaenv {
 
-// What a cuda.toml asks for, as a lock records it, from `source_kind` ("redist" or "pypi").
-LockRequest lock_request_of(const CudaToml& toml, const std::string& source_kind);
+// What a cuda.toml asks for, as a lock records it, with where its toolkit comes from.
+LockRequest lock_request_of(const CudaToml& toml, InstallSource source_kind);
 
 // cuda.lock beside the cuda.toml.
 std::filesystem::path lock_path_of(const CudaToml& toml);

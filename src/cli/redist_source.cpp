@@ -96,10 +96,10 @@ Result<std::string> host_platform(const std::string& option) {
 
 Setting source_setting(const std::string& option, const Session& session, const CudaToml* project) {
   return pick_setting({"--source", "CUDAENV_SOURCE", "source"}, option, session.env, project ? project->source : std::nullopt,
-                      project ? project->path : fs::path(), "redist");
+                      project ? project->path : fs::path(), std::string(source_name(InstallSource::redist)));
 }
 
-Result<std::string> install_source(const std::string& option, const Session& session) {
+Result<InstallSource> install_source(const std::string& option, const Session& session) {
   std::optional<CudaToml> project;
   if (option.empty() && !env_get(session.env, "CUDAENV_SOURCE").value_or("").size()) {
     CUDAENV_TRY_ASSIGN(auto loaded, load_project(session.fs, session.cwd));
@@ -107,11 +107,12 @@ Result<std::string> install_source(const std::string& option, const Session& ses
   }
   Setting source = source_setting(option, session, project ? &*project : nullptr);
   // cuda.toml's source was checked when it was read.
-  if (source.value != "redist" && source.value != "pypi") {
+  std::optional<InstallSource> kind = parse_install_source(source.value);
+  if (!kind) {
     return make_error(source.as_written() + " is not a source",
                       "use redist (NVIDIA's archives, or --mirror) or pypi (NVIDIA's CUDA wheels, or --index-url)", 2);
   }
-  return source.value;
+  return *kind;
 }
 
 Setting index_url_setting(const std::string& option, const Session& session) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/session.h"
+#include "core/install_source.h"
 #include "install/catalog.h"
 #include "mirror/release_discovery.h"
 #include "util/result.h"
@@ -56,8 +57,8 @@ Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, co
 Result<std::string> host_platform(const std::string& option);
 // --source, else CUDAENV_SOURCE, else the nearest cuda.toml's [cuda] source, else "redist".
 Setting source_setting(const std::string& option, const Session& session, const CudaToml* project);
-// Where toolkits come from, "redist" or "pypi"; an error names where another value was set.
-Result<std::string> install_source(const std::string& option, const Session& session);
+// Where toolkits come from; an error names where another value was set.
+Result<InstallSource> install_source(const std::string& option, const Session& session);
 
 // The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
 // else the last of pip's configuration files that sets index-url, else PyPI.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/install_source.h"
 #include "core/target.h"
 #include "core/toml_reader.h"
 #include "core/version.h"
@@ -73,7 +74,7 @@ class Parser {
         out_.profile = value;
       } else if (name == "source") {
         CUDAENV_TRY_ASSIGN(auto value, expect_string(k, v, "[cuda] source", "\"pypi\""));
-        if (value != "redist" && value != "pypi") {
+        if (!parse_install_source(value)) {
           return make_error(toml_position(path_, v.source().begin) + ": [cuda] source \"" + value + "\" is unknown",
                             "use \"redist\" (NVIDIA's archives or a mirror of them) or \"pypi\" (NVIDIA's wheels)");
         }

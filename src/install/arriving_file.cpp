@@ -35,9 +35,9 @@ void ArrivingFile::verified() {
   changed_.notify_all();
 }
 
-void ArrivingFile::fail(Error error) {
+void ArrivingFile::stop() {
   std::lock_guard lock(mutex_);
-  if (!error_) error_ = std::move(error);
+  stopped_ = true;
   changed_.notify_all();
 }
 
@@ -53,8 +53,8 @@ bool ArrivingFile::is_verified() const {
 
 bool ArrivingFile::wait_begun() {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return begun_ || error_; });
-  return !error_;
+  changed_.wait(lock, [&] { return begun_ || error_ || stopped_; });
+  return !error_ && !stopped_;
 }
 
 // A reader that had to wait is woken for a batch of bytes, or after a while for what is there,
@@ -66,20 +66,23 @@ constexpr std::uint64_t kWakeBytes = 1 << 20;
 constexpr std::chrono::milliseconds kWakeAfter{50};
 
 Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
-  if (turns_ && !turns_->between_reads()) return make_error("stopped");
+  // What the install stopped for is reported by whoever stopped it.
+  auto stopped = [&] { return make_error("the install stopped before " + path_.string() + " was read to its end"); };
+  if (turns_ && !turns_->between_reads()) return stopped();
   std::unique_lock lock(mutex_);
-  auto ready = [&] { return error_ || (begun_ && (read_ < arrived_ || verified_)); };
+  auto ready = [&] { return error_ || stopped_ || (begun_ && (read_ < arrived_ || verified_)); };
   if (!ready()) {
     lock.unlock();
     if (turns_) turns_->lend();
     lock.lock();
-    auto batch = [&] { return error_ || (begun_ && (arrived_ - read_ >= kWakeBytes || verified_)); };
+    auto batch = [&] { return error_ || stopped_ || (begun_ && (arrived_ - read_ >= kWakeBytes || verified_)); };
     if (!changed_.wait_for(lock, kWakeAfter, batch)) changed_.wait(lock, ready);
     lock.unlock();
-    if (turns_ && !turns_->take_back()) return make_error("stopped");
+    if (turns_ && !turns_->take_back()) return stopped();
     lock.lock();
   }
   if (error_) return *error_;
+  if (stopped_) return stopped();
   if (read_ == arrived_) return size_t{0};  // verified: the archive's end
   size_t size = static_cast<size_t>(std::min<std::uint64_t>(out.size(), arrived_ - read_));
   std::uint64_t offset = read_;

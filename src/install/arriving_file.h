@@ -3,7 +3,7 @@
 // file and says how far it got; the extraction reads the bytes in order, waiting for more, and
 // gets the archive's end only once the whole file has matched its sha256. So an archive unpacks as
 // it downloads, into the staging folder, which a mismatch removes whole; and nothing of it is
-// committed before its last byte matched. A failed download is the reader's error. How far the
+// committed before its last byte matched. A failed download stops the reader. How far the
 // reader lags behind is what the downloader paces the transfer by.
 
 #include <condition_variable>
@@ -28,8 +28,9 @@ class ArrivingFile : public ByteSource {
   void arrived(std::uint64_t size);
   // Complete, and it matched its sha256: the reader gets the end of the archive.
   void verified();
-  // The download failed, or the install stops: the reader gets `error`.
-  void fail(Error error);
+  // The install stops (another archive failed, or it was interrupted): the reader's next read
+  // fails, and whoever stopped it knows why.
+  void stop();
   // Bytes arrived that the reader has not read yet.
   std::uint64_t backlog() const;
   bool is_verified() const;
@@ -50,6 +51,7 @@ class ArrivingFile : public ByteSource {
   std::uint64_t arrived_ = 0;
   std::uint64_t read_ = 0;
   bool verified_ = false;
+  bool stopped_ = false;
   std::optional<Error> error_;
   OpenFd fd_;  // the reader's, opened when the bytes begin (the file is renamed once complete)
   const CoreTurns* turns_ = nullptr;

@@ -31,12 +31,14 @@ Result<size_t> MemorySource::read(std::span<std::uint8_t> out) {
 }
 
 Result<std::span<const std::uint8_t>> SourceBuffer::fill(size_t count) {
-  count = std::min(count, capacity_);
+  count = std::min(count, capacity_ - kKept);
   while (end_ - start_ < count && !ended_) {
-    if (start_ > 0) {  // keep what is left at the front, so the rest of the buffer is free
-      std::memmove(buffer_.get(), buffer_.get() + start_, end_ - start_);
-      end_ -= start_;
-      start_ = 0;
+    // What is left goes to the front, after the last kKept bytes consumed (for unconsume), so
+    // the rest of the buffer is free.
+    if (start_ > kKept) {
+      std::memmove(buffer_.get(), buffer_.get() + start_ - kKept, end_ - start_ + kKept);
+      end_ -= start_ - kKept;
+      start_ = kKept;
     }
     CUDAENV_TRY_ASSIGN(size_t got, source_.read({buffer_.get() + end_, capacity_ - end_}));
     if (got == 0) ended_ = true;

@@ -55,6 +55,13 @@ class SourceBuffer {
     start_ += count;
     offset_ += count;
   }
+  // Gives back the last `count` bytes consumed, at most kKept: an inflater (ISA-L) reads a few
+  // bytes past the end of its stream into its bit buffer, and they belong to what follows.
+  static constexpr size_t kKept = 8;
+  void unconsume(size_t count) {
+    start_ -= count;
+    offset_ -= count;
+  }
   // The source has no more bytes: what is buffered is all that is left.
   bool ended() const { return ended_; }
   // Where the first buffered byte lies in the archive.

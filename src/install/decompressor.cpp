@@ -1,7 +1,7 @@
 #include "install/decompressor.h"
 
+#include <isa-l/igzip_lib.h>
 #include <lzma.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -94,54 +94,48 @@ class XzDecompressor : public Decompressor {
   std::uint64_t padding_ = 0;
 };
 
-// zlib checks each gzip member's CRC-32 and length. Members may follow each other (gzip -d
-// reads them so); anything else after one is an error.
+// ISA-L checks each gzip member's CRC-32 and length (ISAL_GZIP: the header read, the trailer
+// verified). Members may follow each other (gzip -d reads them so); anything else after one is an
+// error. The one inflate of the install, as for wheels (zip_reader.cpp).
 class GzipDecompressor : public Decompressor {
  public:
-  ~GzipDecompressor() override {
-    if (started_) inflateEnd(&stream_);
-  }
-
-  Status start() {
-    if (inflateInit2(&stream_, 15 + 16) != Z_OK) return make_error("cannot start zlib's gzip decoder");
-    started_ = true;
-    return ok_status();
-  }
+  GzipDecompressor() { restart(); }
 
   Result<Step> decode(std::span<const std::uint8_t> in, std::span<std::uint8_t> out, bool in_is_last) override {
     if (between_members_) {
       if (in.empty()) return Step{0, 0, in_is_last};
       if (in[0] != 0x1f) return make_error("it has data after its gzip stream");
-      inflateReset(&stream_);
-      between_members_ = false;
+      restart();
     }
-    stream_.next_in = const_cast<Bytef*>(in.data());
-    stream_.avail_in = static_cast<uInt>(std::min<size_t>(in.size(), UINT32_MAX));
-    stream_.next_out = out.data();
-    stream_.avail_out = static_cast<uInt>(std::min<size_t>(out.size(), UINT32_MAX));
-    int status = inflate(&stream_, Z_NO_FLUSH);
-    Step step{in.size() - stream_.avail_in, out.size() - stream_.avail_out, false};
-    if (status == Z_STREAM_END) {
+    state_->next_in = const_cast<std::uint8_t*>(in.data());
+    state_->avail_in = static_cast<std::uint32_t>(std::min<size_t>(in.size(), UINT32_MAX));
+    state_->next_out = out.data();
+    state_->avail_out = static_cast<std::uint32_t>(std::min<size_t>(out.size(), UINT32_MAX));
+    size_t offered_in = state_->avail_in, offered_out = state_->avail_out;
+    int status = isal_inflate(state_.get());
+    Step step{offered_in - state_->avail_in, offered_out - state_->avail_out, false};
+    if (status == ISAL_INCORRECT_CHECKSUM)
+      return make_error("its gzip data fails its CRC-32 or length check: the data is corrupt");
+    if (status < 0) return make_error("its gzip data is corrupt (ISA-L error " + std::to_string(status) + ")");
+    if (state_->block_state == ISAL_BLOCK_FINISH) {
       between_members_ = true;
-      step.end = in_is_last && step.read == in.size();
+      step.unread = state_->read_in_length / 8;
+      step.end = in_is_last && step.read == in.size() && step.unread == 0;
       return step;
     }
-    if (status == Z_DATA_ERROR) {
-      return make_error(std::string("its gzip data is corrupt (zlib: ") + (stream_.msg ? stream_.msg : "invalid data") +
-                        ", where a wrong CRC-32 or length is a failed integrity check)");
-    }
-    if (status == Z_MEM_ERROR) return make_error("there is not enough memory to decode its gzip stream");
-    bool stuck = status == Z_BUF_ERROR && step.read == 0 && step.written == 0;
-    if (stuck && in_is_last && step.read == in.size())
+    if (step.read == 0 && step.written == 0 && in_is_last && in.empty())
       return make_error("its gzip data ends before the stream does: the file is cut short");
-    if (status != Z_OK && status != Z_BUF_ERROR)
-      return make_error("zlib fails on its gzip stream (error " + std::to_string(status) + ")");
     return step;
   }
 
  private:
-  z_stream stream_{};
-  bool started_ = false;
+  void restart() {
+    isal_inflate_init(state_.get());
+    state_->crc_flag = ISAL_GZIP;
+    between_members_ = false;
+  }
+
+  std::unique_ptr<inflate_state> state_ = std::make_unique<inflate_state>();
   bool between_members_ = false;
 };
 
@@ -170,11 +164,7 @@ Result<std::unique_ptr<Decompressor>> Decompressor::make(Format format) {
       CUDAENV_TRY(decoder->start());
       return std::unique_ptr<Decompressor>(std::move(decoder));
     }
-    case Format::gzip: {
-      auto decoder = std::make_unique<GzipDecompressor>();
-      CUDAENV_TRY(decoder->start());
-      return std::unique_ptr<Decompressor>(std::move(decoder));
-    }
+    case Format::gzip: return std::unique_ptr<Decompressor>(std::make_unique<GzipDecompressor>());
     case Format::none: break;
   }
   return std::unique_ptr<Decompressor>(std::make_unique<PlainTar>());

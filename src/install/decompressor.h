@@ -1,5 +1,5 @@
 #pragma once
-// The compression around a tar archive, undone as its bytes come in: xz by liblzma, gzip by zlib,
+// The compression around a tar archive, undone as its bytes come in: xz by liblzma, gzip by ISA-L,
 // each verifying every integrity check its format has; a plain tar passes through. The input is
 // untrusted (a mirror can vouch for any bytes): what follows the compressed stream, an index that
 // disagrees with the blocks, a failed check or a file cut short is an error.
@@ -28,6 +28,9 @@ class Decompressor {
     size_t read = 0;     // bytes of `in` taken
     size_t written = 0;  // bytes of `out` filled
     bool end = false;    // the stream ended with the file: nothing more will come out
+    // Bytes taken, in this call or before, that follow the stream's end (ISA-L reads ahead): the
+    // caller gives them back (SourceBuffer::unconsume), at most SourceBuffer::kKept.
+    size_t unread = 0;
   };
   // Decodes from `in` into `out`; `in_is_last` says no byte follows `in` in the file. Once the
   // compressed stream has ended (and, for xz, its index and footer matched every block and its

@@ -19,6 +19,7 @@
 #include "install/decompressor.h"
 #include "install/downloader.h"
 #include "install/library.h"
+#include "install/plan.h"
 #include "install/pypi_index.h"
 #include "install/zip_reader.h"
 #include "util/file_compare.h"
@@ -57,7 +58,7 @@ constexpr const char* kOverlapPrefix = ".cudaenv-overlap-";
 enum class MemberLayout { redist, wheel };
 
 MemberLayout layout_of(const std::filesystem::path& archive) {
-  return archive.extension() == ".whl" ? MemberLayout::wheel : MemberLayout::redist;
+  return is_wheel(archive) ? MemberLayout::wheel : MemberLayout::redist;
 }
 
 Error refused(const std::string& component, const std::filesystem::path& archive, const std::string& member,
@@ -296,20 +297,22 @@ std::string overlap_path(const std::string& path, const std::string& component) 
   return path.substr(0, name) + kOverlapPrefix + mine + "-" + path.substr(name);
 }
 
-// `copy` holds this archive's file for `path`, which `other` wrote first: the component first by
-// name keeps its file (mtime and all), and a difference in mode or bytes is recorded.
-Status settle_overlap(StagedFiles& files, const std::string& path, const std::string& copy, const std::string& component,
-                      const std::string& other, const std::string& member) {
-  Result<bool> same = same_mode_and_bytes(path, copy);
+// `copy` holds this archive's file for `path` (below `root`), which `other` wrote first: the
+// component first by name keeps its file (mtime and all), and a difference in mode or bytes is
+// recorded.
+Status settle_overlap(StagedFiles& files, const std::filesystem::path& root, const std::string& path, const std::string& copy,
+                      const std::string& component, const std::string& other, const std::string& member) {
+  std::string file = root / path, copied = root / copy;
+  Result<bool> same = same_mode_and_bytes(file, copied);
   if (!same) {
-    ::unlink(copy.c_str());
+    ::unlink(copied.c_str());
     return write_failure(component, member, same.error().message);
   }
   bool mine = component < other;
   if (mine) {
-    if (::rename(copy.c_str(), path.c_str()) != 0) return write_failure(component, member, std::strerror(errno));
+    if (::rename(copied.c_str(), file.c_str()) != 0) return write_failure(component, member, std::strerror(errno));
     files.set_owner(path, component);
-  } else if (::unlink(copy.c_str()) != 0) {
+  } else if (::unlink(copied.c_str()) != 0) {
     return write_failure(component, member, std::strerror(errno));
   }
   if (!*same) files.add_overlap(path, component, other);
@@ -325,13 +328,16 @@ Error archive_refused(const std::string& component, const std::filesystem::path&
 // The pieces of one member's data, in order; empty at its end.
 using ReadData = std::function<Result<std::span<const std::uint8_t>>()>;
 
-// Writes the members of one archive into the staging folder (the working directory), each
-// checked before anything of it is written; links are kept for make_links.
+// Writes the members of one archive into the staging folder `root`, each checked before anything
+// of it is written; links are kept for make_links. libarchive gets each path made absolute below
+// `root` (resolved, so that no folder above it is a symlink that SECURE_SYMLINKS would refuse):
+// the members' own paths were checked to be relative and without "..".
 class Unpacker {
  public:
-  Unpacker(const std::filesystem::path& archive, const std::string& component, StagedFiles& files,
-           const std::function<bool()>& should_stop, const CoreTurns* turns)
+  Unpacker(const std::filesystem::path& root, const std::filesystem::path& archive, const std::string& component,
+           StagedFiles& files, const std::function<bool()>& should_stop, const CoreTurns* turns)
       : out_(archive_write_disk_new(), archive_write_free),
+        root_(root),
         archive_(archive),
         component_(component),
         layout_(layout_of(archive)),
@@ -339,9 +345,11 @@ class Unpacker {
         files_(files),
         should_stop_(should_stop),
         turns_(turns) {
-    archive_write_disk_set_options(out_.get(), ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                                   ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+    archive_write_disk_set_options(out_.get(),
+                                   ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
   }
+
+  const std::filesystem::path& root() const { return root_; }
 
   // One member, `entry` as the archive has it, its data from `read`. The path below the staging
   // folder when it is a file this archive wrote and keeps; nullopt for a member skipped, a
@@ -361,13 +369,16 @@ class Unpacker {
     bool file = archive_entry_filetype(entry) != AE_IFDIR;
     std::unique_ptr<StagedFiles::Claim> claim;
     std::optional<std::string> other;
+    std::string written_as = path;
     if (file) {
       claim = files_.claim(path, turns_);
-      if (!claim) return make_error("stopped");
+      if (!claim) return make_error(component_ + ": the install stopped while " + member + " waited for another archive's copy");
       other = files_.owner(path);
       if (other == component_) other.reset();  // shipped twice by one archive: the later copy, as tar has it
-      if (other) archive_entry_copy_pathname(entry, overlap_path(path, component_).c_str());
+      if (other) written_as = overlap_path(path, component_);
     }
+    std::string on_disk = root_ / written_as;
+    archive_entry_copy_pathname(entry, on_disk.c_str());
     std::int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1;
     // Unset, libarchive writes what comes and no more: set, it would stretch a file whose data
     // is shorter into a sparse file of the declared size.
@@ -387,9 +398,9 @@ class Unpacker {
       return refused(component_, archive_, member,
                      "has " + std::to_string(written) + " bytes of data, but declares " + std::to_string(declared));
     }
-    if (auto why = size_on_disk_mismatch(archive_entry_pathname(entry), written)) return write_failure(component_, member, *why);
+    if (auto why = size_on_disk_mismatch(on_disk.c_str(), written)) return write_failure(component_, member, *why);
     if (other) {
-      CUDAENV_TRY(settle_overlap(files_, path, archive_entry_pathname(entry), component_, *other, member));
+      CUDAENV_TRY(settle_overlap(files_, root_, path, written_as, component_, *other, member));
       if (files_.owner(path) != component_) return std::optional<std::string>();
     } else {
       files_.set_owner(path, component_);
@@ -414,6 +425,7 @@ class Unpacker {
   }
 
   WriteArchive out_;
+  std::filesystem::path root_;
   std::filesystem::path archive_;
   std::string component_;
   MemberLayout layout_;
@@ -471,6 +483,7 @@ class TarStream {
       CUDAENV_TRY_ASSIGN(auto input, in_.fill(wanted));
       CUDAENV_TRY_ASSIGN(auto step, decoder_->decode(input, out_, in_.ended()));
       in_.consume(step.read);
+      in_.unconsume(step.unread);
       ended_ = step.end;
       // A decoder that takes nothing may need more bytes at once (a stream header).
       wanted = step.read == 0 && step.written == 0 ? input.size() + 1 : 1;
@@ -566,7 +579,8 @@ Result<UnpackedArchive> extract_zip(ByteSource& source, const std::filesystem::p
   if (!executable) return bad(executable.take_error());
   for (size_t i = 0; i < written.size(); ++i) {
     if (!written[i] || !(*executable)[i]) continue;
-    if (::chmod(written[i]->c_str(), 0755) != 0) return write_failure(component, *written[i], std::strerror(errno));
+    std::string file = unpacker.root() / *written[i];
+    if (::chmod(file.c_str(), 0755) != 0) return write_failure(component, *written[i], std::strerror(errno));
   }
   return unpacker.take();
 }
@@ -727,9 +741,12 @@ Result<std::string> read_wheel_metadata(std::string_view wheel, const std::strin
 }
 
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive_path,
-                                        const std::string& component, StagedFiles& files,
+                                        const std::string& component, const std::filesystem::path& staging, StagedFiles& files,
                                         const std::function<bool()>& should_stop, const CoreTurns* turns) {
-  Unpacker unpacker(archive_path, component, files, should_stop, turns);
+  std::error_code ec;
+  std::filesystem::path root = std::filesystem::canonical(staging, ec);
+  if (ec) return make_error("cannot resolve the staging folder " + staging.string() + ": " + ec.message());
+  Unpacker unpacker(root, archive_path, component, files, should_stop, turns);
   if (layout_of(archive_path) == MemberLayout::wheel) return extract_zip(source, archive_path, component, unpacker);
   return extract_tar(source, archive_path, component, unpacker);
 }

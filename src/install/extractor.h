@@ -112,11 +112,10 @@ struct UnpackedArchive {
   std::vector<std::string> outside;
 };
 
-// Unpacks the archive read from `source` into the current working directory, which the caller
-// has made the staging folder (so libarchive's relative-path safety checks apply to it alone).
-// `archive` names it (a .whl is a wheel, anything else a tar, plain or compressed with xz or
-// gzip); `component` names it in errors. Each archive's top folder is stripped; a wheel gives its
-// nvidia/cu13/ files only (wheel_toolkit_path); files at the root go to licenses/<component>/.
+// Unpacks the archive read from `source` into the folder `staging`. `archive` names it (a wheel,
+// by is_wheel, else a tar, plain or compressed with xz or gzip); `component` names it in errors.
+// Each archive's top folder is stripped; a wheel gives its nvidia/cu13/ files only
+// (wheel_toolkit_path); files at the root go to licenses/<component>/.
 // Refuses absolute paths, "..", links that resolve outside, device files, FIFOs, sparse files and
 // setuid/setgid bits, before anything of that member is written. A library (cuDNN, NCCL) writes
 // only its own files (library_files); its other members are skipped and listed. Links are not
@@ -128,8 +127,8 @@ struct UnpackedArchive {
 // extraction shares its core while it waits for a file another archive is writing (and `source`
 // for bytes).
 Result<UnpackedArchive> extract_archive(ByteSource& source, const std::filesystem::path& archive, const std::string& component,
-                                        StagedFiles& files, const std::function<bool()>& should_stop,
-                                        const CoreTurns* turns = nullptr);
+                                        const std::filesystem::path& staging, StagedFiles& files,
+                                        const std::function<bool()>& should_stop, const CoreTurns* turns = nullptr);
 
 // Makes the links of all the archives of an install below `root`, symlinks first, each kind in
 // path order, so the outcome never depends on which archive was written first. Nothing is

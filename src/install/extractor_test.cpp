@@ -116,10 +116,11 @@ std::string read_text(const fs::path& file) {
 
 using Archives = std::vector<std::pair<fs::path, std::string>>;
 
-Result<std::vector<ArchiveLink>> extract_file(const fs::path& archive, const std::string& component, StagedFiles& files) {
+Result<std::vector<ArchiveLink>> extract_file(const fs::path& archive, const std::string& component, const fs::path& staging,
+                                              StagedFiles& files) {
   auto source = FileSource::open(archive);
   if (!source) return source.take_error();
-  CUDAENV_TRY_ASSIGN(auto unpacked, extract_archive(*source, archive, component, files, nullptr));
+  CUDAENV_TRY_ASSIGN(auto unpacked, extract_archive(*source, archive, component, staging, files, nullptr));
   return unpacked.links;
 }
 
@@ -128,19 +129,16 @@ Result<std::vector<ArchiveLink>> extract_file(const fs::path& archive, const std
 Status extract_in_order(const fs::path& staging, const Archives& archives, StagedFiles& files) {
   fs::remove_all(staging);
   fs::create_directories(staging);
-  fs::path previous = fs::current_path();
-  fs::current_path(staging);
   std::vector<ArchiveLink> links;
   Status status = ok_status();
   for (const auto& [archive, component] : archives) {
-    auto extracted = extract_file(archive, component, files);
+    auto extracted = extract_file(archive, component, staging, files);
     if (!extracted) {
       status = extracted.take_error();
       break;
     }
     links.insert(links.end(), extracted->begin(), extracted->end());
   }
-  fs::current_path(previous);
   if (!status) return status;
   return make_links(staging, links);
 }
@@ -179,11 +177,11 @@ TEST_CASE("archives' links are made after every archive, and never over another 
 
   SECTION("a link is not on disk before make_symlinks") {
     fs::create_directories(staging);
-    fs::path previous = fs::current_path();
-    fs::current_path(staging);
+    fs::path elsewhere = fs::current_path();
     StagedFiles files;
-    auto links = extract_file(link, "cuda_link", files);
-    fs::current_path(previous);
+    auto links = extract_file(link, "cuda_link", staging, files);
+    CHECK(fs::current_path() == elsewhere);  // written below `staging`, not where the process is
+    CHECK_FALSE(fs::exists(elsewhere / "lib" / "libx.so.1"));
     REQUIRE(links);
     CHECK(links->size() == 2);
     CHECK_FALSE(fs::exists(fs::symlink_status(staging / "share")));

@@ -1,8 +1,6 @@
 #include "install/installer.h"
 
 #include <fcntl.h>
-#include <malloc.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,59 +31,6 @@
 namespace cudaenv {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void on_interrupt(int) { g_interrupted = true; }
-
-// SIGINT/SIGTERM set a flag the download and extraction loops poll, so the staging folder is
-// removed and partial downloads kept instead of dying half-way.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted = false;
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {
-  }, old_term_{};
-};
-
-// Extraction needs the staging folder as working directory (see extract_archive). The one
-// before is kept open, not by name: a folder deeper than PATH_MAX has no name to go back to.
-class WorkingDirectory {
- public:
-  static Result<std::unique_ptr<WorkingDirectory>> enter(const fs::path& dir) {
-    int previous = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (previous < 0 || ::chdir(dir.c_str()) != 0) {
-      Error error = make_error("cannot enter " + dir.string() + ": " + std::strerror(errno));
-      if (previous >= 0) ::close(previous);
-      return error;
-    }
-    return std::unique_ptr<WorkingDirectory>(new WorkingDirectory(previous));
-  }
-  ~WorkingDirectory() {
-    if (::fchdir(previous_) != 0) (void)::chdir("/");
-    ::close(previous_);
-  }
-  WorkingDirectory(const WorkingDirectory&) = delete;
-  WorkingDirectory& operator=(const WorkingDirectory&) = delete;
-
- private:
-  explicit WorkingDirectory(int previous) : previous_(previous) {}
-  int previous_;
-};
 
 bool is_link(const fs::path& path) {
   struct stat st {};
@@ -278,8 +223,9 @@ Status write_metadata(const fs::path& root, const InstallRequest& request, const
   receipt["profile"] = request.profile;
   receipt["platform"] = request.platform;
   receipt["source"] = plan.origin;
-  receipt["source_kind"] = plan.source;
-  receipt[plan.source == "pypi" ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url}, {"sha256", plan.pinned_by_sha256}};
+  receipt["source_kind"] = source_name(plan.source);
+  receipt[plan.source == InstallSource::pypi ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
+                                                                              {"sha256", plan.pinned_by_sha256}};
   // No time or host: two installs of one plan (one cuda.lock) write the same receipt.
   receipt["components"] = nlohmann::ordered_json::array();
   for (const PlannedFile& file : plan.files) {
@@ -349,8 +295,10 @@ class Unpacking {
   Unpacking(const DownloadJob& job, size_t index, ArrivingFile& arriving, CoreSlots& cores, CoreSlots& decoders)
       : job_(job), index_(index), arriving_(arriving), cores_(cores), decoders_(decoders) {}
 
-  // `failed` runs with the error when the extraction fails.
-  void run(StagedFiles& files, ProgressReporter& progress, const std::function<void(Error, size_t)>& failed) {
+  // `failed` runs with the error when the extraction fails, unless the install is `stopping`
+  // already: then the error is only a consequence (a read or a wait that was cut short).
+  void run(const fs::path& staging, StagedFiles& files, ProgressReporter& progress, const std::function<bool()>& interrupted,
+           const std::function<bool()>& stopping, const std::function<void(Error, size_t)>& failed) {
     std::uint64_t priority = job_.size;
     bool holding = false;
     CoreTurns turns{[&] { return cores_.yield(priority); },
@@ -367,14 +315,14 @@ class Unpacking {
       return;
     }
     progress.extracting(index_);
-    auto stop = [] { return g_interrupted.load(); };
-    auto extracted = extract_archive(arriving_, job_.destination, job_.component, files, stop, &turns);
+    auto extracted = extract_archive(arriving_, job_.destination, job_.component, staging, files, interrupted, &turns);
     arriving_.set_turns(nullptr);
     if (holding) cores_.give_back();
     decoders_.give_back();
     if (!extracted) {
+      if (stopping()) return;
       Error error = extracted.take_error();
-      if (error.exit_code != 130) error.message += " (downloaded from " + job_.url + ")";
+      error.message += " (downloaded from " + job_.url + ")";
       failed(std::move(error), index_);
       return;
     }
@@ -399,12 +347,7 @@ class Unpacking {
 // goes on only when every archive has matched; any failure stops the rest, and the caller removes
 // the staging folder.
 Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, const fs::path& staging, int jobs_wanted,
-                                             ProgressReporter& progress) {
-  // The xz decoders allocate dictionary-sized buffers; a fixed mmap threshold hands each back to
-  // the system when freed instead of letting glibc keep it in a per-thread arena.
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-  auto cwd = WorkingDirectory::enter(staging);
-  if (!cwd) return cwd.take_error();
+                                             ProgressReporter& progress, const std::function<bool()>& interrupted) {
   std::vector<ArrivingFile> arriving(jobs.size());
   CoreSlots cores(usable_cores());
   CoreSlots decoders(kMostDecoders);
@@ -432,13 +375,15 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
     }
     cores.stop();
     decoders.stop();
-    for (ArrivingFile& file : arriving) file.fail(make_error("stopped"));
+    for (ArrivingFile& file : arriving) file.stop();
   };
+  auto stopping = [&] { return failed.load() || interrupted(); };
   StagedFiles files;
   std::vector<std::thread> threads;
   for (auto& one : unpacking) {
     threads.emplace_back([&, one = one.get()] {
-      one->run(files, progress, [&](Error error, size_t index) { stop_all(std::move(error), index); });
+      one->run(staging, files, progress, interrupted, stopping,
+               [&](Error error, size_t index) { stop_all(std::move(error), index); });
     });
   }
   DownloadOptions options;
@@ -447,12 +392,12 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   std::uint64_t archive_bytes = 0;
   for (const DownloadJob& job : jobs) archive_bytes += job.size;
   options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
-  options.should_stop = [] { return g_interrupted.load(); };
+  options.should_stop = interrupted;
   options.wanted = [&](size_t i) { return !failed || awaited == i; };
   Status downloaded = download_all(jobs, options, progress);
   if (!downloaded) stop_all(std::nullopt, kNone);
   for (std::thread& thread : threads) thread.join();
-  if (g_interrupted) return interrupted_error();
+  if (interrupted()) return interrupted_error();
   // A download's own failure (a sha256 mismatch, an HTTP error) is the cause; else the first
   // extraction that failed.
   if (!downloaded) return downloaded.take_error();
@@ -527,7 +472,8 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
 
 // Downloads and unpacks the plan into a fresh staging folder beside versions/<label> and gives
 // it the toolkit layout and metadata; nothing is left behind on failure.
-Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, ProgressReporter& progress) {
+Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, ProgressReporter& progress,
+                       const std::function<bool()>& interrupted) {
   std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
@@ -543,12 +489,11 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
   progress.begin(names, sizes, "CUDA " + label);
-  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, progress);
+  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, progress, interrupted);
   Status built = libraries ? ok_status() : Status(libraries.error());
   progress.end();
   if (built) built = add_lib64_link(staging);
-  bool has_wheels =
-      std::any_of(plan.files.begin(), plan.files.end(), [](const PlannedFile& f) { return !f.distribution.empty(); });
+  bool has_wheels = std::any_of(jobs.begin(), jobs.end(), [](const DownloadJob& job) { return is_wheel(job.destination); });
   if (built && has_wheels) {
     // A link to a library's file is the library's too.
     auto links = add_soname_links(staging);
@@ -565,7 +510,7 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
     for (auto& [library, added] : *libraries) std::sort(added.begin(), added.end());
     built = write_metadata(staging, prepared.effective, plan, *libraries);
   }
-  if (built && g_interrupted) built = interrupted_error();
+  if (built && interrupted()) built = interrupted_error();
   if (!built) {
     remove_tree(staging);
     return built.take_error();
@@ -597,12 +542,13 @@ std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
 
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
                                       const PlanFiles& plan_files, ProgressReporter& progress,
-                                      const std::function<Status()>& rehash) {
+                                      const std::function<Status()>& rehash, const InterruptWatch& interrupts) {
   CUDAENV_TRY_ASSIGN(auto prepared, prepare(layout, profiles, request, progress));
   if (prepared.already_installed) return InstallResult{true, prepared.target, {}};
-  InterruptGuard interrupts;
-  CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, [] { return g_interrupted.load(); }));
-  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, progress));
+  interrupts.watch();
+  const std::function<bool()>& interrupted = interrupts.interrupted;
+  CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, interrupted));
+  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, progress, interrupted));
   CUDAENV_TRY(commit(staging, prepared, plan));
   Status rehashed = rehash();
   if (!rehashed)

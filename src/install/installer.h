@@ -19,34 +19,28 @@ namespace cudaenv {
 
 inline constexpr const char* kInstallReceiptName = "cudaenv-install.json";
 
-struct InstallRequest {
-  std::string label;                    // a full release label, already resolved
-  std::string profile;                  // minimal | torch | full
-  std::vector<std::string> components;  // extras
-  std::string platform;
-  int jobs = 4;
-  bool force = false;           // reinstall even when present
-  bool keep_downloads = false;  // leave the downloads in the cache
-  // Libraries of the toolkit ("cudnn", "nccl@2.28"): the source's PlanFiles adds their files.
-  std::vector<std::string> libraries;
-};
-
 struct InstallResult {
   bool already_installed = false;
   std::filesystem::path home;
   InstallPlan plan;  // what was installed (no files when already installed)
 };
 
-// A source's part of an install: which files make the request (widened by what an existing
-// install has). It runs under the label's install lock; `should_stop` is true once interrupted.
-using PlanFiles = std::function<Result<InstallPlan>(const InstallRequest&, const std::function<bool()>& should_stop)>;
+// How the user stops an install (Ctrl-C, SIGTERM), owned by the CLI's edge, which holds the
+// signal handlers. `watch` runs once the install holds its label's lock and begins to plan (a
+// signal before, while it waits for another install, ends the process as usual); from then on
+// `interrupted`, polled by every step, says whether the user stopped it.
+struct InterruptWatch {
+  std::function<void()> watch;
+  std::function<bool()> interrupted;
+};
 
 // One release into versions/<label>: prepare (lock, stale work folders, what is installed),
 // plan (the source's `plan_files`), stage (download, check, extract, layout, metadata into a
-// staging folder) and commit (rename into place, drop downloads, `rehash`).
+// staging folder) and commit (rename into place, drop downloads, `rehash`). Once interrupted, the
+// staging folder is removed, partial downloads are kept, and the error is interrupted_error().
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
                                       const PlanFiles& plan_files, ProgressReporter& progress,
-                                      const std::function<Status()>& rehash);
+                                      const std::function<Status()>& rehash, const InterruptWatch& interrupts);
 
 // One file an installed toolkit's receipt lists, libraries included.
 struct ReceiptFile {

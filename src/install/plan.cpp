@@ -113,6 +113,8 @@ Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest,
   return plan;
 }
 
+bool is_wheel(const std::filesystem::path& archive) { return archive.extension() == ".whl"; }
+
 std::optional<std::string> redist_platform_for(const std::string& machine) {
   if (machine == "x86_64") return std::string("linux-x86_64");
   if (machine == "aarch64" || machine == "arm64") return std::string("linux-sbsa");

@@ -3,10 +3,13 @@
 // redist source's planning of one release's archives from its manifest and the profiles.
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/install_source.h"
 #include "install/catalog.h"
 #include "install/redist_manifest.h"
 #include "util/result.h"
@@ -24,8 +27,8 @@ struct PlannedFile {
 };
 
 struct InstallPlan {
-  std::string label;   // "13.2.2"
-  std::string source;  // "redist" | "pypi"
+  std::string label;  // "13.2.2"
+  InstallSource source = InstallSource::redist;
   std::string origin;  // the redist folder (ending in '/') or the package index root
   // What fixed the component versions: redistrib_<label>.json, or the cuda-toolkit metapackage wheel.
   std::string pinned_by_url;
@@ -33,6 +36,26 @@ struct InstallPlan {
   std::vector<PlannedFile> files;
   bool operator==(const InstallPlan&) const = default;
 };
+
+// Whether an archive is a wheel (a zip laid out as NVIDIA's CUDA wheels), else a redist tar: by
+// its file name, the one place this is decided.
+bool is_wheel(const std::filesystem::path& archive);
+
+struct InstallRequest {
+  std::string label;                    // a full release label, already resolved
+  std::string profile;                  // minimal | torch | full
+  std::vector<std::string> components;  // extras
+  std::string platform;
+  int jobs = 4;
+  bool force = false;           // reinstall even when present
+  bool keep_downloads = false;  // leave the downloads in the cache
+  // Libraries of the toolkit ("cudnn", "nccl@2.28"): the source's PlanFiles adds their files.
+  std::vector<std::string> libraries;
+};
+
+// A source's part of an install: which files make the request (widened by what an existing
+// install has). It runs under the label's install lock; `should_stop` is true once interrupted.
+using PlanFiles = std::function<Result<InstallPlan>(const InstallRequest&, const std::function<bool()>& should_stop)>;
 
 // The redist source's plan: one archive per component of redistrib_<label>.json.
 struct PlanRequest {

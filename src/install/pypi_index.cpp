@@ -411,7 +411,7 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
   CUDAENV_TRY_ASSIGN(auto metadata, index.wheel_metadata(release->metapackage));
   std::map<std::string, std::string> pins = required_versions(metadata);
   CUDAENV_TRY_ASSIGN(auto wanted, wanted_wheels(profiles, request, pins));
-  InstallPlan plan{request.label, "pypi", index.url(), release->metapackage.url, release->metapackage.sha256, {}};
+  InstallPlan plan{request.label, InstallSource::pypi, index.url(), release->metapackage.url, release->metapackage.sha256, {}};
   for (const auto& [component, distribution] : wanted) {
     auto pin = pins.find(distribution);
     if (pin == pins.end()) {

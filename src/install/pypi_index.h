@@ -16,7 +16,6 @@
 #include "core/setting.h"
 #include "install/catalog.h"
 #include "install/downloader.h"
-#include "install/installer.h"
 #include "install/plan.h"
 #include "torch/index_parser.h"
 #include "util/environment.h"

@@ -251,7 +251,7 @@ TEST_CASE("plan_wheels: one wheel per component at the metapackage's pins") {
   ProfileCatalog catalog = profiles();
   auto plan = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libnvjitlink"}, "linux-sbsa"});
   REQUIRE(plan.ok());
-  CHECK(plan->source == "pypi");
+  CHECK(plan->source == InstallSource::pypi);
   CHECK(plan->origin == "http://index/simple");
   CHECK(plan->pinned_by_url == "http://index/files/cuda_toolkit-13.2.2-py2.py3-none-any.whl");
   std::vector<std::string> components;

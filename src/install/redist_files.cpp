@@ -49,7 +49,7 @@ PlanFiles plan_redist_files(const ReleaseCatalog& releases, const ProfileCatalog
     CUDAENV_TRY_ASSIGN(
         auto archives,
         plan_install(manifest, profiles, PlanRequest{request.label, request.profile, request.components, request.platform}));
-    InstallPlan plan{request.label, "redist", folder.base_url, url, sha256_hex(text), {}};
+    InstallPlan plan{request.label, InstallSource::redist, folder.base_url, url, sha256_hex(text), {}};
     for (const PlannedArchive& archive : archives) {
       plan.files.push_back(PlannedFile{archive.component,
                                        archive.version,

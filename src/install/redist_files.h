@@ -7,7 +7,7 @@
 
 #include "install/catalog.h"
 #include "install/downloader.h"
-#include "install/installer.h"
+#include "install/plan.h"
 #include "install/progress.h"
 
 namespace cudaenv {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "install/zip_reader.h"
+#include "support/deflated.h"
 
 using namespace cudaenv;
 
@@ -21,20 +22,6 @@ void put32(std::string& out, std::uint32_t value) {
 void put64(std::string& out, std::uint64_t value) {
   put32(out, static_cast<std::uint32_t>(value));
   put32(out, static_cast<std::uint32_t>(value >> 32));
-}
-
-std::string deflated(const std::string& data) {
-  z_stream stream{};
-  REQUIRE(deflateInit2(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&stream, data.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  stream.avail_in = static_cast<uInt>(data.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return out;
 }
 
 std::uint32_t crc_of(const std::string& data) {

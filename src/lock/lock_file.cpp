@@ -133,7 +133,7 @@ bool is_folder_url(std::string_view text) {
 bool is_source_url(std::string_view text) {
   return has_scheme(text) && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos;
 }
-bool is_pypi(std::string_view text) { return text == "pypi"; }
+bool is_pypi(std::string_view text) { return parse_install_source(text) == InstallSource::pypi; }
 
 Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml::table& table, const std::string& where) {
   TableReader reader(path, table, where);
@@ -218,7 +218,8 @@ std::string render_lock(CudaLock lock) {
   if (!lock.request.profile.empty()) line(out, "profile", lock.request.profile);
   out += "components = " + toml_list(lock.request.components) + "\n";
   out += "libraries = " + toml_list(lock.request.libraries) + "\n";
-  if (!lock.request.source.empty()) line(out, "source", lock.request.source);
+  // A redist lock writes no source: locks written before there were wheels read the same.
+  if (lock.request.source == InstallSource::pypi) line(out, "source", std::string(source_name(lock.request.source)));
   out += "\n[toolkit]\n";
   line(out, "label", lock.label);
   line(out, "profile", lock.profile);
@@ -250,7 +251,7 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   auto components = asked.list("components");
   auto libraries = asked.list("libraries");
   auto source_kind = asked.checked("source", is_pypi, "must be \"pypi\", or absent for the redist archives", false);
-  bool pypi = source_kind && !source_kind->empty();
+  bool pypi = source_kind && !source_kind->empty();  // is_pypi let nothing else through
   auto label = got.checked("label", is_label, "must be a CUDA release label such as 12.4.1");
   auto installed_profile = got.checked("profile", is_name, "must be a profile name");
   auto platforms = got.list("platforms");
@@ -270,7 +271,7 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   if (!source) return source.take_error();
   if (!manifest_sha256) return manifest_sha256.take_error();
   if (!metapackage) return metapackage.take_error();
-  lock.request = LockRequest{*version, *profile, *components, *libraries, *source_kind};
+  lock.request = LockRequest{*version, *profile, *components, *libraries, pypi ? InstallSource::pypi : InstallSource::redist};
   lock.metapackage = *metapackage;
   lock.label = *label;
   lock.profile = *installed_profile;
@@ -312,8 +313,7 @@ std::vector<std::string> request_differences(const LockRequest& locked, const Lo
   differ("profile", shown(locked.profile), shown(wanted.profile));
   differ("components", toml_list(sorted(locked.components)), toml_list(sorted(wanted.components)));
   differ("libraries", toml_list(sorted(locked.libraries)), toml_list(sorted(wanted.libraries)));
-  auto source = [](const std::string& value) { return value.empty() ? std::string("redist") : value; };
-  differ("source", source(locked.source), source(wanted.source));
+  differ("source", std::string(source_name(locked.source)), std::string(source_name(wanted.source)));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/install_source.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -26,7 +27,7 @@ struct LockRequest {
   std::string profile;                  // "" when cuda.toml names none (the default was used)
   std::vector<std::string> components;  // as written
   std::vector<std::string> libraries;   // "cudnn", "nccl@2.28"
-  std::string source;                   // "pypi" for NVIDIA's CUDA wheels; "" for the redist archives
+  InstallSource source = InstallSource::redist;
 
   bool operator==(const LockRequest&) const = default;
 };

@@ -21,7 +21,7 @@ LockedArchive component(const std::string& name, const std::string& platform, co
 
 CudaLock sample_lock() {
   CudaLock lock;
-  lock.request = LockRequest{"12.4", "torch", {"libcurand"}, {"cudnn@9.10"}, ""};
+  lock.request = LockRequest{"12.4", "torch", {"libcurand"}, {"cudnn@9.10"}, InstallSource::redist};
   lock.label = "12.4.1";
   lock.profile = "torch";
   lock.platforms = {"linux-x86_64", "linux-sbsa"};
@@ -118,9 +118,10 @@ TEST_CASE("cuda.lock: a damaged value is named by position and key") {
 }
 
 TEST_CASE("cuda.lock: --check names each setting cuda.toml changed") {
-  LockRequest locked{"12.4", "", {"libcurand", "libcufft"}, {"cudnn"}, ""};
-  CHECK(request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}, ""}).empty());
-  auto differences = request_differences(locked, LockRequest{"12.6", "torch", {"libcurand"}, {}, "pypi"});
+  LockRequest locked{"12.4", "", {"libcurand", "libcufft"}, {"cudnn"}, InstallSource::redist};
+  CHECK(
+      request_differences(locked, LockRequest{"12.4", "", {"libcufft", "libcurand"}, {"cudnn"}, InstallSource::redist}).empty());
+  auto differences = request_differences(locked, LockRequest{"12.6", "torch", {"libcurand"}, {}, InstallSource::pypi});
   REQUIRE(differences.size() == 5);
   CHECK(differences[0] == "version: cuda.lock has \"12.4\", cuda.toml has \"12.6\"");
   CHECK(differences[1] == "profile: cuda.lock has none, cuda.toml has \"torch\"");
@@ -130,7 +131,7 @@ TEST_CASE("cuda.lock: --check names each setting cuda.toml changed") {
 
 TEST_CASE("cuda.lock: a toolkit from a package index keeps its index, metapackage and wheels") {
   CudaLock lock = sample_lock();
-  lock.request.source = "pypi";
+  lock.request.source = InstallSource::pypi;
   lock.source = "https://pypi.example/simple";
   lock.metapackage = "https://pypi.example/files/cuda_toolkit-13.2.1-py2.py3-none-any.whl";
   lock.components = {component("cuda_nvcc", "linux-x86_64", "13.2.75")};

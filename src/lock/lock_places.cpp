@@ -39,7 +39,7 @@ Result<ArchivePlace> wheel_place(const CudaLock& lock, const LockedArchive& arch
                         kDamagedLockHint);
     }
     root = archive.source.substr(0, archive.source.size() - page_tail.size());
-  } else if (lock.request.source != "pypi") {
+  } else if (lock.request.source != InstallSource::pypi) {
     return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is a wheel without its package index",
                       kDamagedLockHint);
   }
@@ -61,7 +61,7 @@ const char* place_kind_name(PlaceKind kind) {
 
 Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& archive, const std::filesystem::path& path) {
   if (!archive.distribution.empty()) return wheel_place(lock, archive, path);
-  if (lock.request.source == "pypi" && archive.source.empty()) {
+  if (lock.request.source == InstallSource::pypi && archive.source.empty()) {
     return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") has no distribution, which every " +
                           "wheel of a lock of source = \"pypi\" has",
                       kDamagedLockHint);

@@ -77,7 +77,7 @@ TEST_CASE("a wheel lies on the index of its project page, or of its pypi lock") 
   CHECK_FALSE(archive_place(lock, nccl, kLock));
 
   CudaLock pypi = redist_lock("http://proxy.local/simple");
-  pypi.request.source = "pypi";
+  pypi.request.source = InstallSource::pypi;
   LockedArchive nvcc = archive("cuda_nvcc", "http://proxy.local/files/nvidia_cuda_nvcc-13.2.75-py3-none-any.whl");
   nvcc.distribution = "nvidia-cuda-nvcc";
   auto wheel = archive_place(pypi, nvcc, kLock);

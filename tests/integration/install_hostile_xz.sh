@@ -107,7 +107,7 @@ for kind in tar gz xz; do
     assert_contains "$ERR" "bytes of data after the end of its tar archive" "bad_${kind}_$mutation: said as it is"
   done
 done
-refused bad_gz_crc "its gzip data is corrupt (zlib: incorrect data check"
+refused bad_gz_crc "its gzip data fails its CRC-32 or length check"
 refused bad_gz_after "it has data after its gzip stream"
 
 finish

@@ -160,6 +160,15 @@ void send_body(int fd, int file, off_t offset, off_t length, const std::string& 
   }
 }
 
+// A project page's type by its first byte (the test indexes write PEP 691 JSON and PEP 503 HTML
+// alike as index.html), as a package index sends it: uv refuses a page without one.
+std::string content_type(int file, const std::string& path) {
+  if (!path.ends_with(".html")) return "application/octet-stream";
+  char first = 0;
+  if (::pread(file, &first, 1, 0) == 1 && first == '{') return "application/vnd.pypi.simple.v1+json";
+  return "text/html";
+}
+
 // Bodies of the hostile faults: each ends only when the client goes away.
 void send_forever(int fd, const std::string& headers, const std::string& start, char filler) {
   if (!send_text(fd, headers) || !send_text(fd, start)) return;
@@ -273,7 +282,8 @@ void serve(int fd) {
                             ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes " + std::to_string(start) + "-" +
                                   std::to_string(st.st_size - 1) + "/" + std::to_string(st.st_size) + "\r\n"
                             : std::string("HTTP/1.1 200 OK\r\n");
-  headers += "Content-Length: " + std::to_string(length) + "\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n";
+  headers += "Content-Type: " + content_type(file, path) + "\r\nContent-Length: " + std::to_string(length) +
+             "\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n";
   if (send_text(fd, headers) && method != "HEAD") send_body(fd, file, start, length, fault);
   ::close(file);
 }
