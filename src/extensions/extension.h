@@ -27,9 +27,9 @@ struct MissingLibrary {
 
 // What the module's .nv_fatbin holds, and the archs checked that nothing in it runs on.
 struct KernelCoverage {
-  std::vector<ArchEntry> sass;                 // cubins: sm_80, sm_90a (suffix kept)
-  std::vector<ArchEntry> ptx;                  // PTX: compute_90 (ptx = true)
-  std::vector<ComputeCapability> uncovered;    // checked archs with neither SASS nor PTX that runs there
+  std::vector<ArchEntry> sass;               // cubins: sm_80, sm_90a (suffix kept)
+  std::vector<ArchEntry> ptx;                // PTX: compute_90 (ptx = true)
+  std::vector<ComputeCapability> uncovered;  // checked archs with neither SASS nor PTX that runs there
 };
 
 struct ExtensionModule {
@@ -40,25 +40,25 @@ struct ExtensionModule {
 };
 
 struct ExtensionPackage {
-  std::string name;     // the dist-info's Name, as written: "flash_attn" / "flash-attn"
-  std::string version;  // the dist-info's Version: "2.8.3+cu12torch2.4cxx11abiTRUE"
+  std::string name;                            // the dist-info's Name, as written: "flash_attn" / "flash-attn"
+  std::string version;                         // the dist-info's Version: "2.8.3+cu12torch2.4cxx11abiTRUE"
   std::optional<std::string> built_for_torch;  // what the package says: Requires-Dist "torch==2.4.1", or "2.4" from its version
   std::optional<std::string> built_for_cuda;   // "12.4" from "+cu124" in its version, where it says
   std::vector<ExtensionModule> modules;        // only those linking torch's libraries or a CUDA library
 };
 
 struct ExtensionScan {
-  bool ran = false;         // false: no interpreter with torch to scan
-  std::string skipped;      // why it did not run, when it did not
-  std::size_t module_count = 0;                // extension modules inspected
-  std::vector<ExtensionPackage> packages;      // every package with at least one inspected module
-  std::vector<ComputeCapability> archs;        // what kernels were checked for
-  std::string archs_source;                    // "GPUs here", "cuda.toml arch (/p/cuda.toml)", ...
-  std::optional<bool> torch_cxx11_abi;         // torch._C._GLIBCXX_USE_CXX11_ABI
-  std::string python_tag;                      // "cp312"
-  std::string platform;                        // "linux_x86_64"
+  bool ran = false;                               // false: no interpreter with torch to scan
+  std::string skipped;                            // why it did not run, when it did not
+  std::size_t module_count = 0;                   // extension modules inspected
+  std::vector<ExtensionPackage> packages;         // every package with at least one inspected module
+  std::vector<ComputeCapability> archs;           // what kernels were checked for
+  std::string archs_source;                       // "GPUs here", "cuda.toml arch (/p/cuda.toml)", ...
+  std::optional<bool> torch_cxx11_abi;            // torch._C._GLIBCXX_USE_CXX11_ABI
+  std::string python_tag;                         // "cp312"
+  std::string platform;                           // "linux_x86_64"
   std::optional<std::uint64_t> memory_available;  // bytes (MemAvailable), for MAX_JOBS
-  std::vector<std::string> unreadable;         // "FILE: why" for files that could not be read (truncated ELF, ...)
+  std::vector<std::string> unreadable;            // "FILE: why" for files that could not be read (truncated ELF, ...)
 };
 
 }  // namespace cudaenv
