@@ -13,7 +13,10 @@ for how in hardlink symlink copy; do
   tk="$WORK/tk/loop-$how"
   mkdir -p "$tk/bin"
   case $how in
-    hardlink) ln "$BUILD/cudaenv-shim" "$tk/bin/nvcc" ;;
+    hardlink) ln "$BUILD/cudaenv-shim" "$tk/bin/nvcc" 2>/dev/null || {
+      echo "loop-hardlink not tried: $WORK and $BUILD are on different file systems"
+      continue
+    } ;;
     symlink) ln -s "$SHIMS/nvcc" "$tk/bin/nvcc" ;;
     copy) cp "$BUILD/cudaenv-shim" "$tk/bin/nvcc" ;;
   esac

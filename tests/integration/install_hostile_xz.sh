@@ -17,7 +17,9 @@ TOP=cuda_evil-linux-x86_64-1.0-archive
 mkdir -p "$WORK/evil/$TOP/lib" "$WORK/evil/$TOP/include"
 head -c 300000 /dev/urandom >"$WORK/evil/$TOP/lib/libevil.so"
 seq 1 20000 >"$WORK/evil/$TOP/include/evil.h"
-tar -C "$WORK/evil" -cf "$WORK/evil.tar" "$TOP"
+# The random library first, whatever order the folder lists in (tmpfs and ext4 differ): the
+# flip-stored mutation needs a stored chunk in the first block.
+tar -C "$WORK/evil" --no-recursion -cf "$WORK/evil.tar" "$TOP" "$TOP/lib" "$TOP/lib/libevil.so" "$TOP/include" "$TOP/include/evil.h"
 
 # add_evil NAME FILE: FILE served as component NAME's archive (its extension kept).
 add_evil() {
