@@ -52,6 +52,13 @@ FastPath fast_path_for(const fs::path& cwd, const std::optional<fs::path>& proje
   return fast;
 }
 
+// An error the prompt says and goes on past: its lines, tagged as a warning.
+std::vector<std::string> warning_lines(const Error& error) {
+  std::vector<std::string> lines = error_lines(error);
+  lines.front().replace(0, std::string_view("cudaenv: error").size(), "cudaenv: warning");
+  return lines;
+}
+
 Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path& cwd, const Layout& layout,
                const HookEffects& effects, bool nothing_requested, std::vector<Watch>& watches) {
   Outcome outcome;
@@ -64,8 +71,7 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
   if (effects.check_compiler) {
     // Said, not refused: the prompt keeps the project's environment, as `exec` would not.
     if (Status compiler = effects.check_compiler(*selection); !compiler) {
-      std::vector<std::string> lines = error_lines(compiler.error());
-      lines.front().replace(0, std::string_view("cudaenv: error").size(), "cudaenv: warning");
+      std::vector<std::string> lines = warning_lines(compiler.error());
       outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
     }
   }
@@ -75,8 +81,7 @@ Outcome decide(const FileSystemView& fs, const EnvMap& pristine, const fs::path&
     if (auto worked_out = effects.extras(*selection)) {
       extras = std::move(*worked_out);
     } else {
-      std::vector<std::string> lines = error_lines(worked_out.error());
-      lines.front().replace(0, std::string_view("cudaenv: error").size(), "cudaenv: warning");
+      std::vector<std::string> lines = warning_lines(worked_out.error());
       outcome.messages.insert(outcome.messages.end(), lines.begin(), lines.end());
     }
   }
