@@ -65,21 +65,6 @@ WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) cons
   return answers;
 }
 
-std::optional<std::uint64_t> memory_available(const FileSystemView& fs) {
-  auto text = fs.read_file("/proc/meminfo");
-  if (!text) return std::nullopt;
-  for (const std::string& line : split(*text, '\n')) {
-    if (!starts_with(line, "MemAvailable:")) continue;
-    std::vector<std::string> words;
-    for (const std::string& word : split(line.substr(13), ' ')) {
-      if (!word.empty()) words.push_back(word);
-    }
-    auto kib = words.size() == 2 && words[1] == "kB" ? parse_decimal(words[0], 1ull << 50) : std::nullopt;
-    if (kib) return *kib * 1024;
-  }
-  return std::nullopt;
-}
-
 bool toolkit_installed(const Session& session, const Version& cuda) {
   for (const Toolkit& toolkit : session.toolkits()) {
     if (toolkit.present && toolkit.version && version_matches(major_minor(cuda), *toolkit.version)) return true;

@@ -30,8 +30,6 @@ class CachedWheelLookup : public WheelLookup {
   bool refresh_;
 };
 
-// MemAvailable of /proc/meminfo, in bytes.
-std::optional<std::uint64_t> memory_available(const FileSystemView& fs);
 // Whether a toolkit of `cuda`'s major.minor is installed or registered.
 bool toolkit_installed(const Session& session, const Version& cuda);
 

@@ -11,6 +11,7 @@
 #include "extensions/ld_cache.h"
 #include "extensions/loader.h"
 #include "extensions/scan.h"
+#include "util/process.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -46,19 +47,6 @@ std::vector<ComputeCapability> project_archs(const ProbeContext& context) {
   return archs;
 }
 
-// MemAvailable from /proc/meminfo, in bytes.
-std::optional<std::uint64_t> memory_available(const ProbeContext& context) {
-  auto text = context.fs.read_file(context.machine_root / "proc/meminfo");
-  if (!text) return std::nullopt;
-  for (const std::string& line : split(*text, '\n')) {
-    if (!starts_with(line, "MemAvailable:")) continue;
-    std::string_view value = trim(std::string_view(line).substr(13));
-    auto kib = parse_decimal(value.substr(0, value.find(' ')), std::uint64_t{1} << 50);
-    if (kib) return *kib * 1024;
-  }
-  return std::nullopt;
-}
-
 LdCache machine_ld_cache(const ProbeContext& context) {
   auto bytes = context.fs.read_file(context.machine_root / "etc/ld.so.cache", std::size_t{64} << 20);
   if (!bytes) return {};
@@ -78,7 +66,7 @@ ExtensionScan probe_extensions(const ProbeContext& context, const Probes& probes
   scan.torch_cxx11_abi = python.torch_cxx11_abi;
   scan.python_tag = python.python_tag;
   scan.platform = python.platform;
-  scan.memory_available = memory_available(context);
+  scan.memory_available = memory_available(context.fs, context.machine_root);
   for (const Gpu& gpu : probes.driver.gpus) {
     if (std::find(scan.archs.begin(), scan.archs.end(), gpu.capability) == scan.archs.end()) scan.archs.push_back(gpu.capability);
   }

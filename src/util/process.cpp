@@ -148,4 +148,19 @@ unsigned usable_cores() {
   return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
 }
 
+std::optional<std::uint64_t> memory_available(const FileSystemView& fs, const std::filesystem::path& machine_root) {
+  auto text = fs.read_file(machine_root / "proc/meminfo");
+  if (!text) return std::nullopt;
+  for (const std::string& line : split(*text, '\n')) {
+    if (!starts_with(line, "MemAvailable:")) continue;
+    std::vector<std::string> words;
+    for (const std::string& word : split(line.substr(13), ' ')) {
+      if (!word.empty()) words.push_back(word);
+    }
+    auto kib = words.size() == 2 && words[1] == "kB" ? parse_decimal(words[0], std::uint64_t{1} << 50) : std::nullopt;
+    if (kib) return *kib * 1024;
+  }
+  return std::nullopt;
+}
+
 }  // namespace cudaenv

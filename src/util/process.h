@@ -2,10 +2,14 @@
 // Running a helper program (nvcc --version, a Python probe) and capturing its output.
 
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "util/environment.h"
+#include "util/file_system.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -26,5 +30,9 @@ Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chr
 // The cores this process may run on (its CPU affinity, which taskset and container cpusets
 // narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
 unsigned usable_cores();
+
+// MemAvailable of /proc/meminfo under `machine_root` (a test's stand-in machine), in bytes; none
+// where the file or the line is missing or malformed.
+std::optional<std::uint64_t> memory_available(const FileSystemView& fs, const std::filesystem::path& machine_root = "/");
 
 }  // namespace cudaenv
