@@ -57,7 +57,9 @@ WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) cons
   } else {
     failure = helper.error().message;
   }
-  WheelAnswers asked = fresh_answers(read_cache(session_), missing, now);
+  // The helper dates its answers when it asks, which may be seconds after `now` on a busy machine.
+  auto asked_by = static_cast<std::int64_t>(std::time(nullptr));
+  WheelAnswers asked = fresh_answers(read_cache(session_), missing, asked_by);
   for (const std::string& url : missing) {
     auto found = asked.find(url);
     answers[url] = found != asked.end() ? found->second : WheelAnswer{WheelPresence::unknown, failure};
