@@ -7,10 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/extension_lookup.h"
-#include "cli/redist_source.h"
 #include "cli/session.h"
 #include "core/settings_table.h"
+#include "mirror/redist_source.h"
 #include "torch/matrix.h"
 #include "util/json_reader.h"
 #include "util/strings.h"
@@ -28,7 +27,7 @@ struct NamedSetting {
 
 Setting version_setting(const Request& request) {
   switch (request.kind) {
-    case OriginKind::environment: return {request.value, request.kind, "CUDAENV_VERSION"};
+    case OriginKind::environment: return {request.value, request.kind, kVersionSetting.variable};
     case OriginKind::project_file:
     case OriginKind::global_file: return {request.value, request.kind, request.file.string()};
     case OriginKind::argument:
@@ -38,7 +37,9 @@ Setting version_setting(const Request& request) {
 }
 
 Setting root_setting(const Session& session) {
-  if (env_get(session.env, "CUDAENV_ROOT")) return {session.layout.user_root.string(), OriginKind::environment, "CUDAENV_ROOT"};
+  if (env_get(session.env, kRootSetting.variable)) {
+    return {session.layout.user_root.string(), OriginKind::environment, kRootSetting.variable};
+  }
   return {session.layout.user_root.string(), OriginKind::fallback, {}};
 }
 
@@ -46,10 +47,6 @@ Setting shared_root_setting(const Session& session) {
   const char* variable = shared_root_variable(session.env);
   if (!variable || !session.layout.shared_root) return {};
   return {session.layout.shared_root->string(), OriginKind::environment, variable};
-}
-
-Setting torch_index_setting(const Session& session, const TorchMatrix& shipped) {
-  return pick_setting({nullptr, kTorchIndexVariable}, {}, session.env, std::nullopt, {}, shipped.index_url);
 }
 
 Result<std::vector<NamedSetting>> all_settings(const Session& session) {
@@ -63,17 +60,17 @@ Result<std::vector<NamedSetting>> all_settings(const Session& session) {
       {"version", version_setting(request)},
       {"root", root_setting(session)},
       {"shared_root", shared_root_setting(session)},
-      {"source", source_setting({}, session, toml)},
-      {"mirror", mirror_setting({}, session, releases)},
-      {"platform", platform_setting({})},
-      {"profile", profile_setting({}, toml, profiles)},
+      {"source", source_setting({}, session.env, toml)},
+      {"mirror", mirror_setting({}, session.env, releases.default_base)},
+      {"platform", platform_setting({}, host_redist_platform())},
+      {"profile", profile_setting({}, toml, profiles.default_profile)},
       {"jobs", jobs_setting(std::nullopt)},
-      {"skip_manifest_pin", skip_manifest_pin_setting(false, session)},
-      {"no_progress", no_progress_setting(false, session)},
-      {"index_url", index_url_setting({}, session)},
-      {"text_timeout", text_timeout_setting(session)},
-      {"torch_index", torch_index_setting(session, torch)},
-      {"extension_wheels", extension_wheels_setting(session)},
+      {"skip_manifest_pin", skip_manifest_pin_setting(false, session.env)},
+      {"no_progress", no_progress_setting(false, session.env)},
+      {"index_url", index_url_setting({}, session.env, session.fs)},
+      {"text_timeout", env_setting(kTextTimeoutSetting, session.env)},
+      {"torch_index", torch_index_setting(session.env, torch.index_url)},
+      {"extension_wheels", env_setting(kExtensionWheelsSetting, session.env)},
       {"target", target_setting(session.env, project).value_or(Setting{})},
   };
   for (const EnvSettingRow* row : kEnvSettings) settings.push_back({row->key, env_setting(*row, session.env)});

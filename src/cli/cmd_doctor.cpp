@@ -6,12 +6,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/extension_lookup.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
 #include "doctor/checks.h"
 #include "doctor/driver_fit.h"
 #include "doctor/probes.h"
 #include "doctor/report.h"
+#include "extensions/cached_lookup.h"
 #include "util/output.h"
 #include "util/process.h"
 
@@ -41,7 +42,7 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
   CUDAENV_TRY_ASSIGN(auto target, session.selected_target());
   CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
-  CUDAENV_TRY(use_index_base(facts.torch_matrix, env_get(session.env, kTorchIndexVariable)));
+  CUDAENV_TRY(use_index_base(facts.torch_matrix, env_setting(kTorchIndexSetting, session.env).value));
   SelectionOutcome selection = select_or_fail(session.fs, session.env, session.cwd, session.layout, session.toolkit_index());
   std::optional<fs::path> python;
   if (!options.python.empty()) python = options.python;
@@ -53,11 +54,12 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   };
   Probes probes = run_probes(ProbeContext{session.fs, session.env, session.cwd, session.layout, selection, python, timeout,
                                           options.machine_root, stand_in_for_driver});
-  CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(session));
+  CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(env_setting(kExtensionWheelsSetting, session.env)));
   probes.extension_fixes.mirror = mirror;
   probes.extension_fixes.cores = usable_cores();
   std::vector<std::string> wheels = extension_wheels_wanted(probes, facts);
-  if (!wheels.empty()) probes.extension_fixes.wheels = CachedWheelLookup(session, false).check(wheels);
+  if (!wheels.empty())
+    probes.extension_fixes.wheels = CachedWheelLookup(session.fs, session.layout.cache_dir(), session.env, false).check(wheels);
   std::vector<Finding> findings = run_checks(probes, facts);
   std::string text = options.json ? render_json(probes, findings) : render_report(probes, findings, wants_colour(stdout));
   std::fputs(text.c_str(), stdout);

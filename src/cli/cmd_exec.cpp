@@ -9,13 +9,15 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/selection_extras.h"
 #include "cli/session.h"
 #include "core/hook_state.h"
+#include "core/settings_table.h"
 #include "core/toolkit_env.h"
+#include "doctor/host_compiler.h"
 #include "shell/ci_env.h"
 #include "shell/hook.h"
 #include "shell/trust.h"
+#include "torch/selection_extras.h"
 #include "util/environment.h"
 #include "util/output.h"
 #include "util/strings.h"
@@ -27,10 +29,10 @@ namespace {
 // The toolkit's environment with its extras, plus the cuda.toml's [env] when trusted (said once
 // if not); an error where the project's host compiler cannot build with the toolkit.
 Result<EnvChange> active_env_change(const Session& session, const Selection& selection) {
-  CUDAENV_TRY(check_selection_compiler(session, selection));
+  CUDAENV_TRY(check_selection_compiler(session.fs, session.env, session.data, selection));
   TrustStore trust(session.layout.trust_dir());
   std::string notice;
-  CUDAENV_TRY_ASSIGN(auto extras, selection_extras(session, selection));
+  CUDAENV_TRY_ASSIGN(auto extras, selection_extras(session.fs, session.env, session.layout, session.data, selection));
   EnvChange change = checked_env_change(
       selection, [&](const CudaToml& project) { return trust.is_trusted(project); }, notice, extras);
   if (!notice.empty()) print_note(notice);
@@ -49,7 +51,7 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
   // first does not shadow the one selected here (or the system's).
   EnvMap env = without_hook_changes(session.env);
   // Shims the command runs must pick the same toolkit.
-  if (given) env["CUDAENV_VERSION"] = *given;
+  if (given) env[kVersionSetting.variable] = *given;
   CUDAENV_TRY_ASSIGN(auto change, active_env_change(session, selection));
   apply_env_change(change, env);
   std::filesystem::path program = command[0];

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
 #include "extensions/wheel_cache.h"
 #include "install/downloader.h"
 #include "util/file_system.h"
@@ -26,6 +27,7 @@ Status check_wheels(const Session& session, const std::vector<std::string>& urls
   DownloadOptions options;
   options.tries = 2;
   options.low_speed_seconds = 20;
+  options.timeouts = fetch_timeouts(session.env);
   std::map<std::string, std::string> unreachable;  // host -> why: its other files are not asked again
   for (const std::string& url : urls) {
     CachedWheel wheel;

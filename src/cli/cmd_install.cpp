@@ -13,24 +13,53 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/driver_ceiling.h"
 #include "cli/interrupts.h"
-#include "cli/locked_install.h"
-#include "cli/project_lock.h"
-#include "cli/redist_source.h"
 #include "cli/session.h"
 #include "cli/torch_index_refresh.h"
 #include "core/settings_table.h"
+#include "doctor/driver_ceiling.h"
 #include "install/installer.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
 #include "install/redist_files.h"
+#include "lock/locked_install.h"
+#include "lock/project_lock.h"
+#include "mirror/redist_source.h"
 #include "store/rehash.h"
 #include "util/json_reader.h"
 #include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
+
+void add_fetch_options(CLI::App& command, std::string& mirror, std::string& source, std::string& index_url,
+                       bool& skip_manifest_pin) {
+  command.add_option("--mirror", mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
+  command.add_option("--source", source,
+                     "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
+  command.add_option("--index-url", index_url,
+                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
+  command.add_flag("--skip-manifest-pin", skip_manifest_pin,
+                   "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
+}
+
+void add_progress_option(CLI::App& command, bool& no_progress) {
+  command.add_flag("--no-progress", no_progress,
+                   "No progress bars on a terminal, one line per download instead; CUDAENV_NO_PROGRESS=1");
+}
+
+LockSources lock_sources(const Session& session, std::string base_url, const std::string& index_url_option,
+                         bool skip_manifest_pin_option) {
+  return LockSources{
+      .base_url = std::move(base_url),
+      .skip_manifest_pin = is_on(skip_manifest_pin_setting(skip_manifest_pin_option, session.env)),
+      .cudnn_mirror = env_setting(kCudnnMirrorSetting, session.env),
+      .index_url = [&session, index_url_option] { return package_index_url(index_url_option, session.env, session.fs); },
+      .timeouts = fetch_timeouts(session.env),
+      .data = session.data,
+      .cache_dir = session.layout.cache_dir(),
+  };
+}
 
 namespace {
 
@@ -95,12 +124,29 @@ std::string summary(const InstallResult& result) {
   return join(parts, ", ") + "; " + human_bytes(bytes) + " downloaded";
 }
 
+// Before a toolkit is downloaded, a warning where the driver cannot run it. `driver` is read
+// once per command: a multi-version install asks for each version.
+Status warn_driver_ceiling(const Session& session, std::optional<DriverProbe>& driver, const std::string& label) {
+  if (!driver) {
+    CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
+    CUDAENV_TRY_ASSIGN(auto target, session.selected_target());
+    driver = install_driver(session.fs, session.env, target, stand_in);
+  }
+  if (!driver->cuda && !driver->version) return ok_status();
+  CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
+  if (auto ceiling = driver_ceiling(*driver, label, facts)) {
+    print_warning(ceiling->warning);
+    print_note(ceiling->advice);
+  }
+  return ok_status();
+}
+
 // Turns a full label into versions/<label>, reporting how it went.
-Status install_one(const Session& session, const ProfileCatalog& profiles, const InstallRequest& request,
-                   const PlanFiles& plan_files, ProgressReporter& progress) {
+Status install_one(const Session& session, std::optional<DriverProbe>& driver, const ProfileCatalog& profiles,
+                   const InstallRequest& request, const PlanFiles& plan_files, ProgressReporter& progress) {
   std::error_code ec;
   if (request.force || !fs::exists(fs::symlink_status(session.layout.versions_dir() / request.label, ec))) {
-    CUDAENV_TRY(warn_driver_ceiling(session, request.label));
+    CUDAENV_TRY(warn_driver_ceiling(session, driver, request.label));
   }
   auto started = std::chrono::steady_clock::now();
   auto rehash = [&]() -> Status {
@@ -114,7 +160,8 @@ Status install_one(const Session& session, const ProfileCatalog& profiles, const
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   std::optional<Interrupts> interrupts;  // the signals' handlers until the install returns
   InterruptWatch watch{[&] { interrupts.emplace(); }, &Interrupts::interrupted};
-  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, progress, rehash, watch));
+  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, fetch_timeouts(session.env),
+                                                  progress, rehash, watch));
   if (result.already_installed) {
     print_note("CUDA " + request.label + " is already installed in " + result.home.string() + " (--force reinstalls it)");
     return ok_status();
@@ -134,7 +181,7 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
                               ProgressReporter& progress) {
   fs::path path = lock_path_of(toml);
   CUDAENV_TRY_ASSIGN(auto existing, read_lock_file(path));
-  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
+  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session.env, session.fs, session.cwd));
   // cuda.toml's request as the command line widened it (project_install() merged the two).
   CudaToml asked = toml;
   if (!options.profile.empty()) asked.profile = options.profile;
@@ -156,11 +203,11 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
     }
     if (pinned || (differences.empty() && has_platform)) return std::move(*existing);
   }
-  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
   std::vector<std::string> platforms = existing ? existing->lock.platforms : std::vector<std::string>{};
   platforms.push_back(platform);
-  auto lock = resolve_lock(session, releases, profiles, wanted, platforms,
-                           LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
+  auto lock = resolve_lock(releases, profiles, wanted, platforms,
+                           lock_sources(session, base, options.index_url, options.skip_manifest_pin), progress);
   if (!lock) return lock.take_error();
   CUDAENV_TRY(write_lock_file(path, *lock));
   print_note((existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
@@ -169,13 +216,18 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
 
 Result<int> install_locked(const Session& session, const InstallOptions& options, const ReleaseCatalog& releases,
                            const ProfileCatalog& profiles, const CudaToml& toml, const std::string& platform) {
-  ProgressReporter progress(stderr, progress_bars(options.no_progress, session));
+  ProgressReporter progress(stderr, progress_bars(options.no_progress, session.env));
   CUDAENV_TRY_ASSIGN(auto file, project_lock(options, session, releases, profiles, toml, platform, progress));
-  LockUse use{options.mirror, options.index_url, skip_manifest_pin(options.skip_manifest_pin, session),
-              options.locked   ? "--locked"
-              : options.frozen ? "--frozen"
-                               : ""};
-  CUDAENV_TRY_ASSIGN(auto install, locked_install(session, file, platform, releases, profiles, use, progress));
+  LockUse use{.mirror = mirror_setting(options.mirror, session.env, releases.default_base),
+              .index = index_url_setting(options.index_url, session.env, session.fs),
+              .skip_manifest_pin = is_on(skip_manifest_pin_setting(options.skip_manifest_pin, session.env)),
+              .flag = options.locked   ? "--locked"
+                      : options.frozen ? "--frozen"
+                                       : ""};
+  // The replacing places are the command's: --mirror and --index-url, or their settings.
+  LockSources sources = lock_sources(session, "", options.index_url, options.skip_manifest_pin);
+  CUDAENV_TRY_ASSIGN(auto install, locked_install(file, platform, releases, profiles, use, sources,
+                                                  TrustStore(session.layout.trust_dir()), progress));
   const CudaLock& lock = file.lock;
   InstallRequest& request = install.request;
   request.jobs = options.jobs.value_or(kDefaultJobs);
@@ -191,7 +243,8 @@ Result<int> install_locked(const Session& session, const InstallOptions& options
       request.force = true;
     }
   }
-  CUDAENV_TRY(install_one(session, profiles, request, install.plan_files, progress));
+  std::optional<DriverProbe> driver;
+  CUDAENV_TRY(install_one(session, driver, profiles, request, install.plan_files, progress));
   return 0;
 }
 
@@ -205,35 +258,35 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   if (project && (options.locked || options.frozen || project->lock)) {
     return install_locked(session, options, releases, profiles, *project, platform);
   }
-  CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session));
-  ProgressReporter progress(stderr, progress_bars(options.no_progress, session));
-  std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles).value;
+  CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session.env, session.fs, session.cwd));
+  ProgressReporter progress(stderr, progress_bars(options.no_progress, session.env));
+  std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles.default_profile).value;
+  std::optional<DriverProbe> driver;
   auto request_for = [&](const std::string& label) {
     return InstallRequest{label, profile,       options.components,     platform,
                           jobs,  options.force, options.keep_downloads, options.libraries};
   };
   if (source == InstallSource::pypi) {
-    CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
-    PackageIndex index(index_url);
+    CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session.env, session.fs));
+    PackageIndex index(index_url, fetch_timeouts(session.env));
     for (const std::string& version : options.versions) {
       CUDAENV_TRY_ASSIGN(auto label,
                          resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
-      CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
-      PlanFiles plan_files =
-          with_libraries(plan_wheel_files(index, profiles), session,
-                         LockSources{base, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url}, progress);
-      CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
+      CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
+      PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles),
+                                            lock_sources(session, base, options.index_url, options.skip_manifest_pin), progress);
+      CUDAENV_TRY(install_one(session, driver, profiles, request_for(label), plan_files, progress));
     }
     return 0;
   }
-  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(options.mirror, session, releases));
-  RedistFolder folder{base, skip_manifest_pin(options.skip_manifest_pin, session)};
-  ReleaseSource releases_at(session, releases, base);
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
+  LockSources sources = lock_sources(session, base, options.index_url, options.skip_manifest_pin);
+  RedistFolder folder{sources.base_url, sources.skip_manifest_pin, sources.timeouts};
+  ReleaseSource releases_at(sources.cache_dir, releases, base, sources.timeouts);
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, releases_at.resolve(version));
-    PlanFiles plan_files = with_libraries(plan_redist_files(releases, profiles, folder, progress), session,
-                                          LockSources{folder.base_url, folder.skip_manifest_pin, options.index_url}, progress);
-    CUDAENV_TRY(install_one(session, profiles, request_for(label), plan_files, progress));
+    PlanFiles plan_files = with_libraries(plan_redist_files(releases, profiles, folder, progress), sources, progress);
+    CUDAENV_TRY(install_one(session, driver, profiles, request_for(label), plan_files, progress));
   }
   return 0;
 }
@@ -327,7 +380,7 @@ struct RemoteFolder {
 
 Result<RemoteFolder> remote_folder(const Session& session, const std::string& mirror) {
   CUDAENV_TRY_ASSIGN(auto shipped, load_release_catalog(session.data));
-  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror, session, shipped));
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(mirror, session.env, shipped.default_base)));
   return RemoteFolder{std::move(shipped), std::move(base)};
 }
 
@@ -338,8 +391,8 @@ bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label
 // The toolkit releases the package index's cuda-toolkit metapackage offers, newest first.
 Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options, const std::optional<Version>& prefix) {
   if (options.offline) return 0;  // an index's pages are not cached: offline (completions) lists nothing
-  CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session));
-  PackageIndex index(index_url);
+  CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session.env, session.fs));
+  PackageIndex index(index_url, fetch_timeouts(session.env));
   CUDAENV_TRY_ASSIGN(auto files, index.files("cuda-toolkit"));
   std::vector<Toolkit> toolkits = session.toolkits();
   nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
@@ -370,10 +423,10 @@ Result<int> run_list_remote(const Session& session, const ListRemoteOptions& opt
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
     return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
   }
-  CUDAENV_TRY_ASSIGN(auto kind, install_source(options.source, session));
+  CUDAENV_TRY_ASSIGN(auto kind, install_source(options.source, session.env, session.fs, session.cwd));
   if (kind == InstallSource::pypi) return run_list_remote_pypi(session, options, prefix);
   CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
-  ReleaseSource source(session, folder.shipped, folder.base);
+  ReleaseSource source(session.layout.cache_dir(), folder.shipped, folder.base, fetch_timeouts(session.env));
   const DiscoveredReleases& discovered = source.discovered(options.refresh   ? ListFreshness::refresh
                                                            : options.offline ? ListFreshness::offline
                                                                              : ListFreshness::cache_ok);
@@ -430,7 +483,8 @@ Result<int> run_update(const Session& session, const UpdateOptions& options) {
   Status torch = update_torch_index(session);
   const ReleaseCatalog& shipped = folder.shipped;
   const std::string& base = folder.base;
-  DiscoveredReleases discovered = discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh);
+  DiscoveredReleases discovered =
+      discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh, fetch_timeouts(session.env));
   if (!discovered.warning.empty()) print_warning(discovered.warning);
   if (discovered.unreadable) {
     return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,

@@ -6,8 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/project_lock.h"
-#include "cli/redist_source.h"
+#include "cli/session.h"
+#include "lock/project_lock.h"
+#include "mirror/redist_source.h"
 #include "util/output.h"
 #include "util/strings.h"
 
@@ -66,14 +67,14 @@ Result<int> print_hash(const CudaToml& toml, const std::string& platform) {
 
 Result<int> run_lock(const Session& session, const LockOptions& options) {
   CUDAENV_TRY_ASSIGN(auto toml, project_file(session));
-  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session));
+  CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session.env, session.fs, session.cwd));
   if (options.check) return check_lock(toml, source_kind);
   if (options.hash) {
     if (options.platforms.size() > 1) return make_error("--hash keys one platform", "pass one --platform", 2);
     CUDAENV_TRY_ASSIGN(auto platform, host_platform(options.platforms.empty() ? "" : options.platforms.front()));
     return print_hash(toml, platform);
   }
-  CUDAENV_TRY_ASSIGN(auto catalogs, load_redist_catalogs(options.mirror, session));
+  CUDAENV_TRY_ASSIGN(auto catalogs, load_redist_catalogs(options.mirror, session.data, session.env));
   std::vector<std::string> platforms;
   for (const std::string& option : options.platforms) {
     CUDAENV_TRY_ASSIGN(auto platform, host_platform(option));
@@ -89,11 +90,9 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
     platforms.push_back(host);
   }
   ProgressReporter progress(stderr, false);
-  CUDAENV_TRY_ASSIGN(
-      auto lock,
-      resolve_lock(session, catalogs.releases, catalogs.profiles, lock_request_of(toml, source_kind), platforms,
-                   LockSources{catalogs.base_url, skip_manifest_pin(options.skip_manifest_pin, session), options.index_url},
-                   progress));
+  LockSources sources = lock_sources(session, catalogs.base_url, options.index_url, options.skip_manifest_pin);
+  CUDAENV_TRY_ASSIGN(auto lock, resolve_lock(catalogs.releases, catalogs.profiles, lock_request_of(toml, source_kind), platforms,
+                                             sources, progress));
   if (previous && *previous == lock) {
     std::printf("%s is up to date (CUDA %s)\n", path.string().c_str(), lock.label.c_str());
     return 0;

@@ -6,10 +6,11 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/redist_source.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
 #include "mirror/mirror_store.h"
 #include "mirror/mirror_verify.h"
+#include "mirror/redist_source.h"
 #include "util/file_system.h"
 #include "util/output.h"
 #include "util/strings.h"
@@ -53,8 +54,7 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
   // The upstream is --mirror or NVIDIA, never CUDAENV_MIRROR: on a cluster that names the
   // local mirror this command fills.
-  CUDAENV_TRY_ASSIGN(auto base,
-                     redist_base_url(options.mirror.empty() ? releases.default_base : options.mirror, session, releases));
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, {}, releases.default_base)));
   if (options.platforms.empty()) {
     CUDAENV_TRY_ASSIGN(auto platform, host_platform(""));
     options.platforms.push_back(platform);
@@ -69,9 +69,10 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   if (!lock) return lock.take_error();
   CUDAENV_TRY_ASSIGN(auto held, read_mirror_index(dir));
 
-  ProgressReporter progress(stderr, progress_bars(options.no_progress, session));
+  ProgressReporter progress(stderr, progress_bars(options.no_progress, session.env));
   std::vector<std::string> labels;
-  ReleaseSource source(session, releases, base);
+  FetchTimeouts timeouts = fetch_timeouts(session.env);
+  ReleaseSource source(session.layout.cache_dir(), releases, base, timeouts);
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, source.resolve(version));
     SyncRequest request{label,
@@ -81,7 +82,8 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
                         base,
                         dir,
                         options.jobs,
-                        skip_manifest_pin(options.skip_manifest_pin, session)};
+                        is_on(skip_manifest_pin_setting(options.skip_manifest_pin, session.env)),
+                        timeouts};
     CUDAENV_TRY_ASSIGN(auto release, sync_release(releases, profiles, request, held, progress));
     print_note("synced CUDA " + label + " into " + dir.string() + " (" + std::to_string(release.files.size()) + " archives for " +
                join(release.platforms(), ", ") + ", " + human_bytes(total_size(release)) + ")");

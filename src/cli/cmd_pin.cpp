@@ -6,8 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/selection_extras.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
+#include "doctor/host_compiler.h"
 #include "util/file_system.h"
 #include "util/output.h"
 
@@ -103,7 +104,8 @@ Result<int> run_use(const Session& session, const UseOptions& options) {
     if (!toolkit) {
       if (auto selection = session.select()) toolkit = selection->toolkit;
     }
-    CUDAENV_TRY(check_toolkit_compiler(session, options.host_compiler, toolkit ? &*toolkit : nullptr));
+    CUDAENV_TRY(
+        check_toolkit_compiler(session.fs, session.env, session.data, options.host_compiler, toolkit ? &*toolkit : nullptr));
     edits.push_back({"host_compiler", options.host_compiler});
   }
   if (options.unset_host_compiler) edits.push_back({"host_compiler", std::nullopt});
@@ -118,7 +120,7 @@ Result<int> run_use(const Session& session, const UseOptions& options) {
   if (!options.host_compiler.empty()) said.push_back("host compiler " + options.host_compiler + " set in " + file.string());
   if (options.unset_host_compiler && said.empty()) said.push_back("host compiler removed from " + file.string());
   for (const std::string& line : said) print_note(line);
-  if (auto env_version = env_get(session.env, "CUDAENV_VERSION"); env_version && pinned) {
+  if (auto env_version = env_get(session.env, kVersionSetting.variable); env_version && pinned) {
     print_warning("CUDAENV_VERSION=" + *env_version + " still overrides it in this shell; `cudaenv shell --unset` to drop it");
   }
   return 0;

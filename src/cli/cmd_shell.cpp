@@ -5,13 +5,15 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "cli/selection_extras.h"
 #include "cli/session.h"
+#include "core/settings_table.h"
+#include "doctor/host_compiler.h"
 #include "lock/lock_file.h"
 #include "shell/hook.h"
 #include "shell/init_script.h"
 #include "shell/stamps.h"
 #include "shell/trust.h"
+#include "torch/selection_extras.h"
 #include "util/data_dir.h"
 #include "util/output.h"
 #include "util/strings.h"
@@ -28,10 +30,13 @@ int run_hook_env(const std::string& shell) {
   if (!session) return 0;
   TrustStore trust(session->layout.trust_dir());
   fs::path stamps = session->layout.cache_dir() / "stamps";
-  HookEffects effects{[&](const fs::path& path) { return watch_mtime(stamps, path); },
-                      [&](const CudaToml& project) { return trust.is_trusted(project); },
-                      [&](const Selection& selection) { return selection_extras(*session, selection); },
-                      [&](const Selection& selection) { return check_selection_compiler(*session, selection); }};
+  HookEffects effects{
+      [&](const fs::path& path) { return watch_mtime(stamps, path); },
+      [&](const CudaToml& project) { return trust.is_trusted(project); },
+      [&](const Selection& selection) {
+        return selection_extras(session->fs, session->env, session->layout, session->data, selection);
+      },
+      [&](const Selection& selection) { return check_selection_compiler(session->fs, session->env, session->data, selection); }};
   ShellDialect dialect = dialect_of(*parse_shell_kind(shell));
   HookResult result = run_hook(session->fs, session->env, session->cwd, session->layout, effects, dialect);
   for (const std::string& message : result.messages) print_note(message);
@@ -63,7 +68,7 @@ Error needs_integration(const EnvMap& env) {
 Result<int> run_shell(const Session& session, const ShellOptions& options) {
   bool fish = options.shell_code == "fish";
   if (options.version.empty() && !options.unset) {
-    auto current = env_get(session.env, "CUDAENV_VERSION");
+    auto current = env_get(session.env, kVersionSetting.variable);
     if (!current) return make_error("no shell version set", "set one with `cudaenv shell 12.4`");
     std::string shown = terminal_safe(*current);
     std::printf("%s\n",
@@ -76,8 +81,9 @@ Result<int> run_shell(const Session& session, const ShellOptions& options) {
     return 0;
   }
   CUDAENV_TRY(session.resolve_argument(options.version, "shell"));
-  std::fputs(render_exports({{"CUDAENV_VERSION", options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(),
-             stdout);
+  std::fputs(
+      render_exports({{kVersionSetting.variable, options.version}}, fish ? ShellDialect::fish : ShellDialect::posix).c_str(),
+      stdout);
   return 0;
 }
 

@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/extension_lookup.h"
 #include "cli/session.h"
 #include "core/settings_table.h"
 #include "core/version_detect.h"
 #include "extensions/advice.h"
+#include "extensions/cached_lookup.h"
 #include "store/registry.h"
 #include "torch/discovery.h"
 #include "torch/render.h"
@@ -122,8 +122,8 @@ Status resolve_driver(const Session& session, const TorchOptions& options, Torch
     CUDAENV_TRY_ASSIGN(auto reading, read_driver(session.fs, session.env));
     if (reading) {
       query.driver = reading->version;
-      query.driver_origin =
-          reading->source == kDriverOverrideVariable ? kDriverOverrideVariable : "read from " + reading->source.string();
+      bool overridden = reading->source == kDriverVersionSetting.variable;
+      query.driver_origin = overridden ? kDriverVersionSetting.variable : "read from " + reading->source.string();
     }
   }
   return ok_status();
@@ -254,8 +254,8 @@ Result<ExtensionTarget> extension_target(const Session& session, const TorchOpti
   }
   target.memory_available = memory_available(session.fs);
   target.cores = usable_cores();
-  target.toolkit_installed = choice.variant && toolkit_installed(session, *choice.variant);
-  CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(session));
+  target.toolkit_installed = choice.variant && toolkit_installed(session.toolkits(), *choice.variant);
+  CUDAENV_TRY_ASSIGN(auto mirror, extension_mirror(env_setting(kExtensionWheelsSetting, session.env)));
   target.mirror = mirror;
   return target;
 }
@@ -279,7 +279,7 @@ Result<WithPlan> plan_with(const Session& session, const TorchOptions& options, 
   if (offline_asked(session, options)) {
     for (const std::string& url : urls) answers[url] = {WheelPresence::unknown, "not asked (offline)"};
   } else if (!urls.empty()) {
-    answers = CachedWheelLookup(session, options.refresh).check(urls);
+    answers = CachedWheelLookup(session.fs, session.layout.cache_dir(), session.env, options.refresh).check(urls);
   }
   WithPlan plan;
   for (const ExtensionRequest& request : requests) {
@@ -353,7 +353,7 @@ Result<int> run_torch(const Session& session, const TorchOptions& options) {
   CUDAENV_TRY(resolve_driver(session, options, query));
   CUDAENV_TRY(resolve_archs(options, query));
   CUDAENV_TRY_ASSIGN(auto shipped, load_torch_matrix(session.data));
-  CUDAENV_TRY(use_index_base(shipped, env_get(session.env, kTorchIndexVariable)));
+  CUDAENV_TRY(use_index_base(shipped, env_setting(kTorchIndexSetting, session.env).value));
   std::optional<TorchMatrix> matrix = discovered_matrix(session, options, shipped);
   CUDAENV_TRY_ASSIGN(auto choice, choose_torch(*matrix, query));
   CUDAENV_TRY_ASSIGN(auto install, plan_torch_install(*matrix, choice, packages, !options.packages.empty()));

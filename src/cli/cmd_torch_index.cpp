@@ -9,6 +9,7 @@
 #include "cli/torch_index_refresh.h"
 
 #include "cli/commands.h"
+#include "core/settings_table.h"
 #include "install/downloader.h"
 #include "torch/discovery.h"
 #include "util/file_system.h"
@@ -19,17 +20,18 @@ namespace {
 
 constexpr size_t kMetadataReadsPerPackage = 16;  // the newest unpaired releases; a cold refresh stays small
 
-DownloadOptions index_options() {
+DownloadOptions index_options(const FetchTimeouts& timeouts) {
   DownloadOptions options;
   options.tries = 2;
   options.low_speed_seconds = 20;
+  options.timeouts = timeouts;
   return options;
 }
 
 // For each release in `versions` the table does not pair, newest first, the torch its metadata requires.
 std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, const std::string& page_url,
                                                  const std::vector<IndexFile>& files, const std::set<std::string>& versions,
-                                                 bool torchaudio) {
+                                                 bool torchaudio, const DownloadOptions& options) {
   std::map<std::string, std::string> pairs;  // torch -> the package's release
   std::vector<std::string> wanted = unpaired(shipped, versions, torchaudio);
   std::sort(wanted.begin(), wanted.end(),
@@ -41,7 +43,7 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
       if (!file.has_metadata || !wheel || wheel->version != version) continue;
       std::string url = resolve_url(page_url, file.url);
       if (!may_follow(page_url, url)) continue;
-      auto metadata = fetch_text(url + ".metadata", index_options());
+      auto metadata = fetch_text(url + ".metadata", options);
       auto torch = metadata ? required_torch(*metadata) : std::nullopt;
       if (torch && !pairs.count(*torch)) pairs[*torch] = version;
       break;  // one wheel's metadata speaks for the release
@@ -50,10 +52,10 @@ std::map<std::string, std::string> read_pairings(const TorchMatrix& shipped, con
   return pairs;
 }
 
-Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
+Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot, const DownloadOptions& options) {
   for (const char* package : {"torch", "torchvision", "torchaudio"}) {
     std::string url = snapshot.base + "/" + package + "/";
-    auto page = fetch_text(url, index_options(), kSimpleIndexAccept);  // at most kMaxTextBytes, within a deadline
+    auto page = fetch_text(url, options, kSimpleIndexAccept);  // at most kMaxTextBytes, within a deadline
     if (!page && std::string(package) == "torch") return page.take_error();
     if (!page) continue;  // a proxy without torchaudio still serves torch
     std::vector<IndexFile> files = parse_project_page(*page);
@@ -66,7 +68,7 @@ Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
     bool audio = std::string(package) == "torchaudio";
     std::set<std::string>& versions = audio ? snapshot.torchaudio : snapshot.torchvision;
     for (const IndexRelease& release : releases) versions.insert(release.version.str());
-    (audio ? snapshot.torchaudio_for : snapshot.torchvision_for) = read_pairings(shipped, url, files, versions, audio);
+    (audio ? snapshot.torchaudio_for : snapshot.torchvision_for) = read_pairings(shipped, url, files, versions, audio, options);
   }
   return ok_status();
 }
@@ -75,12 +77,12 @@ Status read_index(const TorchMatrix& shipped, TorchIndexSnapshot& snapshot) {
 
 Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
   CUDAENV_TRY_ASSIGN(auto shipped, load_torch_matrix(session.data));
-  CUDAENV_TRY(use_index_base(shipped, env_get(session.env, kTorchIndexVariable)));
+  CUDAENV_TRY(use_index_base(shipped, env_setting(kTorchIndexSetting, session.env).value));
   fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
   TorchIndexSnapshot snapshot;
   snapshot.base = shipped.index_url;
   snapshot.fetched_at = static_cast<std::int64_t>(std::time(nullptr));
-  Status read = read_index(shipped, snapshot);
+  Status read = read_index(shipped, snapshot, index_options(fetch_timeouts(session.env)));
   if (!read) {
     // Keep what an earlier refresh learned; record the failure so that the next runs wait a while.
     auto old = session.fs.read_file(cache);

@@ -1,9 +1,13 @@
 #pragma once
 // The configure functions the command table points at, one per subcommand.
 
+#include <string>
+
 #include "cli/command.h"
 
 namespace cudaenv {
+
+struct LockSources;
 
 CommandHandler configure_add(CLI::App& command);
 CommandHandler configure_use(CLI::App& command);
@@ -36,5 +40,15 @@ CommandHandler configure_torch(CLI::App& command);
 CommandHandler configure_doctor(CLI::App& command);
 CommandHandler configure_target(CLI::App& command);
 CommandHandler configure_shim(CLI::App& command);  // hidden: run by the shims
+
+// Shared by the commands that fetch, defined in cmd_install.cpp. --mirror, --source, --index-url
+// and --skip-manifest-pin (install, lock) and --no-progress (install, mirror sync), declared once
+// so their help cannot drift apart; and the sources a lock is resolved and installed from
+// (lock/project_lock.h), from the options and the session's settings.
+void add_fetch_options(CLI::App& command, std::string& mirror, std::string& source, std::string& index_url,
+                       bool& skip_manifest_pin);
+void add_progress_option(CLI::App& command, bool& no_progress);
+LockSources lock_sources(const Session& session, std::string base_url, const std::string& index_url_option,
+                         bool skip_manifest_pin_option);
 
 }  // namespace cudaenv

@@ -1,5 +1,7 @@
 #include "core/layout.h"
 
+#include "core/settings_table.h"
+
 namespace cudaenv {
 
 std::vector<fs::path> Layout::version_roots() const {
@@ -29,15 +31,15 @@ static Result<fs::path> absolute_setting(const EnvMap& env, const char* name) {
 }
 
 const char* shared_root_variable(const EnvMap& env) {
-  if (env_get(env, "CUDAENV_SHARED_ROOT")) return "CUDAENV_SHARED_ROOT";
-  if (env_get(env, "CUDAENV_SYSTEM_ROOT")) return "CUDAENV_SYSTEM_ROOT";
+  if (env_get(env, kSharedRootSetting.variable)) return kSharedRootSetting.variable;
+  if (env_get(env, kSystemRootSetting.variable)) return kSystemRootSetting.variable;
   return nullptr;
 }
 
 Result<Layout> layout_from_env(const EnvMap& env) {
   Layout layout;
-  if (env_get(env, "CUDAENV_ROOT")) {
-    CUDAENV_TRY_ASSIGN(auto root, absolute_setting(env, "CUDAENV_ROOT"));
+  if (env_get(env, kRootSetting.variable)) {
+    CUDAENV_TRY_ASSIGN(auto root, absolute_setting(env, kRootSetting.variable));
     layout.user_root = root;
   } else if (auto home = env_get(env, "HOME")) {
     layout.user_root = fs::path(*home) / ".cudaenv";
@@ -52,9 +54,9 @@ Result<Layout> layout_from_env(const EnvMap& env) {
 }
 
 Result<Layout> layout_for_shim(const EnvMap& env, const fs::path& shim) {
-  if (env_get(env, "CUDAENV_ROOT") || shim.parent_path().filename() != "shims") return layout_from_env(env);
+  if (env_get(env, kRootSetting.variable) || shim.parent_path().filename() != "shims") return layout_from_env(env);
   EnvMap lookup = env;
-  lookup["CUDAENV_ROOT"] = shim.parent_path().parent_path().string();
+  lookup[kRootSetting.variable] = shim.parent_path().parent_path().string();
   return layout_from_env(lookup);
 }
 

@@ -1,5 +1,6 @@
 #include "core/selection.h"
 
+#include "core/settings_table.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -58,7 +59,7 @@ static Result<Request> validated(Request request) {
 
 Result<Request> select_request(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
                                const std::optional<CudaToml>& project) {
-  if (auto value = env_get(env, "CUDAENV_VERSION")) {
+  if (auto value = env_get(env, kVersionSetting.variable)) {
     return validated(Request{*value, OriginKind::environment, {}});
   }
   if (project && !project->version.empty()) return Request{project->version, OriginKind::project_file, project->path};
@@ -149,7 +150,7 @@ SelectionOutcome select_or_fail(const FileSystemView& fs, const EnvMap& env, con
   auto project = load_project(fs, cwd);
   if (project) {
     selection.project = std::move(project.value());
-  } else if (!given && !env_get(env, "CUDAENV_VERSION")) {
+  } else if (!given && !env_get(env, kVersionSetting.variable)) {
     return FailedSelection{project.take_error(), std::nullopt};
   } else {
     // The version is decided elsewhere, so a broken cuda.toml only costs its arch list.

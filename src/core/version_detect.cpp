@@ -116,11 +116,11 @@ Result<std::optional<DriverReading>> driver_override(const EnvMap& env) {
   const std::string* value = &setting.value;
   std::string version(trim(*value));
   if (!is_driver_version(version)) {
-    return make_error(std::string(kDriverOverrideVariable) + "='" + *value + "' is not an NVIDIA driver version",
-                      "write it as nvidia-smi prints it, e.g. " + std::string(kDriverOverrideVariable) +
+    return make_error(std::string(kDriverVersionSetting.variable) + "='" + *value + "' is not an NVIDIA driver version",
+                      "write it as nvidia-smi prints it, e.g. " + std::string(kDriverVersionSetting.variable) +
                           "=580.65.06, or unset it to read this machine's driver");
   }
-  return std::optional<DriverReading>(DriverReading{version, kDriverOverrideVariable});
+  return std::optional<DriverReading>(DriverReading{version, kDriverVersionSetting.variable});
 }
 
 Result<std::optional<DriverReading>> read_driver(const FileSystemView& fs, const EnvMap& env) {

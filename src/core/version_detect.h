@@ -41,9 +41,8 @@ std::optional<DriverReading> read_driver_version(const FileSystemView& fs, const
 
 // The driver `install`, `torch` and `doctor` take in place of the machine's, as uv takes
 // UV_CUDA_DRIVER_VERSION and conda CONDA_OVERRIDE_CUDA: for a build machine that builds for
-// other GPUs' drivers, or a driver the probes misread.
-inline constexpr const char* kDriverOverrideVariable = "CUDAENV_DRIVER_VERSION";
-// Its value, its source being the variable; nullopt when unset or empty; an error for a value
+// other GPUs' drivers, or a driver the probes misread: CUDAENV_DRIVER_VERSION
+// (kDriverVersionSetting). Its value, its source being the variable; nullopt when unset or empty; an error for a value
 // that is no driver version.
 Result<std::optional<DriverReading>> driver_override(const EnvMap& env);
 // The driver `torch` and the shell environment take: CUDAENV_DRIVER_VERSION, else the one

@@ -1,9 +1,6 @@
-#include "cli/driver_ceiling.h"
-
-#include <optional>
+#include "doctor/driver_ceiling.h"
 
 #include "doctor/driver_fit.h"
-#include "util/output.h"
 
 namespace cudaenv {
 
@@ -12,20 +9,6 @@ namespace {
 // cuInit alone takes a second on a machine with many GPUs; a driver that takes longer is
 // doctor's to diagnose, not install's.
 constexpr std::chrono::seconds kProbeTimeout{20};
-
-// Read once per command: a multi-version install asks for each version.
-Result<DriverProbe> machine_driver(const Session& session) {
-  static std::optional<DriverProbe> probed;
-  if (probed) return *probed;
-  CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
-  CUDAENV_TRY_ASSIGN(auto target, session.selected_target());
-  DriverProbe driver;
-  if (target) driver = target_driver(target->target, target->setting.origin(), nullptr);
-  else if (stand_in) stand_in_driver(driver, *stand_in);
-  else driver = probe_driver(session.fs, session.env, kProbeTimeout);
-  probed = driver;
-  return driver;
-}
 
 std::string driver_named(const DriverProbe& driver) {
   if (driver.target) {
@@ -39,22 +22,29 @@ std::string driver_named(const DriverProbe& driver) {
 
 }  // namespace
 
-Status warn_driver_ceiling(const Session& session, const std::string& label) {
-  auto cuda = parse_version(label);
-  if (!cuda) return ok_status();
-  CUDAENV_TRY_ASSIGN(auto driver, machine_driver(session));
-  if (!driver.cuda && !driver.version) return ok_status();
-  CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
-  DriverShortfall shortfall = driver_shortfall(driver, *cuda, facts);
-  if (shortfall == DriverShortfall::none) return ok_status();
-  print_warning("CUDA " + label + " needs NVIDIA driver >= " + driver_needed(*cuda, facts) + ", and " + driver_named(driver) +
-                (shortfall == DriverShortfall::major ? " cannot run it" : " runs it only in part"));
-  std::string advice = "  " + shortfall_consequence(shortfall, *cuda, facts) + "\n  Upgrade the NVIDIA driver";
+DriverProbe install_driver(const FileSystemView& fs, const EnvMap& env, const std::optional<SelectedTarget>& target,
+                           const std::optional<DriverReading>& stand_in) {
+  DriverProbe driver;
+  if (target) driver = target_driver(target->target, target->setting.origin(), nullptr);
+  else if (stand_in) stand_in_driver(driver, *stand_in);
+  else driver = probe_driver(fs, env, kProbeTimeout);
+  return driver;
+}
+
+std::optional<DriverCeiling> driver_ceiling(const DriverProbe& driver, const std::string& label, const CudaFacts& facts) {
+  auto parsed = parse_version(label);
+  if (!parsed || (!driver.cuda && !driver.version)) return std::nullopt;
+  const Version& cuda = *parsed;
+  DriverShortfall shortfall = driver_shortfall(driver, cuda, facts);
+  if (shortfall == DriverShortfall::none) return std::nullopt;
+  DriverCeiling out;
+  out.warning = "CUDA " + label + " needs NVIDIA driver >= " + driver_needed(cuda, facts) + ", and " + driver_named(driver) +
+                (shortfall == DriverShortfall::major ? " cannot run it" : " runs it only in part");
+  out.advice = "  " + shortfall_consequence(shortfall, cuda, facts) + "\n  Upgrade the NVIDIA driver";
   if (const CudaRelease* fits = newest_runnable(driver, facts)) {
-    advice += ", or install what it runs: `cudaenv install " + fits->version.str() + "`";
+    out.advice += ", or install what it runs: `cudaenv install " + fits->version.str() + "`";
   }
-  print_note(advice);
-  return ok_status();
+  return out;
 }
 
 }  // namespace cudaenv

@@ -4,6 +4,7 @@
 
 #include "core/toolkit_env.h"
 #include "core/toolkits.h"
+#include "core/version_detect.h"
 #include "doctor/facts.h"
 #include "doctor/parsers.h"
 #include "util/process.h"
@@ -153,6 +154,29 @@ Status check_host_compiler(const HostCompiler& compiler, const HostCompilerLimit
   return make_error("CUDA " + toolkit + "'s nvcc does not accept " + what + ": it takes " + compiler.kind + " up to " +
                         std::to_string(*max) + " (" + limits.source + ")" + (compiler.kind == "gcc" ? "" : newest),
                     hint);
+}
+
+Status check_toolkit_compiler(const FileSystemView& fs, const EnvMap& env, const DataFiles& data, const std::string& compiler,
+                              const Toolkit* toolkit) {
+  HostCompiler found = identify_compiler(fs, env, compiler);
+  std::optional<HostCompilerLimits> limits;
+  if (toolkit) limits = read_host_config(fs, toolkit->home);
+  if (toolkit && !limits) {
+    auto cuda = toolkit->version ? toolkit->version : shipped_toolkit_version(fs, toolkit->home);
+    CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(data));
+    limits = cuda ? facts_limits(facts, *cuda) : HostCompilerLimits{};
+  }
+  return check_host_compiler(found, limits.value_or(HostCompilerLimits{}), toolkit ? toolkit->name : "",
+                             installed_gcc_majors(fs, env));
+}
+
+Status check_selection_compiler(const FileSystemView& fs, const EnvMap& env, const DataFiles& data, const Selection& selection) {
+  if (!selection.project || !selection.project->host_compiler) return ok_status();
+  Status checked = check_toolkit_compiler(fs, env, data, *selection.project->host_compiler, &selection.toolkit);
+  if (checked) return checked;
+  Error error = checked.take_error();
+  error.message = selection.project->path.string() + ": " + error.message;
+  return error;
 }
 
 }  // namespace cudaenv

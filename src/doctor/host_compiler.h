@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/selection.h"
 #include "core/version.h"
+#include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"
@@ -58,5 +60,14 @@ int best_gcc(int max, const std::vector<int>& installed);
 // driver beside it, or is newer than the toolkit takes.
 Status check_host_compiler(const HostCompiler& compiler, const HostCompilerLimits& limits, const std::string& toolkit,
                            const std::vector<int>& installed);
+
+// `compiler` against `toolkit`, as `pin --host-compiler` asks: missing, without its C++ driver,
+// or newer than the toolkit's crt/host_config.h (else the shipped facts) accepts; without a
+// toolkit, only the first two.
+Status check_toolkit_compiler(const FileSystemView& fs, const EnvMap& env, const DataFiles& data, const std::string& compiler,
+                              const Toolkit* toolkit);
+// The project's [cuda] host_compiler against the selected toolkit, the error naming the file;
+// ok where none is set. For `exec`, `env` and the prompt hook.
+Status check_selection_compiler(const FileSystemView& fs, const EnvMap& env, const DataFiles& data, const Selection& selection);
 
 }  // namespace cudaenv

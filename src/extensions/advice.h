@@ -19,10 +19,6 @@
 
 namespace cudaenv {
 
-// The variable naming an air-gapped mirror of the prebuilt wheels: a folder (http(s) or file://)
-// holding the files under their own names, side by side.
-inline constexpr const char* kExtensionWheelsVariable = "CUDAENV_EXTENSION_WHEELS";
-
 // What an extension must fit: the torch it goes with and the machine it is built on.
 struct ExtensionTarget {
   Version torch;                                  // the public release: 2.15.0

@@ -1,4 +1,4 @@
-#include "cli/extension_lookup.h"
+#include "extensions/cached_lookup.h"
 
 #include <ctime>
 
@@ -14,19 +14,15 @@ namespace {
 // cudaenv-fetch ends each question within the text-download deadline; this bounds the whole run.
 constexpr std::chrono::minutes kHelperLimit{5};
 
-WheelCache read_cache(const Session& session) {
-  auto text = session.fs.read_file(session.layout.cache_dir() / kWheelCacheName);
+WheelCache read_cache(const FileSystemView& fs, const std::filesystem::path& cache_dir) {
+  auto text = fs.read_file(cache_dir / kWheelCacheName);
   return text ? parse_wheel_cache(*text) : WheelCache{};
 }
 
 }  // namespace
 
-Setting extension_wheels_setting(const Session& session) {
-  return pick_setting({nullptr, kExtensionWheelsVariable}, {}, session.env, std::nullopt, {}, "");
-}
-
-Result<std::string> extension_mirror(const Session& session) {
-  Setting setting = extension_wheels_setting(session);
+Result<std::string> extension_mirror(const Setting& extension_wheels) {
+  const Setting& setting = extension_wheels;
   const std::string& url = setting.value;
   if (url.empty()) return url;
   bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
@@ -41,7 +37,7 @@ Result<std::string> extension_mirror(const Session& session) {
 
 WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) const {
   auto now = static_cast<std::int64_t>(std::time(nullptr));
-  WheelAnswers answers = refresh_ ? WheelAnswers{} : fresh_answers(read_cache(session_), urls, now);
+  WheelAnswers answers = refresh_ ? WheelAnswers{} : fresh_answers(read_cache(fs_, cache_dir_), urls, now);
   std::vector<std::string> missing;
   for (const std::string& url : urls) {
     if (!answers.count(url)) missing.push_back(url);
@@ -51,7 +47,7 @@ WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) cons
   if (auto helper = locate_program("cudaenv-fetch")) {
     std::vector<std::string> argv{helper->string(), "extension-wheels", "--"};
     argv.insert(argv.end(), missing.begin(), missing.end());
-    auto ran = run_capture(argv, kHelperLimit, &session_.env);
+    auto ran = run_capture(argv, kHelperLimit, &env_);
     if (!ran) failure = ran.error().message;
     else if (ran->exit_code != 0) failure = "cudaenv-fetch: " + std::string(trim(ran->err));
   } else {
@@ -59,7 +55,7 @@ WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) cons
   }
   // The helper dates its answers when it asks, which may be seconds after `now` on a busy machine.
   auto asked_by = static_cast<std::int64_t>(std::time(nullptr));
-  WheelAnswers asked = fresh_answers(read_cache(session_), missing, asked_by);
+  WheelAnswers asked = fresh_answers(read_cache(fs_, cache_dir_), missing, asked_by);
   for (const std::string& url : missing) {
     auto found = asked.find(url);
     answers[url] = found != asked.end() ? found->second : WheelAnswer{WheelPresence::unknown, failure};
@@ -67,8 +63,8 @@ WheelAnswers CachedWheelLookup::check(const std::vector<std::string>& urls) cons
   return answers;
 }
 
-bool toolkit_installed(const Session& session, const Version& cuda) {
-  for (const Toolkit& toolkit : session.toolkits()) {
+bool toolkit_installed(const std::vector<Toolkit>& toolkits, const Version& cuda) {
+  for (const Toolkit& toolkit : toolkits) {
     if (toolkit.present && toolkit.version && version_matches(major_minor(cuda), *toolkit.version)) return true;
   }
   return false;

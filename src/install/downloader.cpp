@@ -417,7 +417,7 @@ class Downloader {
     t.overflow.clear();
     t.write_error.clear();
     t.curl_error[0] = '\0';
-    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.size));
+    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.size, options_.timeouts));
     t.curl = curl_easy_init();
     set_common_options(t.curl, job.url, options_, deadline);
     curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
@@ -581,17 +581,16 @@ Error too_big_text(const std::string& url) {
 
 namespace {
 
-Result<std::optional<std::chrono::seconds>> seconds_from_env(const char* variable, const char* what, const char* example) {
-  const char* text = std::getenv(variable);
-  if (!text || !*text) return std::optional<std::chrono::seconds>();
+Result<std::chrono::seconds> seconds_of(const Setting& setting, const char* variable, const char* what, const char* example) {
+  const std::string& text = setting.value;
   long seconds = 0;
-  auto [end, ec] = std::from_chars(text, text + std::strlen(text), seconds);
-  if (ec != std::errc() || *end != '\0' || seconds < 1 || seconds > 7 * 24 * 3600) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec != std::errc() || end != text.data() + text.size() || seconds < 1 || seconds > 7 * 24 * 3600) {
     return make_error(
         std::string(variable) + "='" + text + "' is not a number of seconds",
         std::string("set it to the longest time ") + what + " may take, e.g. " + variable + "=" + example + ", or unset it");
   }
-  return std::optional<std::chrono::seconds>(seconds);
+  return std::chrono::seconds(seconds);
 }
 
 // One deadline across every try at a text download: a server that trickles just above the
@@ -613,7 +612,7 @@ class TextDeadline {
   }
   std::string passed() const {
     return "no complete answer within " + std::to_string(limit_.count()) + " s, the deadline of a text download across " +
-           "all its tries (" + kTextTimeoutVariable + ")";
+           "all its tries (" + kTextTimeoutSetting.variable + ")";
   }
 
  private:
@@ -631,15 +630,15 @@ std::optional<std::string> last_try(const Failure& failure, int attempt, const D
 
 }  // namespace
 
-Result<std::chrono::seconds> transfer_deadline(std::uint64_t size) {
-  CUDAENV_TRY_ASSIGN(auto set, seconds_from_env("CUDAENV_DOWNLOAD_TIMEOUT", "one transfer", "3600"));
-  if (set) return *set;
+Result<std::chrono::seconds> transfer_deadline(std::uint64_t size, const FetchTimeouts& timeouts) {
+  if (timeouts.transfer.kind != OriginKind::fallback) {
+    return seconds_of(timeouts.transfer, kDownloadTimeoutSetting.variable, "one transfer", "3600");
+  }
   return std::chrono::seconds(600 + size / (256 * 1024));
 }
 
-Result<std::chrono::seconds> text_timeout() {
-  CUDAENV_TRY_ASSIGN(auto set, seconds_from_env(kTextTimeoutVariable, "a text download, all its tries together", "300"));
-  return set.value_or(std::chrono::seconds(kDefaultTextTimeoutSeconds));
+Result<std::chrono::seconds> text_timeout(const FetchTimeouts& timeouts) {
+  return seconds_of(timeouts.text, kTextTimeoutSetting.variable, "a text download, all its tries together", "300");
 }
 
 Error interrupted_error() {
@@ -668,7 +667,7 @@ Result<HeadAnswer> head_request(const std::string& url, const DownloadOptions& o
                                 const std::function<bool(long)>& final_status) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  CUDAENV_TRY_ASSIGN(auto limit, text_timeout());
+  CUDAENV_TRY_ASSIGN(auto limit, text_timeout(options.timeouts));
   TextDeadline deadline(limit);
   for (int attempt = 1;; ++attempt) {
     char curl_error[CURL_ERROR_SIZE] = {};
@@ -715,7 +714,7 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
   std::string header = "Accept: " + accept;
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
       accept.empty() ? nullptr : curl_slist_append(nullptr, header.c_str()), curl_slist_free_all);
-  CUDAENV_TRY_ASSIGN(auto limit, text_timeout());
+  CUDAENV_TRY_ASSIGN(auto limit, text_timeout(options.timeouts));
   TextDeadline deadline(limit);
   for (int attempt = 1;; ++attempt) {
     TextBody body;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/settings_table.h"
 #include "install/progress.h"
 #include "util/result.h"
 
@@ -53,18 +54,18 @@ struct DownloadOptions {
   // stopped where it is, its .part kept; the others go on. Unset: all are.
   std::function<bool(size_t job)> wanted;
   std::vector<SpaceNeed> also_needed;  // checked with the downloads' space (the unpacked toolkit)
+  FetchTimeouts timeouts;              // as the command resolved them (core/settings_table.h)
 };
 
 // The overall deadline of one try at an archive of `size` bytes: 10 minutes plus the time at
 // 256 kB/s, so a server that stays just above the low-speed rule still ends.
-// CUDAENV_DOWNLOAD_TIMEOUT (seconds) replaces it for every archive.
-Result<std::chrono::seconds> transfer_deadline(std::uint64_t size);
+// CUDAENV_DOWNLOAD_TIMEOUT (seconds), where set, replaces it for every archive; an error names a
+// value that is no number of seconds.
+Result<std::chrono::seconds> transfer_deadline(std::uint64_t size, const FetchTimeouts& timeouts);
 
 // A text download (fetch_text, fetch_size: manifests, listings, index pages, metapackages) has
-// one deadline across all its tries: kTextTimeoutVariable's seconds, else the default.
-inline constexpr const char* kTextTimeoutVariable = "CUDAENV_TEXT_TIMEOUT";
-inline constexpr long kDefaultTextTimeoutSeconds = 60;
-Result<std::chrono::seconds> text_timeout();
+// one deadline across all its tries: CUDAENV_TEXT_TIMEOUT's seconds, else the default.
+Result<std::chrono::seconds> text_timeout(const FetchTimeouts& timeouts);
 
 // Downloads every job, each file checked against its size and sha256 (and handed to its
 // ArrivingFile as it arrives). A file already complete in place is verified and reused without a

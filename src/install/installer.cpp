@@ -347,7 +347,8 @@ class Unpacking {
 // goes on only when every archive has matched; any failure stops the rest, and the caller removes
 // the staging folder.
 Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, const fs::path& staging, int jobs_wanted,
-                                             ProgressReporter& progress, const std::function<bool()>& interrupted) {
+                                             const FetchTimeouts& timeouts, ProgressReporter& progress,
+                                             const std::function<bool()>& interrupted) {
   std::vector<ArrivingFile> arriving(jobs.size());
   CoreSlots cores(usable_cores());
   CoreSlots decoders(kMostDecoders);
@@ -388,6 +389,7 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   }
   DownloadOptions options;
   options.jobs = jobs_wanted;
+  options.timeouts = timeouts;
   // NVIDIA's xz archives unpack to about twice their size or more.
   std::uint64_t archive_bytes = 0;
   for (const DownloadJob& job : jobs) archive_bytes += job.size;
@@ -472,8 +474,8 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
 
 // Downloads and unpacks the plan into a fresh staging folder beside versions/<label> and gives
 // it the toolkit layout and metadata; nothing is left behind on failure.
-Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, ProgressReporter& progress,
-                       const std::function<bool()>& interrupted) {
+Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const FetchTimeouts& timeouts,
+                       ProgressReporter& progress, const std::function<bool()>& interrupted) {
   std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
@@ -489,7 +491,7 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, Progre
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
   progress.begin(names, sizes, "CUDA " + label);
-  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, progress, interrupted);
+  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, timeouts, progress, interrupted);
   Status built = libraries ? ok_status() : Status(libraries.error());
   progress.end();
   if (built) built = add_lib64_link(staging);
@@ -541,14 +543,14 @@ std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
 }
 
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
-                                      const PlanFiles& plan_files, ProgressReporter& progress,
+                                      const PlanFiles& plan_files, const FetchTimeouts& timeouts, ProgressReporter& progress,
                                       const std::function<Status()>& rehash, const InterruptWatch& interrupts) {
   CUDAENV_TRY_ASSIGN(auto prepared, prepare(layout, profiles, request, progress));
   if (prepared.already_installed) return InstallResult{true, prepared.target, {}};
   interrupts.watch();
   const std::function<bool()>& interrupted = interrupts.interrupted;
   CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, interrupted));
-  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, progress, interrupted));
+  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, timeouts, progress, interrupted));
   CUDAENV_TRY(commit(staging, prepared, plan));
   Status rehashed = rehash();
   if (!rehashed)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/layout.h"
+#include "core/settings_table.h"
 #include "install/catalog.h"
 #include "install/plan.h"
 #include "install/progress.h"
@@ -38,8 +39,9 @@ struct InterruptWatch {
 // plan (the source's `plan_files`), stage (download, check, extract, layout, metadata into a
 // staging folder) and commit (rename into place, drop downloads, `rehash`). Once interrupted, the
 // staging folder is removed, partial downloads are kept, and the error is interrupted_error().
+// The downloads keep to `timeouts`.
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
-                                      const PlanFiles& plan_files, ProgressReporter& progress,
+                                      const PlanFiles& plan_files, const FetchTimeouts& timeouts, ProgressReporter& progress,
                                       const std::function<Status()>& rehash, const InterruptWatch& interrupts);
 
 // One file an installed toolkit's receipt lists, libraries included.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/settings_table.h"
 #include "core/version.h"
 #include "install/pypi_index.h"
 #include "util/strings.h"
@@ -53,10 +52,8 @@ bool library_owns(const LibraryFiles& files, std::string_view path) {
                      [&](const auto& owned) { return parts[0] == owned.first && starts_with(parts[1], owned.second); });
 }
 
-Result<std::string> cudnn_base_url(const std::string& cuda_base, const EnvMap& env) {
-  if (Setting mirror = env_setting(kCudnnMirrorSetting, env); !mirror.value.empty()) {
-    return mirror.value.back() == '/' ? mirror.value : mirror.value + "/";
-  }
+Result<std::string> cudnn_base_url(const std::string& cuda_base, const Setting& cudnn_mirror) {
+  if (const std::string& mirror = cudnn_mirror.value; !mirror.empty()) return mirror.back() == '/' ? mirror : mirror + "/";
   const std::string tail = "/cuda/redist/";
   if (cuda_base.size() > tail.size() && cuda_base.compare(cuda_base.size() - tail.size(), tail.size(), tail) == 0) {
     return cuda_base.substr(0, cuda_base.size() - tail.size()) + "/cudnn/redist/";

@@ -1,16 +1,16 @@
 #pragma once
 // Libraries of a toolkit (cuDNN, NCCL): which archive fits a toolkit's CUDA major, and where
-// it comes from. Pure: cli/project_lock fetches what the choice needs.
+// it comes from. Pure: lock/project_lock fetches what the choice needs.
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/cuda_toml.h"
+#include "core/setting.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
 #include "torch/index_parser.h"
-#include "util/environment.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -46,9 +46,9 @@ std::optional<LibraryFiles> library_files(const std::string& component);
 // Whether `path`, below the toolkit root, is one of the library's.
 bool library_owns(const LibraryFiles& files, std::string_view path);
 
-// cuDNN's redist folder for a CUDA folder: CUDAENV_CUDNN_MIRROR when set, else the folder beside
-// it in NVIDIA's layout (.../compute/cuda/redist/ -> .../compute/cudnn/redist/).
-Result<std::string> cudnn_base_url(const std::string& cuda_base, const EnvMap& env);
+// cuDNN's redist folder for a CUDA folder: `cudnn_mirror` (CUDAENV_CUDNN_MIRROR) when set, else
+// the folder beside it in NVIDIA's layout (.../compute/cuda/redist/ -> .../compute/cudnn/redist/).
+Result<std::string> cudnn_base_url(const std::string& cuda_base, const Setting& cudnn_mirror);
 
 // The newest release a version prefix matches ("" matches every release), newest first in `labels`.
 Result<std::string> choose_library_release(const LibrarySpec& spec, const std::vector<std::string>& labels_newest_first);

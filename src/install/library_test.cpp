@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/cuda_toml.h"
+#include "core/settings_table.h"
 #include "install/library.h"
 #include "support/cudnn_manifest.h"
 
@@ -70,14 +71,14 @@ TEST_CASE("libraries: a single-variant cuDNN manifest is only for the major in i
 }
 
 TEST_CASE("libraries: cuDNN's folder sits beside the CUDA folder, or CUDAENV_CUDNN_MIRROR names it") {
-  EnvMap none;
+  Setting none = env_setting(kCudnnMirrorSetting, {});
   CHECK(*cudnn_base_url("https://developer.download.nvidia.com/compute/cuda/redist/", none) ==
         "https://developer.download.nvidia.com/compute/cudnn/redist/");
   CHECK(*cudnn_base_url("http://127.0.0.1:8080/nvidia/cuda/redist/", none) == "http://127.0.0.1:8080/nvidia/cudnn/redist/");
   auto unknown = cudnn_base_url("https://mirror.example/cuda-12/", none);
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().hint.find("CUDAENV_CUDNN_MIRROR") != std::string::npos);
-  EnvMap set{{"CUDAENV_CUDNN_MIRROR", "file:///srv/cudnn"}};
+  Setting set = env_setting(kCudnnMirrorSetting, {{"CUDAENV_CUDNN_MIRROR", "file:///srv/cudnn"}});
   CHECK(*cudnn_base_url("https://mirror.example/cuda-12/", set) == "file:///srv/cudnn/");
 }
 

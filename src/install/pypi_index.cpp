@@ -461,8 +461,9 @@ Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog&
                                    : "it has: " + join(labels, ", ") + " (`cudaenv list-remote --source pypi`)");
 }
 
-PackageIndex::PackageIndex(std::string url) : url_(std::move(url)) {
+PackageIndex::PackageIndex(std::string url, const FetchTimeouts& timeouts) : url_(std::move(url)) {
   while (!url_.empty() && url_.back() == '/') url_.pop_back();
+  options_.timeouts = timeouts;
   options_.tries = 3;
   options_.low_speed_seconds = 20;
 }

@@ -1,17 +1,14 @@
-#include "cli/locked_install.h"
+#include "lock/locked_install.h"
 
 #include <algorithm>
 #include <memory>
 #include <optional>
 
-#include "cli/redist_source.h"
-#include "core/settings_table.h"
 #include "install/library.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
 #include "install/redist_files.h"
-#include "lock/lock_places.h"
-#include "shell/trust.h"
+#include "mirror/redist_source.h"
 #include "util/output.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -20,51 +17,35 @@ namespace cudaenv {
 
 namespace {
 
-// A place the user named or configured, which replaces the lock's place of its kind.
-struct Replacement {
-  std::string root;
-  std::string origin;  // "--mirror", "CUDAENV_MIRROR", a pip configuration file
-};
-
-struct Replacements {
-  std::optional<Replacement> redist, cudnn, index;
-
-  const std::optional<Replacement>& of(PlaceKind kind) const {
-    return kind == PlaceKind::redist_folder ? redist : kind == PlaceKind::cudnn_folder ? cudnn : index;
-  }
-};
-
 bool has_kind(const std::vector<ArchivePlace>& places, PlaceKind kind) {
   return std::any_of(places.begin(), places.end(), [&](const ArchivePlace& place) { return place.kind == kind; });
 }
 
 // Only what is set replaces: a default (NVIDIA's folder, PyPI) is not a choice the user made.
-Result<Replacements> replacements_for(const Session& session, const ReleaseCatalog& releases, const LockUse& use,
+Result<Replacements> replacements_for(const ReleaseCatalog& releases, const LockUse& use, const LockSources& sources,
                                       const std::vector<ArchivePlace>& places) {
   Replacements out;
-  Setting mirror = mirror_setting(use.mirror_option, session, releases);
-  if (mirror.kind != OriginKind::fallback) {
-    CUDAENV_TRY_ASSIGN(auto base, redist_base_url(use.mirror_option, session, releases));
-    out.redist = Replacement{base, mirror.origin()};
+  if (use.mirror.kind != OriginKind::fallback) {
+    CUDAENV_TRY_ASSIGN(auto base, redist_base_url(use.mirror));
+    out.redist = Replacement{base, use.mirror.origin()};
   }
-  bool cudnn_set = env_setting(kCudnnMirrorSetting, session.env).kind == OriginKind::environment;
+  bool cudnn_set = sources.cudnn_mirror.kind == OriginKind::environment;
   if (has_kind(places, PlaceKind::cudnn_folder) && (out.redist || cudnn_set)) {
-    CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(out.redist ? out.redist->root : releases.default_base, session.env));
-    out.cudnn = Replacement{base, cudnn_set ? kCudnnMirrorSetting.variable : mirror.origin()};
+    CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(out.redist ? out.redist->root : releases.default_base, sources.cudnn_mirror));
+    out.cudnn = Replacement{base, cudnn_set ? sources.cudnn_mirror.origin() : use.mirror.origin()};
   }
-  Setting index = index_url_setting(use.index_url_option, session);
-  if (index.kind != OriginKind::fallback) {
-    CUDAENV_TRY_ASSIGN(auto root, package_index_url(use.index_url_option, session));
-    out.index = Replacement{root, index.origin()};
+  if (use.index.kind != OriginKind::fallback) {
+    CUDAENV_TRY_ASSIGN(auto root, sources.index_url());
+    out.index = Replacement{root, use.index.origin()};
   }
   return out;
 }
 
-Result<DefaultPlaces> default_places(const Session& session, const ReleaseCatalog& releases,
+Result<DefaultPlaces> default_places(const DataFiles& data, const ReleaseCatalog& releases,
                                      const std::vector<ArchivePlace>& places) {
   DefaultPlaces defaults{releases.default_base, "", kDefaultPackageIndex, {kDefaultPackageFiles}};
   if (has_kind(places, PlaceKind::cudnn_folder)) {
-    CUDAENV_TRY_ASSIGN(auto cudnn, load_cudnn_catalog(session.data));
+    CUDAENV_TRY_ASSIGN(auto cudnn, load_cudnn_catalog(data));
     defaults.cudnn_folder = cudnn.default_base;
   }
   return defaults;
@@ -74,10 +55,10 @@ void add_once(std::vector<std::string>& list, const std::string& value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
 }
 
-// A lock from a cloned repository does not choose the server: each place it names that is
-// neither a default nor replaced needs the lock to be trusted.
+}  // namespace
+
 Status check_vouched(const LockFile& file, const std::vector<ArchivePlace>& places, const std::vector<LockedArchive>& archives,
-                     const Replacements& replaced, const DefaultPlaces& defaults, const TrustStore& trust, const LockUse& use) {
+                     const Replacements& replaced, const DefaultPlaces& defaults, bool trusted, const LockUse& use) {
   std::vector<std::string> hosts, named, options, variables;
   for (size_t i = 0; i < places.size(); ++i) {
     const ArchivePlace& place = places[i];
@@ -91,7 +72,7 @@ Status check_vouched(const LockFile& file, const std::vector<ArchivePlace>& plac
     add_once(options, index ? "--index-url URL" : "--mirror URL");
     add_once(variables, index ? "PIP_INDEX_URL" : "CUDAENV_MIRROR");
   }
-  if (hosts.empty() || trust.is_trusted(file.path, file.text)) return ok_status();
+  if (hosts.empty() || trusted) return ok_status();
   return make_error(file.path.string() + " fetches from " + join(hosts, ", ") + " (" + join(named, "; ") +
                         "), which is neither NVIDIA's nor PyPI's nor a place you configured; a lock from a cloned "
                         "repository does not choose the server by itself",
@@ -101,6 +82,8 @@ Status check_vouched(const LockFile& file, const std::vector<ArchivePlace>& plac
                         "` (or set " + join(variables, ", ") +
                         "); every archive is still checked against the lock's sha256 and size");
 }
+
+namespace {
 
 // Said once per kind, where the replacing place differs from the lock's.
 void say_replacements(const std::vector<ArchivePlace>& places, const Replacements& replaced, const fs::path& path) {
@@ -128,8 +111,8 @@ std::string relock_hint(const LockUse& use) {
          std::string(use.flag == "--locked" ? ", or install without --locked" : "");
 }
 
-// The label's shipped pin vouches for NVIDIA's manifest; a lock that says it was made from
-// another one was made from a private mirror's manifests, or edited.
+}  // namespace
+
 Status check_manifest_pin(const LockFile& file, const ReleaseCatalog& releases, const LockUse& use) {
   const CudaLock& lock = file.lock;
   const Release* release = releases.find(lock.label);
@@ -145,16 +128,19 @@ Status check_manifest_pin(const LockFile& file, const ReleaseCatalog& releases, 
                         relock_hint(use));
 }
 
+namespace {
+
 // The folder's manifest for the lock's label must give the locked archives, and be the one the
 // lock was made from (unless pins are skipped: a private mirror's own manifest).
 Status check_locked_manifest(const LockFile& file, const std::string& folder, const std::string& platform,
-                             const ProfileCatalog& profiles, const LockUse& use, const std::function<bool()>& should_stop,
-                             ProgressReporter& progress) {
+                             const ProfileCatalog& profiles, const LockUse& use, const FetchTimeouts& timeouts,
+                             const std::function<bool()>& should_stop, ProgressReporter& progress) {
   const CudaLock& lock = file.lock;
   std::string url = manifest_url(folder, lock.label);
   progress.note("fetching " + url);
   DownloadOptions options;
   options.should_stop = should_stop;
+  options.timeouts = timeouts;
   CUDAENV_TRY_ASSIGN(auto text, fetch_text(url, options));
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
   std::vector<LockedArchive> locked = lock.components_for(platform);
@@ -215,9 +201,9 @@ struct WheelLookup {
 
 }  // namespace
 
-Result<LockedInstall> locked_install(const Session& session, const LockFile& file, const std::string& platform,
-                                     const ReleaseCatalog& releases, const ProfileCatalog& profiles, const LockUse& use,
-                                     ProgressReporter& progress) {
+Result<LockedInstall> locked_install(const LockFile& file, const std::string& platform, const ReleaseCatalog& releases,
+                                     const ProfileCatalog& profiles, const LockUse& use, const LockSources& sources,
+                                     const TrustStore& trust, ProgressReporter& progress) {
   const CudaLock& lock = file.lock;
   if (std::find(lock.platforms.begin(), lock.platforms.end(), platform) == lock.platforms.end()) {
     return make_error(
@@ -231,9 +217,9 @@ Result<LockedInstall> locked_install(const Session& session, const LockFile& fil
     CUDAENV_TRY_ASSIGN(auto place, archive_place(lock, archive, file.path));
     places.push_back(std::move(place));
   }
-  CUDAENV_TRY_ASSIGN(auto replaced, replacements_for(session, releases, use, places));
-  CUDAENV_TRY_ASSIGN(auto defaults, default_places(session, releases, places));
-  CUDAENV_TRY(check_vouched(file, places, archives, replaced, defaults, TrustStore(session.layout.trust_dir()), use));
+  CUDAENV_TRY_ASSIGN(auto replaced, replacements_for(releases, use, sources, places));
+  CUDAENV_TRY_ASSIGN(auto defaults, default_places(sources.data, releases, places));
+  CUDAENV_TRY(check_vouched(file, places, archives, replaced, defaults, trust.is_trusted(file.path, file.text), use));
   CUDAENV_TRY(check_manifest_pin(file, releases, use));
   say_replacements(places, replaced, file.path);
 
@@ -258,10 +244,11 @@ Result<LockedInstall> locked_install(const Session& session, const LockFile& fil
     }
     exact.files.push_back(std::move(planned));
   }
-  auto index = replaced.index ? std::make_shared<PackageIndex>(replaced.index->root) : nullptr;
-  PlanFiles plan_files = [file, folder, platform, use, exact, lookups, index, pypi, &profiles, &progress](
+  auto index = replaced.index ? std::make_shared<PackageIndex>(replaced.index->root, sources.timeouts) : nullptr;
+  FetchTimeouts timeouts = sources.timeouts;
+  PlanFiles plan_files = [file, folder, platform, use, timeouts, exact, lookups, index, pypi, &profiles, &progress](
                              const InstallRequest&, const std::function<bool()>& should_stop) -> Result<InstallPlan> {
-    if (!pypi) CUDAENV_TRY(check_locked_manifest(file, folder, platform, profiles, use, should_stop, progress));
+    if (!pypi) CUDAENV_TRY(check_locked_manifest(file, folder, platform, profiles, use, timeouts, should_stop, progress));
     InstallPlan plan = exact;
     if (index) index->set_should_stop(should_stop);
     for (const WheelLookup& lookup : lookups) {

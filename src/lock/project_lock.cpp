@@ -1,14 +1,13 @@
-#include "cli/project_lock.h"
+#include "lock/project_lock.h"
 
 #include <algorithm>
 #include <memory>
 
-#include "cli/redist_source.h"
 #include "install/library.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
 #include "install/redist_files.h"
-#include "mirror/release_discovery.h"
+#include "mirror/redist_source.h"
 #include "util/file_system.h"
 #include "util/output.h"
 #include "util/sha256.h"
@@ -21,20 +20,17 @@ namespace {
 // Where a toolkit's libraries come from: the effects (folder listings, manifests, index pages)
 // behind the pure choices of install/library.h.
 struct LibraryContext {
-  Layout layout;
-  EnvMap env;
-  DataFiles data;
-  std::string cuda_base;  // the toolkit's redist folder, ending in '/'
+  const LockSources& sources;
   std::string index_url;  // the package index NCCL's wheels come from (as pip's), without a trailing '/'
   std::string platform;
   int cuda_major = 0;
-  bool skip_manifest_pin = false;
 };
 
 Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryContext& context, ProgressReporter& progress) {
-  CUDAENV_TRY_ASSIGN(auto shipped, load_cudnn_catalog(context.data));
-  CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(context.cuda_base, context.env));
-  DiscoveredReleases discovered = discover_releases(shipped, base, context.layout.cache_dir(), ListFreshness::cache_ok);
+  const LockSources& sources = context.sources;
+  CUDAENV_TRY_ASSIGN(auto shipped, load_cudnn_catalog(sources.data));
+  CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(sources.base_url, sources.cudnn_mirror));
+  DiscoveredReleases discovered = discover_releases(shipped, base, sources.cache_dir, ListFreshness::cache_ok, sources.timeouts);
   if (!discovered.warning.empty()) print_warning(discovered.warning);
   if (discovered.unreadable) {
     progress.note("cannot read the list of cuDNN releases at " + base + " (" + discovered.unreadable->message + "); using the " +
@@ -44,8 +40,9 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
   for (const Release& release : discovered.catalog.releases) labels.push_back(release.label);
   CUDAENV_TRY_ASSIGN(auto release, choose_library_release(spec, labels));
   DownloadOptions options;
+  options.timeouts = sources.timeouts;
   CUDAENV_TRY_ASSIGN(auto text,
-                     fetch_checked_manifest(discovered.catalog, base, release, context.skip_manifest_pin, options, progress));
+                     fetch_checked_manifest(discovered.catalog, base, release, sources.skip_manifest_pin, options, progress));
   std::string url = manifest_url(base, release);
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
   CUDAENV_TRY_ASSIGN(auto archive, choose_library_archive(manifest, spec.name, release, context.platform, context.cuda_major));
@@ -67,7 +64,7 @@ std::vector<std::string> nccl_majors_offered(PackageIndex& index, const std::str
 // NCCL has no redist manifest (NVIDIA's compute/redist/nccl/ holds .txz files without checksums,
 // nvidia-redist.md §6.2), so it comes from its PyPI wheels, whose index pages carry sha256s.
 Result<PlannedLibrary> resolve_nccl(const LibrarySpec& spec, const LibraryContext& context) {
-  PackageIndex index(context.index_url);
+  PackageIndex index(context.index_url, context.sources.timeouts);
   std::string distribution = nccl_distribution(context.cuda_major);
   std::string page = index.url() + "/" + distribution + "/";
   auto files = index.files(distribution);
@@ -125,17 +122,16 @@ int major_of(const std::string& label) {
   return version ? version->major() : 0;
 }
 
-Result<std::vector<PlannedLibrary>> resolve_libraries(const Session& session, const std::vector<std::string>& specs,
-                                                      const std::string& label, const std::string& platform,
-                                                      const LockSources& sources, ProgressReporter& progress) {
+Result<std::vector<PlannedLibrary>> resolve_libraries(const std::vector<std::string>& specs, const std::string& label,
+                                                      const std::string& platform, const LockSources& sources,
+                                                      ProgressReporter& progress) {
   std::vector<PlannedLibrary> out;
-  LibraryContext context{session.layout,           session.env, session.data, sources.base_url, "", platform, major_of(label),
-                         sources.skip_manifest_pin};
+  LibraryContext context{sources, "", platform, major_of(label)};
   for (const std::string& text : specs) {
     CUDAENV_TRY_ASSIGN(auto spec, parse_library_spec(text, "library"));
     if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec.name; })) continue;
     if (spec.name == "nccl" && context.index_url.empty()) {
-      CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(sources.index_url_option, session));
+      CUDAENV_TRY_ASSIGN(auto index_url, sources.index_url());
       context.index_url = index_url;
     }
     CUDAENV_TRY_ASSIGN(auto library, resolve_library(spec, context, progress));
@@ -164,21 +160,19 @@ Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock) 
   return write_file_atomically(path, render_lock(lock));
 }
 
-PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources, ProgressReporter& progress) {
-  return [plan_files, &session, sources, &progress](const InstallRequest& request,
-                                                    const std::function<bool()>& should_stop) -> Result<InstallPlan> {
+PlanFiles with_libraries(PlanFiles plan_files, const LockSources& sources, ProgressReporter& progress) {
+  return [plan_files, sources, &progress](const InstallRequest& request,
+                                          const std::function<bool()>& should_stop) -> Result<InstallPlan> {
     auto plan = plan_files(request, should_stop);
     if (!plan) return plan.take_error();
-    CUDAENV_TRY_ASSIGN(auto libraries,
-                       resolve_libraries(session, request.libraries, request.label, request.platform, sources, progress));
+    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(request.libraries, request.label, request.platform, sources, progress));
     for (const PlannedLibrary& library : libraries) plan->files.push_back(library_file(library));
     return plan;
   };
 }
 
-Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
-                              const LockRequest& request, const std::vector<std::string>& platforms, const LockSources& sources,
-                              ProgressReporter& progress) {
+Result<CudaLock> resolve_lock(const ReleaseCatalog& releases, const ProfileCatalog& profiles, const LockRequest& request,
+                              const std::vector<std::string>& platforms, const LockSources& sources, ProgressReporter& progress) {
   std::string profile = request.profile.empty() ? profiles.default_profile : request.profile;
   CudaLock lock;
   lock.request = request;
@@ -187,19 +181,20 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
   std::unique_ptr<PackageIndex> index;  // the pypi source's pages, read once for every platform
   PlanFiles plan_files;
   if (request.source == InstallSource::pypi) {
-    CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(sources.index_url_option, session));
-    index = std::make_unique<PackageIndex>(index_url);
+    CUDAENV_TRY_ASSIGN(auto index_url, sources.index_url());
+    index = std::make_unique<PackageIndex>(index_url, sources.timeouts);
     CUDAENV_TRY_ASSIGN(auto label, resolve_wheel_label(*index, profiles, request.version,
                                                        WheelRequest{{}, profile, request.components, platforms.front()}));
     lock.label = label;
     lock.source = index->url();
     plan_files = plan_wheel_files(*index, profiles);
   } else {
-    ReleaseSource source(session, releases, sources.base_url);
+    ReleaseSource source(sources.cache_dir, releases, sources.base_url, sources.timeouts);
     CUDAENV_TRY_ASSIGN(auto label, source.resolve(request.version));
     lock.label = label;
     lock.source = sources.base_url;
-    plan_files = plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin}, progress);
+    plan_files = plan_redist_files(releases, profiles,
+                                   RedistFolder{sources.base_url, sources.skip_manifest_pin, sources.timeouts}, progress);
   }
   CUDAENV_TRY(check_release_label(lock.label));
   CUDAENV_TRY(check_profile(profiles, lock.label, profile));
@@ -209,7 +204,7 @@ Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& rele
     lock.manifest_sha256 = plan.pinned_by_sha256;
     if (plan.source == InstallSource::pypi) lock.metapackage = plan.pinned_by_url;
     for (const PlannedFile& file : plan.files) lock.components.push_back(locked_file(file, platform));
-    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(session, request.libraries, lock.label, platform, sources, progress));
+    CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(request.libraries, lock.label, platform, sources, progress));
     for (const PlannedLibrary& library : libraries) lock.libraries.push_back(locked_library(library, platform));
   }
   normalise_lock(lock);

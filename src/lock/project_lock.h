@@ -3,16 +3,18 @@
 // (the network: manifests, library releases), and turning a lock back into an install request.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cli/session.h"
 #include "core/cuda_toml.h"
+#include "core/settings_table.h"
 #include "install/catalog.h"
 #include "install/installer.h"
 #include "install/progress.h"
 #include "lock/lock_file.h"
+#include "util/data_dir.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -35,21 +37,26 @@ Result<std::optional<LockFile>> read_lock_file(const std::filesystem::path& path
 
 Status write_lock_file(const std::filesystem::path& path, const CudaLock& lock);
 
-// Where a resolution reads from.
+// Where a resolution reads from, as the command resolved it.
 struct LockSources {
   std::string base_url;  // the CUDA redist folder, ending in '/'
   bool skip_manifest_pin = false;
-  std::string index_url_option;  // --index-url as given ("": pip's), for libraries from wheels (NCCL)
+  Setting cudnn_mirror;  // CUDAENV_CUDNN_MIRROR (install/library.h cudnn_base_url)
+  // The package index of the pypi source and of libraries from wheels (NCCL), as pip's:
+  // asked only once one is needed, since a bad one is an error only then.
+  std::function<Result<std::string>()> index_url;
+  FetchTimeouts timeouts;
+  DataFiles data;                   // the shipped catalogs (cuDNN's)
+  std::filesystem::path cache_dir;  // where folder listings are cached
 };
 
 // Resolves a request for each platform: the label, the manifest (pypi: the metapackage), the
 // profile's archives (wheels) and the libraries for the toolkit's major.
-Result<CudaLock> resolve_lock(const Session& session, const ReleaseCatalog& releases, const ProfileCatalog& profiles,
-                              const LockRequest& request, const std::vector<std::string>& platforms, const LockSources& sources,
-                              ProgressReporter& progress);
+Result<CudaLock> resolve_lock(const ReleaseCatalog& releases, const ProfileCatalog& profiles, const LockRequest& request,
+                              const std::vector<std::string>& platforms, const LockSources& sources, ProgressReporter& progress);
 
 // A source's PlanFiles with the request's libraries added (resolved for the toolkit's major).
-PlanFiles with_libraries(PlanFiles plan_files, const Session& session, const LockSources& sources, ProgressReporter& progress);
+PlanFiles with_libraries(PlanFiles plan_files, const LockSources& sources, ProgressReporter& progress);
 
 // How an installed toolkit differs from the lock (empty: it is what the lock says).
 std::vector<std::string> installed_differences(const std::filesystem::path& home, const CudaLock& lock,

@@ -89,8 +89,11 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
   CUDAENV_TRY(check_release_label(request.label));
   CUDAENV_TRY(check_profile(profiles, request.label, request.profile));
   std::string source = manifest_url(request.base_url, request.label);
-  CUDAENV_TRY_ASSIGN(auto text, fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin,
-                                                       DownloadOptions{}, progress));
+  DownloadOptions options;
+  options.jobs = request.jobs;
+  options.timeouts = request.timeouts;
+  CUDAENV_TRY_ASSIGN(
+      auto text, fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin, options, progress));
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, source));
   std::string manifest_sha256 = sha256_hex(text);
   CUDAENV_TRY_ASSIGN(auto files, planned_files(manifest, profiles, request, held, manifest_sha256, source));
@@ -107,8 +110,6 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
     names.push_back(file.component + " (" + file.platform + ")");
     sizes.push_back(file.size);
   }
-  DownloadOptions options;
-  options.jobs = request.jobs;
   progress.begin(names, sizes, "CUDA " + request.label);
   Status downloaded = download_all(jobs, options, progress);
   progress.end();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/settings_table.h"
 #include "install/catalog.h"
 #include "install/progress.h"
 #include "mirror/release_discovery.h"
@@ -22,6 +23,7 @@ struct SyncRequest {
   std::filesystem::path dir;            // the mirror folder
   int jobs = 4;
   bool skip_manifest_pin = false;
+  FetchTimeouts timeouts;
 };
 
 // DIR/cudaenv-mirror.json, or an empty index when the folder has none yet.

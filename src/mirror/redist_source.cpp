@@ -1,34 +1,15 @@
-#include "cli/redist_source.h"
-
-#include <CLI/CLI.hpp>
+#include "mirror/redist_source.h"
 
 #include <sys/utsname.h>
 
-#include "core/settings_table.h"
+#include "core/selection.h"
 #include "install/ca_certificates.h"
-#include "install/downloader.h"
 #include "install/plan.h"
 #include "install/pypi_index.h"
 #include "util/output.h"
 #include "util/strings.h"
 
 namespace cudaenv {
-
-void add_fetch_options(CLI::App& command, std::string& mirror, std::string& source, std::string& index_url,
-                       bool& skip_manifest_pin) {
-  command.add_option("--mirror", mirror, "Base URL of the redist folder (http, https, file://); CUDAENV_MIRROR");
-  command.add_option("--source", source,
-                     "redist (NVIDIA's archives, default) or pypi (NVIDIA's CUDA 13 wheels); CUDAENV_SOURCE, cuda.toml");
-  command.add_option("--index-url", index_url,
-                     "Package index for --source pypi and NCCL; default PIP_INDEX_URL, pip's index-url, https://pypi.org/simple");
-  command.add_flag("--skip-manifest-pin", skip_manifest_pin,
-                   "Accept a manifest that differs from its pinned sha256 (private mirrors); CUDAENV_SKIP_MANIFEST_PIN=1");
-}
-
-void add_progress_option(CLI::App& command, bool& no_progress) {
-  command.add_flag("--no-progress", no_progress,
-                   "No progress bars on a terminal, one line per download instead; CUDAENV_NO_PROGRESS=1");
-}
 
 namespace {
 
@@ -40,35 +21,7 @@ std::string machine_name() {
 
 }  // namespace
 
-Setting mirror_setting(const std::string& option, const Session& session, const ReleaseCatalog& releases) {
-  return pick_setting({"--mirror", "CUDAENV_MIRROR"}, option, session.env, std::nullopt, {}, releases.default_base);
-}
-
-Setting platform_setting(const std::string& option) {
-  return pick_setting({"--platform"}, option, {}, std::nullopt, {}, redist_platform_for(machine_name()).value_or(""));
-}
-
-Setting skip_manifest_pin_setting(bool option, const Session& session) {
-  return pick_setting({"--skip-manifest-pin", "CUDAENV_SKIP_MANIFEST_PIN"}, option ? "1" : "", session.env, std::nullopt, {},
-                      "0");
-}
-
-Setting text_timeout_setting(const Session& session) {
-  return pick_setting({nullptr, kTextTimeoutVariable}, {}, session.env, std::nullopt, {},
-                      std::to_string(kDefaultTextTimeoutSeconds));
-}
-
-Setting profile_setting(const std::string& option, const CudaToml* project, const ProfileCatalog& profiles) {
-  return pick_setting({"--profile", nullptr, "profile"}, option, {}, project ? project->profile : std::nullopt,
-                      project ? project->path : fs::path(), profiles.default_profile);
-}
-
-Setting jobs_setting(std::optional<int> option) {
-  return pick_setting({"--jobs"}, option ? std::to_string(*option) : "", {}, std::nullopt, {}, std::to_string(kDefaultJobs));
-}
-
-Result<std::string> redist_base_url(const std::string& option, const Session& session, const ReleaseCatalog& releases) {
-  Setting mirror = mirror_setting(option, session, releases);
+Result<std::string> redist_base_url(const Setting& mirror) {
   std::string url = mirror.value;
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
     return make_error("mirror " + mirror.as_written() + " is not an http://, https:// or file:// URL",
@@ -80,32 +33,30 @@ Result<std::string> redist_base_url(const std::string& option, const Session& se
   return url;
 }
 
-Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const Session& session) {
-  CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
-  CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
-  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_option, session, releases));
+Result<RedistCatalogs> load_redist_catalogs(const std::string& mirror_option, const DataFiles& data, const EnvMap& env) {
+  CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(data));
+  CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(data));
+  CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(mirror_option, env, releases.default_base)));
   return RedistCatalogs{std::move(releases), std::move(profiles), std::move(base)};
 }
 
+std::string host_redist_platform() { return redist_platform_for(machine_name()).value_or(""); }
+
 Result<std::string> host_platform(const std::string& option) {
-  Setting platform = platform_setting(option);
+  Setting platform = platform_setting(option, host_redist_platform());
   if (!platform.value.empty()) return platform.value;
   return make_error("NVIDIA publishes no redist toolkit for this machine (" + machine_name() + ")",
                     "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
 }
 
-Setting source_setting(const std::string& option, const Session& session, const CudaToml* project) {
-  return pick_setting({"--source", "CUDAENV_SOURCE", "source"}, option, session.env, project ? project->source : std::nullopt,
-                      project ? project->path : fs::path(), std::string(source_name(InstallSource::redist)));
-}
-
-Result<InstallSource> install_source(const std::string& option, const Session& session) {
+Result<InstallSource> install_source(const std::string& option, const EnvMap& env, const FileSystemView& fs,
+                                     const std::filesystem::path& cwd) {
   std::optional<CudaToml> project;
-  if (option.empty() && !env_get(session.env, "CUDAENV_SOURCE").value_or("").size()) {
-    CUDAENV_TRY_ASSIGN(auto loaded, load_project(session.fs, session.cwd));
+  if (option.empty() && env_setting(kSourceSetting, env).kind == OriginKind::fallback) {
+    CUDAENV_TRY_ASSIGN(auto loaded, load_project(fs, cwd));
     project = std::move(loaded);
   }
-  Setting source = source_setting(option, session, project ? &*project : nullptr);
+  Setting source = source_setting(option, env, project ? &*project : nullptr);
   // cuda.toml's source was checked when it was read.
   std::optional<InstallSource> kind = parse_install_source(source.value);
   if (!kind) {
@@ -115,9 +66,9 @@ Result<InstallSource> install_source(const std::string& option, const Session& s
   return *kind;
 }
 
-Setting index_url_setting(const std::string& option, const Session& session) {
+Setting index_url_setting(const std::string& option, const EnvMap& env, const FileSystemView& fs) {
   if (!option.empty()) return {option, OriginKind::argument, "--index-url"};
-  if (auto configured = pip_setting(session.env, session.fs, "index-url")) return *configured;
+  if (auto configured = pip_setting(env, fs, "index-url")) return *configured;
   return {kDefaultPackageIndex, OriginKind::fallback, {}};
 }
 
@@ -128,11 +79,11 @@ std::string pip_setting_as_written(const Setting& setting, const std::string& ke
   return setting.kind == OriginKind::global_file ? key + " = " + setting.value + " in " + setting.where : setting.as_written();
 }
 
-Status use_pip_cert(const Session& session) {
-  auto cert = pip_setting(session.env, session.fs, "cert");
+Status use_pip_cert(const EnvMap& env, const FileSystemView& fs) {
+  auto cert = pip_setting(env, fs, "cert");
   if (!cert) return ok_status();
   std::string written = pip_setting_as_written(*cert, "cert");
-  if (session.fs.kind(cert->value) != EntryKind::file) {
+  if (fs.kind(cert->value) != EntryKind::file) {
     return make_error("pip's CA bundle " + written + " is not a file",
                       "point it at a PEM bundle, or remove it (pip config unset global.cert)", 2);
   }
@@ -142,9 +93,9 @@ Status use_pip_cert(const Session& session) {
 
 }  // namespace
 
-Result<std::string> package_index_url(const std::string& option, const Session& session) {
-  CUDAENV_TRY(use_pip_cert(session));
-  Setting index = index_url_setting(option, session);
+Result<std::string> package_index_url(const std::string& option, const EnvMap& env, const FileSystemView& fs) {
+  CUDAENV_TRY(use_pip_cert(env, fs));
+  Setting index = index_url_setting(option, env, fs);
   std::string url = index.value;
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
     std::string written = pip_setting_as_written(index, "index-url");
@@ -157,19 +108,13 @@ Result<std::string> package_index_url(const std::string& option, const Session& 
   return url;
 }
 
-bool skip_manifest_pin(bool option, const Session& session) { return is_on(skip_manifest_pin_setting(option, session)); }
-
-Setting no_progress_setting(bool option, const Session& session) {
-  return pick_setting({"--no-progress", "CUDAENV_NO_PROGRESS"}, option ? "1" : "", session.env, std::nullopt, {}, "0");
-}
-
-bool progress_bars(bool no_progress_option, const Session& session) {
-  return wants_progress_bars(stderr, is_on(no_progress_setting(no_progress_option, session)));
+bool progress_bars(bool no_progress_option, const EnvMap& env) {
+  return wants_progress_bars(stderr, is_on(no_progress_setting(no_progress_option, env)));
 }
 
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
   if (discovered_ && freshness == ListFreshness::cache_ok) return *discovered_;
-  discovered_ = discover_releases(shipped_, base_url_, session_.layout.cache_dir(), freshness);
+  discovered_ = discover_releases(shipped_, base_url_, cache_dir_, freshness, timeouts_);
   if (!discovered_->warning.empty()) print_warning(discovered_->warning);
   if (discovered_->unreadable) {
     print_note("cannot read the list of releases at " + base_url_ + ": " + discovered_->unreadable->message + "; using " +

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/settings_table.h"
 #include "install/catalog.h"
 #include "install/redist_manifest.h"
 #include "util/result.h"
@@ -107,6 +108,7 @@ struct DiscoveredReleases {
 // Never fails: a folder that cannot be read falls back to a stale cached answer, else to
 // `shipped`, and says why in `unreadable`.
 DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::string& base_url,
-                                     const std::filesystem::path& cache_dir, ListFreshness freshness);
+                                     const std::filesystem::path& cache_dir, ListFreshness freshness,
+                                     const FetchTimeouts& timeouts);
 
 }  // namespace cudaenv

@@ -24,7 +24,7 @@ struct Outcome {
 std::string origin_label(const Request& request, const fs::path& cwd) {
   switch (request.kind) {
     case OriginKind::project_file: return request.file.lexically_relative(cwd).string();
-    case OriginKind::environment: return "CUDAENV_VERSION";
+    case OriginKind::environment: return kVersionSetting.variable;
     case OriginKind::global_file: return "global default";
     case OriginKind::argument:
     case OriginKind::fallback: break;
@@ -195,13 +195,13 @@ HookResult run_hook(const FileSystemView& fs, const EnvMap& env, const fs::path&
   EnvMap pristine = without_hook_changes(env);
 
   HookResult result;
-  std::string version_override = env_get(pristine, "CUDAENV_VERSION").value_or("");
+  std::string version_override = env_get(pristine, kVersionSetting.variable).value_or("");
   // Stamps are taken before the files are read, so an edit racing this run shows up
   // as a changed mtime at the next prompt instead of being missed.
   auto project = find_project_file(fs, cwd);
   result.fast_path = fast_path_for(cwd, project, version_override, layout, effects);
   // A target named in the shell changes the environment as CUDAENV_VERSION does.
-  result.fast_path.target_override = env_get(pristine, "CUDAENV_TARGET").value_or("");
+  result.fast_path.target_override = env_get(pristine, kTargetSetting.variable).value_or("");
   bool nothing_requested = !project && version_override.empty() && fs.kind(layout.global_version_file()) == EntryKind::missing;
   Outcome outcome = decide(fs, pristine, cwd, layout, effects, nothing_requested, result.fast_path.fixed);
   Applied applied = bounded(pristine, outcome, project);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "core/settings_table.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -91,7 +92,7 @@ Result<fs::path> remove_target(const FileSystemView& fs, const Layout& layout, c
 }
 
 std::optional<Setting> target_setting(const EnvMap& env, const std::optional<CudaToml>& project) {
-  static const SettingPlaces places{nullptr, kTargetVariable, "name"};
+  static const SettingPlaces places{nullptr, kTargetSetting.variable, "name"};
   std::optional<std::string> from_project = project ? project->target : std::nullopt;
   Setting setting = pick_setting(places, "", env, from_project, project ? project->path : fs::path(), "");
   if (setting.kind == OriginKind::fallback) return std::nullopt;
@@ -103,7 +104,7 @@ Result<std::optional<SelectedTarget>> select_target(const FileSystemView& fs, co
   std::optional<Setting> setting = target_setting(env, project);
   if (!setting) return std::optional<SelectedTarget>();
   // A project file's name was checked when it was read.
-  if (!is_valid_target_name(setting->value)) return invalid_target_name(setting->value, kTargetVariable);
+  if (!is_valid_target_name(setting->value)) return invalid_target_name(setting->value, kTargetSetting.variable);
   auto target = load_target(fs, layout, setting->value);
   if (!target) {
     Error error = target.take_error();

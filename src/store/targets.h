@@ -18,8 +18,6 @@
 
 namespace cudaenv {
 
-inline constexpr const char* kTargetVariable = "CUDAENV_TARGET";
-
 // One file in a targets folder, read or not.
 struct TargetFile {
   std::string name;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/settings_table.h"
 #include "core/toml_reader.h"
 #include "util/strings.h"
 
@@ -193,19 +194,19 @@ Result<TorchMatrix> load_torch_matrix(const DataFiles& data) {
   return parse_torch_matrix(file.path, file.text);
 }
 
-Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& base) {
-  if (!base || base->empty()) return ok_status();
-  std::string url = *base;
+Status use_index_base(TorchMatrix& matrix, const std::string& base) {
+  if (base.empty()) return ok_status();
+  std::string url = base;
   while (url.size() > 1 && url.back() == '/') url.pop_back();
   bool web = starts_with(url, "http://") || starts_with(url, "https://") || starts_with(url, "file://");
   if (!web || url.find_first_of(" \t\n\"'") != std::string::npos) {
-    return make_error(std::string(kTorchIndexVariable) + " '" + *base + "' is not an http(s) or file:// URL",
+    return make_error(std::string(kTorchIndexSetting.variable) + " '" + base + "' is not an http(s) or file:// URL",
                       "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
                       "(the folder holding cu126/, cu130/, cpu/), or unset it",
                       2);
   }
   matrix.index_url = url;
-  matrix.index_origin = kTorchIndexVariable;
+  matrix.index_origin = kTorchIndexSetting.variable;
   return ok_status();
 }
 

@@ -58,11 +58,10 @@ Result<TorchMatrix> parse_torch_matrix(const std::filesystem::path& path, std::s
 // pytorch.toml from the data folder cudaenv ships.
 Result<TorchMatrix> load_torch_matrix(const DataFiles& data);
 
-// The variable naming a proxy of download.pytorch.org/whl (Artifactory, Nexus) or a copy of it.
-inline constexpr const char* kTorchIndexVariable = "CUDAENV_TORCH_INDEX";
-
-// Makes `base` (CUDAENV_TORCH_INDEX's value, when set and not empty) the index of every printed URL.
-Status use_index_base(TorchMatrix& matrix, const std::optional<std::string>& base);
+// Makes `base` (CUDAENV_TORCH_INDEX's value, when set and not empty: a proxy of
+// download.pytorch.org/whl such as Artifactory or Nexus, or a copy of it) the index of every
+// printed URL.
+Status use_index_base(TorchMatrix& matrix, const std::string& base);
 
 // The oldest compute capability the `cuda` build of `release` has kernels for, where the table says.
 std::optional<ComputeCapability> oldest_kernel_arch(const TorchMatrix& matrix, const TorchRelease& release, const Version& cuda);

@@ -1,4 +1,4 @@
-#include "cli/selection_extras.h"
+#include "torch/selection_extras.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,9 +6,8 @@
 #include "core/hook_state.h"
 #include "core/settings_table.h"
 #include "core/version_detect.h"
-#include "doctor/facts.h"
-#include "doctor/host_compiler.h"
 #include "replay/record.h"
+#include "store/targets.h"
 #include "torch/choose.h"
 #include "torch/discovery.h"
 #include "util/strings.h"
@@ -17,8 +16,8 @@ namespace cudaenv {
 
 namespace {
 
-std::optional<Version> toolkit_cuda(const Session& session, const Toolkit& toolkit) {
-  return toolkit.version ? toolkit.version : shipped_toolkit_version(session.fs, toolkit.home);
+std::optional<Version> toolkit_cuda(const FileSystemView& fs, const Toolkit& toolkit) {
+  return toolkit.version ? toolkit.version : shipped_toolkit_version(fs, toolkit.home);
 }
 
 constexpr const char* kBackendMemoName = "uv-torch-backend";
@@ -33,11 +32,10 @@ std::string archs_text(const TorchQuery& query) {
 // What the answer rests on: the shipped table, the cached index, the query and the index base,
 // hashed as the shims' records are (replay/record.h).
 std::string backend_key(const DataFile& shipped, const std::optional<std::string>& snapshot, const TorchQuery& query,
-                        const EnvMap& env) {
+                        const std::string& index_base) {
   std::string inputs;
-  for (const std::string& part :
-       {shipped.text, snapshot.value_or("-"), query.cuda ? query.cuda->str() : "-", query.torch.value_or("-"),
-        query.driver.value_or("-"), archs_text(query), env_get(env, kTorchIndexVariable).value_or("-")}) {
+  for (const std::string& part : {shipped.text, snapshot.value_or("-"), query.cuda ? query.cuda->str() : "-",
+                                  query.torch.value_or("-"), query.driver.value_or("-"), archs_text(query), index_base}) {
     inputs += part;
     inputs += '\0';
   }
@@ -46,9 +44,9 @@ std::string backend_key(const DataFile& shipped, const std::optional<std::string
   return key;
 }
 
-// The memo's answer for `key`: the backend, "-" for none; nullopt where it holds none, or an
-// answer no choice gives (a damaged file is worked out again).
-std::optional<std::string> recalled(const std::string& memo, const std::string& key) {
+}  // namespace
+
+std::optional<std::string> recalled_backend(const std::string& memo, const std::string& key) {
   for (const std::string& line : split(memo, '\n')) {
     if (line.size() <= key.size() + 1 || !starts_with(line, key) || line[key.size()] != ' ') continue;
     std::string answer = line.substr(key.size() + 1);
@@ -59,22 +57,23 @@ std::optional<std::string> recalled(const std::string& memo, const std::string& 
   return std::nullopt;
 }
 
-// The memo with `key`'s answer last, the oldest entries dropped past kBackendMemoEntries.
-std::string remembered(const std::string& memo, const std::string& key, const std::string& answer) {
+std::string remembered_backend(const std::string& memo, const std::string& key, const std::string& answer, size_t limit) {
   std::vector<std::string> lines;
   for (const std::string& line : split(memo, '\n')) {
     if (!line.empty()) lines.push_back(line);
   }
-  if (lines.size() >= kBackendMemoEntries) lines.erase(lines.begin(), lines.end() - (kBackendMemoEntries - 1));
+  if (lines.size() >= limit) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(limit - 1));
   lines.push_back(key + " " + answer);
   return join(lines, "\n") + "\n";
 }
 
+namespace {
+
 // choose_torch() over the shipped table, with the cached index merged in.
 std::optional<std::string> chosen_backend(const DataFile& shipped, const std::optional<std::string>& snapshot_text,
-                                          const TorchQuery& query, const EnvMap& env) {
+                                          const TorchQuery& query, const std::string& index_base) {
   auto matrix = parse_torch_matrix(shipped.path, shipped.text);
-  if (!matrix || !use_index_base(*matrix, env_get(env, kTorchIndexVariable))) return std::nullopt;
+  if (!matrix || !use_index_base(*matrix, index_base)) return std::nullopt;
   auto snapshot = snapshot_text ? snapshot_of(*snapshot_text, matrix->index_url) : std::nullopt;
   if (snapshot) *matrix = merge_index(*matrix, *snapshot, "cache");
   return uv_torch_backend(*matrix, "auto", query);
@@ -82,33 +81,35 @@ std::optional<std::string> chosen_backend(const DataFile& shipped, const std::op
 
 // chosen_backend(), remembered in CUDAENV_ROOT/cache: parsing the shipped table costs a prompt
 // four times the rest of the hook, and the answer changes only with what it rests on.
-std::optional<std::string> memoized_backend(const Session& session, const DataFile& shipped,
-                                            const std::optional<std::string>& snapshot, const TorchQuery& query) {
-  fs::path path = session.layout.cache_dir() / kBackendMemoName;
-  auto read = session.fs.read_file(path);
+std::optional<std::string> memoized_backend(const FileSystemView& fs, const Layout& layout, const DataFile& shipped,
+                                            const std::optional<std::string>& snapshot, const TorchQuery& query,
+                                            const std::string& index_base) {
+  fs::path path = layout.cache_dir() / kBackendMemoName;
+  auto read = fs.read_file(path);
   std::string memo = read ? *read : "";
-  std::string key = backend_key(shipped, snapshot, query, session.env);
-  if (auto answer = recalled(memo, key)) return *answer == "-" ? std::nullopt : answer;
-  std::optional<std::string> backend = chosen_backend(shipped, snapshot, query, session.env);
+  std::string key = backend_key(shipped, snapshot, query, index_base);
+  if (auto answer = recalled_backend(memo, key)) return *answer == "-" ? std::nullopt : answer;
+  std::optional<std::string> backend = chosen_backend(shipped, snapshot, query, index_base);
   // A memo not kept costs the next prompt only time.
-  (void)write_file_atomically(path, remembered(memo, key, backend.value_or("-")));
+  (void)write_file_atomically(path, remembered_backend(memo, key, backend.value_or("-"), kBackendMemoEntries));
   return backend;
 }
 
 }  // namespace
 
-Result<SelectionExtras> selection_extras(const Session& session, const Selection& selection) {
+Result<SelectionExtras> selection_extras(const FileSystemView& fs, const EnvMap& env, const Layout& layout, const DataFiles& data,
+                                         const Selection& selection) {
   SelectionExtras extras;
   const std::optional<CudaToml>& project = selection.project;
-  std::optional<Setting> named = target_setting(session.env, project);
+  std::optional<Setting> named = target_setting(env, project);
   if (named && is_valid_target_name(named->value)) {
     // Where the file is now, and where one saved later would be.
-    for (const fs::path& dir : session.layout.target_dirs()) extras.inputs.push_back(dir / (named->value + ".toml"));
+    for (const fs::path& dir : layout.target_dirs()) extras.inputs.push_back(dir / (named->value + ".toml"));
   }
-  CUDAENV_TRY_ASSIGN(auto target, select_target(session.fs, session.env, session.layout, project));
+  CUDAENV_TRY_ASSIGN(auto target, select_target(fs, env, layout, project));
   if (target) {
     bool project_sets_arch = project && !project->arch.empty();
-    extras.target_variables = target_variables(target->target, without_hook_changes(session.env), project_sets_arch);
+    extras.target_variables = target_variables(target->target, without_hook_changes(env), project_sets_arch);
   }
   std::string setting = project ? project->torch_backend : "auto";
   if (setting != "auto") {
@@ -116,49 +117,28 @@ Result<SelectionExtras> selection_extras(const Session& session, const Selection
     return extras;
   }
   TorchQuery query;
-  query.cuda = toolkit_cuda(session, selection.toolkit);
+  query.cuda = toolkit_cuda(fs, selection.toolkit);
   if (project) query.torch = project->torch_version;
   if (target) {
     query.driver = target->target.driver.text;
     query.archs = target_capabilities(target->target);
-  } else if (auto driver = read_driver(session.fs, session.env); driver && *driver) {
+  } else if (auto driver = read_driver(fs, env); driver && *driver) {
     // A bad CUDAENV_DRIVER_VERSION is `cudaenv torch`'s and doctor's to report, not a prompt's.
     query.driver = (*driver)->version;
   }
-  auto shipped = session.data.read(kTorchMatrixFileName);
+  auto shipped = data.read(kTorchMatrixFileName);
   if (!shipped) return extras;
   // What `cudaenv torch` last read from the index, whatever its age (refreshing is its job);
   // CUDAENV_TORCH_OFFLINE=1 keeps to the shipped table, as it does for `cudaenv torch`.
   std::optional<std::string> snapshot;
-  if (!is_on(env_setting(kTorchOfflineSetting, session.env))) {
-    fs::path cache = session.layout.cache_dir() / kTorchIndexCacheName;
+  if (!is_on(env_setting(kTorchOfflineSetting, env))) {
+    fs::path cache = layout.cache_dir() / kTorchIndexCacheName;
     extras.inputs.push_back(cache);
-    if (auto text = session.fs.read_file(cache)) snapshot = std::move(*text);
+    if (auto text = fs.read_file(cache)) snapshot = std::move(*text);
   }
-  extras.uv_torch_backend = memoized_backend(session, *shipped, snapshot, query);
+  std::string index_base = env_setting(kTorchIndexSetting, env).value;
+  extras.uv_torch_backend = memoized_backend(fs, layout, *shipped, snapshot, query, index_base);
   return extras;
-}
-
-Status check_toolkit_compiler(const Session& session, const std::string& compiler, const Toolkit* toolkit) {
-  HostCompiler found = identify_compiler(session.fs, session.env, compiler);
-  std::optional<HostCompilerLimits> limits;
-  if (toolkit) limits = read_host_config(session.fs, toolkit->home);
-  if (toolkit && !limits) {
-    auto cuda = toolkit_cuda(session, *toolkit);
-    CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(session.data));
-    limits = cuda ? facts_limits(facts, *cuda) : HostCompilerLimits{};
-  }
-  return check_host_compiler(found, limits.value_or(HostCompilerLimits{}), toolkit ? toolkit->name : "",
-                             installed_gcc_majors(session.fs, session.env));
-}
-
-Status check_selection_compiler(const Session& session, const Selection& selection) {
-  if (!selection.project || !selection.project->host_compiler) return ok_status();
-  Status checked = check_toolkit_compiler(session, *selection.project->host_compiler, &selection.toolkit);
-  if (checked) return checked;
-  Error error = checked.take_error();
-  error.message = selection.project->path.string() + ": " + error.message;
-  return error;
 }
 
 }  // namespace cudaenv

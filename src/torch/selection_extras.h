@@ -1,25 +1,31 @@
 #pragma once
 // What a selection's environment needs from above core (core/toolkit_env.h), for `exec`, `env`
-// and the prompt hook: uv's torch backend, and the verdict on the project's host compiler.
+// and the prompt hook: uv's torch backend, and the selected target's variables.
 
-#include "cli/session.h"
+#include <optional>
+#include <string>
+
+#include "core/layout.h"
+#include "core/selection.h"
 #include "core/toolkit_env.h"
+#include "util/data_dir.h"
+#include "util/environment.h"
+#include "util/file_system.h"
 #include "util/result.h"
 
 namespace cudaenv {
 
 // UV_TORCH_BACKEND as [torch] backend asks: the cuXY `cudaenv torch` would choose for the
 // toolkit and the driver (the selected target's, else this machine's), from the shipped table or
-// the cached index (never the network); and the selected target's variables. An error where the
-// selected target cannot be read.
-Result<SelectionExtras> selection_extras(const Session& session, const Selection& selection);
+// the cached index (never the network); and the selected target's variables. The answer is
+// remembered in the layout's cache. An error where the selected target cannot be read.
+Result<SelectionExtras> selection_extras(const FileSystemView& fs, const EnvMap& env, const Layout& layout, const DataFiles& data,
+                                         const Selection& selection);
 
-// A host compiler against `toolkit` (doctor/host_compiler.h): missing, without its C++ driver, or
-// newer than the toolkit's crt/host_config.h (else the shipped facts) accepts; without a
-// toolkit, only the first two.
-Status check_toolkit_compiler(const Session& session, const std::string& compiler, const Toolkit* toolkit);
-// The project's [cuda] host_compiler against the selected toolkit, the error naming the file;
-// ok where none is set.
-Status check_selection_compiler(const Session& session, const Selection& selection);
+// The memo of answers, one "KEY ANSWER" line each: the answer for `key` ("-" for none), or
+// nullopt where it holds none, or one no choice gives (a damaged file is worked out again).
+std::optional<std::string> recalled_backend(const std::string& memo, const std::string& key);
+// The memo with `key`'s answer last, the oldest entries dropped past `limit`.
+std::string remembered_backend(const std::string& memo, const std::string& key, const std::string& answer, size_t limit);
 
 }  // namespace cudaenv
