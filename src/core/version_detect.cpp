@@ -110,6 +110,10 @@ std::optional<DriverReading> read_driver_version(const FileSystemView& fs, const
   return std::nullopt;
 }
 
+std::optional<Version> toolkit_cuda_version(const FileSystemView& fs, const Toolkit& toolkit) {
+  return toolkit.version ? toolkit.version : shipped_toolkit_version(fs, toolkit.home);
+}
+
 Result<std::optional<DriverReading>> driver_override(const EnvMap& env) {
   Setting setting = env_setting(kDriverVersionSetting, env);
   if (setting.kind != OriginKind::environment) return std::optional<DriverReading>();

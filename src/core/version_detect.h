@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/toolkits.h"
 #include "core/version.h"
 #include "util/environment.h"
 #include "util/file_system.h"
@@ -26,6 +27,8 @@ std::optional<Version> version_from_nvcc_banner(std::string_view text);
 // The version of the toolkit at `home` from the files it ships, without running anything:
 // version.json, else include/cuda.h, else targets/*/include/cuda.h (redist layouts).
 std::optional<Version> shipped_toolkit_version(const FileSystemView& fs, const fs::path& home);
+// A toolkit's CUDA version: its name's, else the one its files give.
+std::optional<Version> toolkit_cuda_version(const FileSystemView& fs, const Toolkit& toolkit);
 
 struct DriverReading {
   std::string version;           // "550.54.14"

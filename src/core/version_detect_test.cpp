@@ -48,6 +48,15 @@ TEST_CASE("a toolkit's shipped version: version.json, else include/cuda.h, else 
   CHECK(shipped_toolkit_version(fs, "/t/header")->str() == "12.1");
   CHECK(shipped_toolkit_version(fs, "/t/redist")->str() == "13.0");
   CHECK_FALSE(shipped_toolkit_version(fs, "/t/none"));
+  Toolkit named;
+  named.name = "12.2.2";
+  named.version = parse_version("12.2.2");
+  named.home = "/t/json";
+  CHECK(toolkit_cuda_version(fs, named)->str() == "12.2.2");  // the name decides where it is a version
+  Toolkit registered;
+  registered.name = "my-cuda";
+  registered.home = "/t/json";
+  CHECK(toolkit_cuda_version(fs, registered)->str() == "12.4.1");
 }
 
 // The NVIDIA driver version, read the way uv and doctor do: /sys first, then /proc.

@@ -162,7 +162,7 @@ Status check_toolkit_compiler(const FileSystemView& fs, const EnvMap& env, const
   std::optional<HostCompilerLimits> limits;
   if (toolkit) limits = read_host_config(fs, toolkit->home);
   if (toolkit && !limits) {
-    auto cuda = toolkit->version ? toolkit->version : shipped_toolkit_version(fs, toolkit->home);
+    auto cuda = toolkit_cuda_version(fs, *toolkit);
     CUDAENV_TRY_ASSIGN(auto facts, load_cuda_facts(data));
     limits = cuda ? facts_limits(facts, *cuda) : HostCompilerLimits{};
   }

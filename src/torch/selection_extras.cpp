@@ -16,10 +16,6 @@ namespace cudaenv {
 
 namespace {
 
-std::optional<Version> toolkit_cuda(const FileSystemView& fs, const Toolkit& toolkit) {
-  return toolkit.version ? toolkit.version : shipped_toolkit_version(fs, toolkit.home);
-}
-
 constexpr const char* kBackendMemoName = "uv-torch-backend";
 constexpr size_t kBackendMemoEntries = 64;
 
@@ -117,7 +113,7 @@ Result<SelectionExtras> selection_extras(const FileSystemView& fs, const EnvMap&
     return extras;
   }
   TorchQuery query;
-  query.cuda = toolkit_cuda(fs, selection.toolkit);
+  query.cuda = toolkit_cuda_version(fs, selection.toolkit);
   if (project) query.torch = project->torch_version;
   if (target) {
     query.driver = target->target.driver.text;
