@@ -89,5 +89,5 @@ build_libisal() {
   ./autogen.sh >/dev/null 2>&1
   autotools_static
   make -j"$JOBS" libisal.la >/dev/null
-  make install-libLTLIBRARIES install-includeHEADERS install-pkgincludeHEADERS >/dev/null
+  make install-libLTLIBRARIES install-nobase_includeHEADERS install-pkgincludeHEADERS >/dev/null
 }
