@@ -4,7 +4,7 @@
 #   PREFIX  where it installs (headers, lib/*.a)        TRIPLE  x86_64-linux-gnu, aarch64-linux-gnu
 #   CC CXX AR RANLIB  zig wrappers for glibc 2.28        JOBS    make's -j
 # The order matters: each library finds those before it in PREFIX.
-DEPS_PACKAGES=(zlib xz-utils nettle openssl curl libarchive isa-l)
+DEPS_PACKAGES=(zlib xz-utils nettle openssl curl libarchive libisal)
 # Each comes from the build host's Debian release (and its -updates), at its newest version there,
 # but liblzma from Debian 13 (that suite alone): from xz-utils 5.6 on, its LZMA decoder spends
 # about 0.65 of 5.4's CPU on NVIDIA's archives, and an install on few cores is decode-bound
@@ -85,9 +85,9 @@ build_libarchive() {
 
 # ISA-L's inflate (igzip), the install's one inflate for wheels and .tar.gz. Its x86_64 code is
 # nasm assembly (the release packages name nasm); its aarch64 code is assembled by CC.
-build_isa-l() {
+build_libisal() {
   ./autogen.sh >/dev/null 2>&1
   autotools_static
   make -j"$JOBS" libisal.la >/dev/null
-  make install-libLTLIBRARIES install-includeHEADERS install-pkgincludeHEADERS >/dev/null
+  make install-libLTLIBRARIES install-nobase_includeHEADERS install-pkgincludeHEADERS >/dev/null
 }
