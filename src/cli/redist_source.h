@@ -38,8 +38,7 @@ Setting profile_setting(const std::string& option, const CudaToml* project, cons
 // CUDAENV_TEXT_TIMEOUT, else 60: the seconds a text download may take, all its tries together
 // (install/downloader.h reads the same variable).
 Setting text_timeout_setting(const Session& session);
-inline constexpr int kDefaultJobs = 4;
-// --jobs, else kDefaultJobs.
+// --jobs, else kDefaultJobs (install/archive.h).
 Setting jobs_setting(std::optional<int> option);
 
 // The mirror setting's URL, ending in '/'; an error names where the bad value was set.

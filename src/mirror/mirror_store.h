@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "install/archive.h"
 #include "install/catalog.h"
 #include "install/progress.h"
 #include "mirror/release_discovery.h"
@@ -20,7 +21,7 @@ struct SyncRequest {
   std::vector<std::string> platforms;   // at least one
   std::string base_url;                 // the upstream redist folder, ending in '/'
   std::filesystem::path dir;            // the mirror folder
-  int jobs = 4;
+  int jobs = kDefaultJobs;
   bool skip_manifest_pin = false;
 };
 
