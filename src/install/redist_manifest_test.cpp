@@ -159,7 +159,7 @@ TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver a
   CHECK(*minimal == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cccl", "cuda_crt", "libnvvm"});
   auto plan = plan_install(*manifest, profiles, PlanRequest{.label = "13.0.0", .profile = "minimal", .platform = "linux-x86_64"});
   REQUIRE(plan.ok());
-  CHECK((*plan)[2].component == "cuda_cccl");  // the cccl role, as 13.0 names it
+  CHECK((*plan)[2].name == "cuda_cccl");  // the cccl role, as 13.0 names it
   auto full = profile_components(profiles, *manifest, "13.0.0", "full", "linux-x86_64");
   REQUIRE(full.ok());
   for (const char* never : {"nvidia_driver", "fabricmanager", "imex", "nsight_compute", "cuda_documentation", "mft", "mft_oem",
@@ -181,7 +181,7 @@ TEST_CASE("plan: extras are added once; a missing component lists the available 
       PlanRequest{.label = "12.1.1", .profile = "minimal", .components = {"libcurand", "cuda_nvcc"}, .platform = "linux-x86_64"});
   REQUIRE(plan.ok());
   REQUIRE(plan->size() == 4);
-  CHECK(plan->back().component == "libcurand");
+  CHECK(plan->back().name == "libcurand");
   auto missing = plan_install(
       *manifest, profiles,
       PlanRequest{.label = "12.1.1", .profile = "minimal", .components = {"libcurandd"}, .platform = "linux-x86_64"});
