@@ -381,7 +381,7 @@ class Downloader {
       if (t.done) continue;
       fs::path part = part_path(t.job->destination);
       std::uint64_t have = std::min<std::uint64_t>(file_size_or_zero(part), t.job->archive.size);
-      needs.push_back(SpaceNeed{part.parent_path(), t.job->archive.size - have});
+      needs.push_back(SpaceNeed{.dir = part.parent_path(), .bytes = t.job->archive.size - have});
     }
     return check_free_space(needs, options_.also_needed.empty() ? "the downloads" : "the downloads and unpacked files");
   }

@@ -343,7 +343,7 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   // NVIDIA's xz archives unpack to about twice their size or more.
   std::uint64_t archive_bytes = 0;
   for (const DownloadJob& job : jobs) archive_bytes += job.archive.size;
-  options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
+  options.also_needed.push_back(SpaceNeed{.dir = staging, .bytes = 2 * archive_bytes});
   options.should_stop = interrupted;
   options.wanted = [&](size_t i) { return !failed || awaited == i; };
   Status downloaded = download_all(jobs, options, progress);

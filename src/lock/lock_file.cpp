@@ -276,7 +276,11 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   if (!source) return source.take_error();
   if (!manifest_sha256) return manifest_sha256.take_error();
   if (!metapackage) return metapackage.take_error();
-  lock.request = LockRequest{*version, *profile, *components, *libraries, pypi ? InstallSource::pypi : InstallSource::redist};
+  lock.request = LockRequest{.version = *version,
+                             .profile = *profile,
+                             .components = *components,
+                             .libraries = *libraries,
+                             .source = pypi ? InstallSource::pypi : InstallSource::redist};
   lock.metapackage = *metapackage;
   lock.label = *label;
   lock.profile = *installed_profile;

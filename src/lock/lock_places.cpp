@@ -47,7 +47,7 @@ Result<ArchivePlace> wheel_place(const CudaLock& lock, const LockedArchive& lock
   }
   std::string name = file_name_of(locked.archive.url);
   if (!name.ends_with(".whl")) return misplaced(path, locked, PlaceKind::package_index, root);
-  return ArchivePlace{PlaceKind::package_index, root, name};
+  return ArchivePlace{.kind = PlaceKind::package_index, .root = root, .relative = name};
 }
 
 }  // namespace
@@ -73,7 +73,7 @@ Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& lo
   std::string root = locked.source.empty() ? lock.source : locked.source.substr(0, locked.source.rfind('/') + 1);
   std::string relative = path_below(locked.archive.url, root);
   if (relative.empty()) return misplaced(path, locked, kind, root);
-  return ArchivePlace{kind, root, relative};
+  return ArchivePlace{.kind = kind, .root = root, .relative = relative};
 }
 
 bool is_default_place(const ArchivePlace& place, const LockedArchive& locked, const DefaultPlaces& defaults) {

@@ -37,7 +37,7 @@ Result<VerifyReport> verify_mirror(const fs::path& dir, const MirrorIndex& index
       CUDAENV_TRY_ASSIGN(auto problem, check_file(path, file->archive));
       ++report.files;
       report.bytes += file->archive.size;
-      if (!problem.empty()) report.problems.push_back(MirrorProblem{release.label, path, problem});
+      if (!problem.empty()) report.problems.push_back(MirrorProblem{.label = release.label, .path = path, .what = problem});
     }
   }
   return report;
