@@ -117,8 +117,8 @@ Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Ses
 std::string summary(const InstallResult& result) {
   std::uint64_t bytes = 0;
   std::vector<std::string> parts;
-  for (const PlannedFile& file : result.plan.files) {
-    parts.push_back(file.component + " " + file.version);
+  for (const Archive& file : result.plan.files) {
+    parts.push_back(file.name + " " + file.version);
     bytes += file.size;
   }
   return join(parts, ", ") + "; " + human_bytes(bytes) + " downloaded";
@@ -263,15 +263,21 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles.default_profile).value;
   std::optional<DriverProbe> driver;
   auto request_for = [&](const std::string& label) {
-    return InstallRequest{label, profile,       options.components,     platform,
-                          jobs,  options.force, options.keep_downloads, options.libraries};
+    return InstallRequest{.label = label,
+                          .profile = profile,
+                          .components = options.components,
+                          .platform = platform,
+                          .jobs = jobs,
+                          .force = options.force,
+                          .keep_downloads = options.keep_downloads,
+                          .libraries = options.libraries};
   };
   if (source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session.env, session.fs));
     PackageIndex index(index_url, fetch_timeouts(session.env));
     for (const std::string& version : options.versions) {
       CUDAENV_TRY_ASSIGN(auto label,
-                         resolve_wheel_label(index, profiles, version, WheelRequest{{}, profile, options.components, platform}));
+                         resolve_wheel_label(index, profiles, version, WheelRequest{.profile = profile, .components = options.components, .platform = platform}));
       CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
       PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles),
                                             lock_sources(session, base, options.index_url, options.skip_manifest_pin), progress);
@@ -514,7 +520,7 @@ CommandHandler configure_install(CLI::App& command) {
   command.add_option("--profile", options->profile, "minimal (default), torch or full");
   command.add_option("--component", options->components, "Add a redist component, e.g. libcurand (repeatable)");
   add_fetch_options(command, options->mirror, options->source, options->index_url, options->skip_manifest_pin);
-  command.add_option("--jobs,-j", options->jobs, "Parallel downloads (default 4)");
+  command.add_option("--jobs,-j", options->jobs, "Parallel downloads (default " + std::to_string(kDefaultJobs) + ")");
   command.add_flag("--force", options->force, "Reinstall even when installed");
   command.add_option("--platform", options->platform, "linux-x86_64 or linux-sbsa (default: this machine)");
   command.add_flag("--keep-downloads", options->keep_downloads, "Keep the archives in CUDAENV_ROOT/cache");

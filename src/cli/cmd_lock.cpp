@@ -100,7 +100,7 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
   CUDAENV_TRY(write_lock_file(path, lock));
   std::vector<std::string> libraries;
   for (const LockedArchive& library : lock.libraries_for(platforms.front()))
-    libraries.push_back(library.name + " " + library.version);
+    libraries.push_back(library.archive.name + " " + library.archive.version);
   std::printf("%s %s: CUDA %s for %s, %zu components%s\n", previous ? "updated" : "wrote", path.string().c_str(),
               lock.label.c_str(), join(lock.platforms, ", ").c_str(), lock.components_for(platforms.front()).size(),
               libraries.empty() ? "" : (", " + join(libraries, ", ")).c_str());

@@ -28,14 +28,14 @@ struct SyncOptions {
   std::vector<std::string> components;
   std::vector<std::string> platforms;
   std::string mirror;
-  int jobs = 4;
+  int jobs = kDefaultJobs;
   bool skip_manifest_pin = false;
   bool no_progress = false;
 };
 
 std::uint64_t total_size(const MirrorRelease& release) {
-  std::uint64_t bytes = release.manifest.size;
-  for (const MirrorFile& file : release.files) bytes += file.size;
+  std::uint64_t bytes = release.manifest.archive.size;
+  for (const MirrorFile& file : release.files) bytes += file.archive.size;
   return bytes;
 }
 
@@ -75,15 +75,15 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
   ReleaseSource source(session.layout.cache_dir(), releases, base, timeouts);
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, source.resolve(version));
-    SyncRequest request{label,
-                        options.profile.empty() ? profiles.default_profile : options.profile,
-                        options.components,
-                        options.platforms,
-                        base,
-                        dir,
-                        options.jobs,
-                        is_on(skip_manifest_pin_setting(options.skip_manifest_pin, session.env)),
-                        timeouts};
+    SyncRequest request{.label = label,
+                        .profile = options.profile.empty() ? profiles.default_profile : options.profile,
+                        .components = options.components,
+                        .platforms = options.platforms,
+                        .base_url = base,
+                        .dir = dir,
+                        .jobs = options.jobs,
+                        .skip_manifest_pin = is_on(skip_manifest_pin_setting(options.skip_manifest_pin, session.env)),
+                        .timeouts = timeouts};
     CUDAENV_TRY_ASSIGN(auto release, sync_release(releases, profiles, request, held, progress));
     print_note("synced CUDA " + label + " into " + dir.string() + " (" + std::to_string(release.files.size()) + " archives for " +
                join(release.platforms(), ", ") + ", " + human_bytes(total_size(release)) + ")");
@@ -136,7 +136,7 @@ CommandHandler configure_mirror(CLI::App& command) {
   sync->add_option("--platform", sync_options->platforms, "linux-x86_64 or linux-sbsa (repeatable; default: this machine)")
       ->allow_extra_args(false);
   sync->add_option("--mirror", sync_options->mirror, "Upstream redist folder URL (default: NVIDIA's)");
-  sync->add_option("--jobs,-j", sync_options->jobs, "Parallel downloads (default 4)");
+  sync->add_option("--jobs,-j", sync_options->jobs, "Parallel downloads (default " + std::to_string(kDefaultJobs) + ")");
   sync->add_flag("--skip-manifest-pin", sync_options->skip_manifest_pin,
                  "Accept manifests that differ from their pinned sha256; CUDAENV_SKIP_MANIFEST_PIN=1");
   add_progress_option(*sync, sync_options->no_progress);

@@ -73,6 +73,7 @@ Setting platform_setting(const std::string& option, const std::string& host_plat
 Setting skip_manifest_pin_setting(bool option, const EnvMap& env);
 // --profile, else cuda.toml's [cuda] profile, else `default_profile` (the catalog's).
 Setting profile_setting(const std::string& option, const CudaToml* project, const std::string& default_profile);
+// How many archives are downloaded at once unless --jobs says otherwise (install, lock, mirror sync).
 inline constexpr int kDefaultJobs = 4;
 // --jobs, else kDefaultJobs.
 Setting jobs_setting(std::optional<int> option);

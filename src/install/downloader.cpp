@@ -221,9 +221,9 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
     t->paused = true;
     return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again once resumed
   }
-  if (t->offset + bytes > t->job->size) {
-    t->overflow =
-        "the server sent more than the " + std::to_string(t->job->size) + " bytes " + source_of(t->job->url).listing + " gives";
+  if (t->offset + bytes > t->job->archive.size) {
+    t->overflow = "the server sent more than the " + std::to_string(t->job->archive.size) + " bytes " +
+                  source_of(t->job->archive.url).listing + " gives";
     return 0;
   }
   size_t written = 0;
@@ -255,8 +255,9 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 }
 
 Error sha_mismatch(const DownloadJob& job, const std::string& actual) {
-  Source source = source_of(job.url);
-  return make_error(job.component + ": " + job.url + " has sha256 " + actual + " but " + source.listing + " says " + job.sha256,
+  Source source = source_of(job.archive.url);
+  return make_error(job.archive.name + ": " + job.archive.url + " has sha256 " + actual + " but " + source.listing + " says " +
+                        job.archive.sha256,
                     std::string("the file was deleted; ") + source.server + " serves a damaged or altered " + source.file +
                         ": run the same command again, or use another " + source.option);
 }
@@ -276,7 +277,8 @@ class Downloader {
     // whose decoding takes longest, must begin first, and what is left when the link is done is
     // small. (A transfer from the small end beside them took a decoder and a transfer ahead of
     // larger archives and left one of those to decode alone at the end: bench/install.sh.)
-    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](size_t a, size_t b) { return jobs[a].archive.size > jobs[b].archive.size; });
   }
 
   ~Downloader() {
@@ -350,18 +352,18 @@ class Downloader {
     for (const fs::path& candidate : {job.destination, part_path(job.destination)}) {
       if (!file_exists(candidate)) continue;
       std::uintmax_t size = file_size_or_zero(candidate);
-      if (size < job.size && candidate != job.destination) return ok_status();  // a partial: resume it
-      if (size == job.size) {
+      if (size < job.archive.size && candidate != job.destination) return ok_status();  // a partial: resume it
+      if (size == job.archive.size) {
         Sha256 hash;
         CUDAENV_TRY(hash_file_prefix(candidate, hash));
-        if (hash.finish() == job.sha256) {
+        if (hash.finish() == job.archive.sha256) {
           if (candidate != job.destination && ::rename(candidate.c_str(), job.destination.c_str()) != 0) {
             return make_error("cannot rename " + candidate.string() + ": " + std::strerror(errno));
           }
           t.done = true;
           progress_.verified(t.index, true);
           if (job.arriving) {
-            job.arriving->begin(job.destination, job.size);
+            job.arriving->begin(job.destination, job.archive.size);
             job.arriving->verified();
           }
           return ok_status();
@@ -378,8 +380,8 @@ class Downloader {
     for (const Transfer& t : transfers_) {
       if (t.done) continue;
       fs::path part = part_path(t.job->destination);
-      std::uint64_t have = std::min<std::uint64_t>(file_size_or_zero(part), t.job->size);
-      needs.push_back(SpaceNeed{part.parent_path(), t.job->size - have});
+      std::uint64_t have = std::min<std::uint64_t>(file_size_or_zero(part), t.job->archive.size);
+      needs.push_back(SpaceNeed{.dir = part.parent_path(), .bytes = t.job->archive.size - have});
     }
     return check_free_space(needs, options_.also_needed.empty() ? "the downloads" : "the downloads and unpacked files");
   }
@@ -402,7 +404,7 @@ class Downloader {
     fs::path part = part_path(job.destination);
     t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (t.fd < 0) {
-      return make_error(job.component + ": cannot write " + part.string() + ": " + std::strerror(errno),
+      return make_error(job.archive.name + ": cannot write " + part.string() + ": " + std::strerror(errno),
                         "check that " + part.parent_path().string() + " is writable and has space");
     }
     // The file's size the first time (a download an earlier run left); later, what this run
@@ -417,9 +419,9 @@ class Downloader {
     t.overflow.clear();
     t.write_error.clear();
     t.curl_error[0] = '\0';
-    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.size, options_.timeouts));
+    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.archive.size, options_.timeouts));
     t.curl = curl_easy_init();
-    set_common_options(t.curl, job.url, options_, deadline);
+    set_common_options(t.curl, job.archive.url, options_, deadline);
     curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(t.curl, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(t.curl, CURLOPT_NOPROGRESS, 0L);
@@ -436,7 +438,7 @@ class Downloader {
     if (t.offset > 0) curl_easy_setopt(t.curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(t.offset));
     curl_multi_add_handle(multi_, t.curl);
     t.active = true;
-    progress_.download_started(t.index, job.url, t.offset);
+    progress_.download_started(t.index, job.archive.url, t.offset);
     // The extraction reads what is there already (a resumed download) while the rest arrives.
     if (job.arriving) job.arriving->begin(part, t.offset);
     return ok_status();
@@ -478,33 +480,34 @@ class Downloader {
     }
     if (t.replay_differs) {
       ::unlink(part.c_str());
-      return make_error(job.component + ": " + job.url + " sent other bytes when its download started again from the first byte",
-                        "the file was deleted; the server changes the file while it is downloaded: run the same command "
-                        "again, or use another " +
-                            std::string(source_of(job.url).option));
+      return make_error(
+          job.archive.name + ": " + job.archive.url + " sent other bytes when its download started again from the first byte",
+          "the file was deleted; the server changes the file while it is downloaded: run the same command "
+          "again, or use another " +
+              std::string(source_of(job.archive.url).option));
     }
     if (!t.overflow.empty()) {
       ::unlink(part.c_str());
-      return make_error(job.component + ": " + job.url + ": " + t.overflow,
+      return make_error(job.archive.name + ": " + job.archive.url + ": " + t.overflow,
                         "the file was deleted; the server sends a different file than " +
-                            std::string(source_of(job.url).listing) + " names: " + hint_for(job.url));
+                            std::string(source_of(job.archive.url).listing) + " names: " + hint_for(job.archive.url));
     }
     if (!t.write_error.empty()) {
       // A .part that filled the disk would keep it full: remove it, so space is back at once.
       if (t.disk_full) ::unlink(part.c_str());
-      return make_error(job.component + ": cannot write " + part.string() + " while downloading " + job.url + ": " +
+      return make_error(job.archive.name + ": cannot write " + part.string() + " while downloading " + job.archive.url + ": " +
                             t.write_error + (t.disk_full ? " (the partial file was removed)" : ""),
                         "free space under " + part.parent_path().string() + " and run the same command again");
     }
     if (code == CURLE_OK && http_status < 400) {
-      if (t.offset == job.size) {
+      if (t.offset == job.archive.size) {
         std::string actual = t.hash->finish();
-        if (actual != job.sha256) {
+        if (actual != job.archive.sha256) {
           ::unlink(part.c_str());
           return sha_mismatch(job, actual);
         }
         if (::rename(part.c_str(), job.destination.c_str()) != 0) {
-          return make_error(job.component + ": cannot rename " + part.string() + ": " + std::strerror(errno));
+          return make_error(job.archive.name + ": cannot rename " + part.string() + ": " + std::strerror(errno));
         }
         t.done = true;
         progress_.verified(t.index, false);
@@ -512,7 +515,7 @@ class Downloader {
         return ok_status();
       }
       return retry_or_fail(t, Failure{Verdict::retry, "the body ended after " + std::to_string(t.offset) + " of " +
-                                                          std::to_string(job.size) + " bytes"});
+                                                          std::to_string(job.archive.size) + " bytes"});
     }
     return retry_or_fail(t, classify(code, http_status, curl_message.c_str()));
   }
@@ -521,7 +524,8 @@ class Downloader {
     const DownloadJob& job = *t.job;
     fs::path part = part_path(job.destination);
     if (failure.verdict == Verdict::fatal) {
-      return make_error(job.component + ": cannot download " + job.url + ": " + failure.reason, hint_for(job.url));
+      return make_error(job.archive.name + ": cannot download " + job.archive.url + ": " + failure.reason,
+                        hint_for(job.archive.url));
     }
     if (failure.verdict == Verdict::restart) {
       // From byte 0 again, over the bytes on disk, which the extraction may have read already.
@@ -533,10 +537,10 @@ class Downloader {
     }
     ++t.failed_tries;
     if (t.failed_tries >= options_.tries) {
-      return make_error(job.component + ": cannot download " + job.url + " after " + std::to_string(options_.tries) +
+      return make_error(job.archive.name + ": cannot download " + job.archive.url + " after " + std::to_string(options_.tries) +
                             " tries: " + failure.reason,
                         "the partial download is kept in " + part.string() +
-                            "; run the same command again to resume, or use another " + source_of(job.url).option);
+                            "; run the same command again to resume, or use another " + source_of(job.archive.url).option);
     }
     auto delay = backoff(options_, t.failed_tries);
     t.not_before = Clock::now() + delay;

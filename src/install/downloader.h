@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/settings_table.h"
+#include "install/archive.h"
 #include "install/progress.h"
 #include "util/result.h"
 
@@ -24,11 +25,8 @@ namespace cudaenv {
 class ArrivingFile;
 
 struct DownloadJob {
-  std::string component;  // named in every message
-  std::string url;
+  Archive archive;                    // its name is in every message; checked against its size and sha256
   std::filesystem::path destination;  // "<destination>.part" while incomplete
-  std::uint64_t size = 0;
-  std::string sha256;
   // Where the extraction reads the archive as it arrives; the transfer pauses while that lags
   // (its bytes then go to the other transfers). Optional.
   ArrivingFile* arriving = nullptr;
@@ -45,7 +43,7 @@ struct SpaceNeed {
 };
 
 struct DownloadOptions {
-  int jobs = 4;
+  int jobs = kDefaultJobs;
   int tries = 3;
   std::chrono::milliseconds first_backoff{500};  // doubled on each further try
   long low_speed_seconds = 30;                   // a transfer below 1 kB/s for this long times out

@@ -76,43 +76,20 @@ void clean_stale_work_folders(const Layout& layout, const std::string& label, Pr
   }
 }
 
-struct InstalledState {
-  std::string profile;
-  std::vector<std::string> components;  // libraries included
-  std::vector<ReceiptFile> files;
-};
-
-// A receipt that is missing, unreadable or damaged (wrong JSON types included) counts as none.
-std::optional<InstalledState> read_receipt(const fs::path& home) {
+// A receipt that is missing, unreadable or damaged counts as none.
+std::optional<InstallReceipt> read_receipt(const fs::path& home) {
   fs::path path = home / kInstallReceiptName;
   auto text = RealFileSystem().read_file(path);
   if (!text) return std::nullopt;
-  auto root = JsonValue::parse(*text, path.string());
-  if (!root) return std::nullopt;
-  InstalledState state;
-  auto profile = root->optional_string("profile");
-  auto components = root->find("components");
-  if (!profile || !components) return std::nullopt;
-  state.profile = profile->value_or("");
-  if (!*components) return state;
-  auto entries = (*components)->elements();
-  if (!entries) return std::nullopt;
-  for (const JsonValue& entry : *entries) {
-    auto name = entry.string_at("name");
-    auto version = entry.optional_string("version");
-    auto sha256 = entry.optional_string("sha256");
-    if (!name || !version || !sha256) return std::nullopt;
-    state.files.push_back(ReceiptFile{*name, version->value_or(""), sha256->value_or("")});
-    state.components.push_back(std::move(*name));
-  }
-  return state;
+  return parse_receipt(*text, path.string());
 }
 
 // Whether an existing install already has what the request asks for, judged without the network
 // (only "full" needs the manifest, and a full install covers every profile). The profile has
 // been checked to exist.
-bool covers(const InstalledState& state, const ProfileCatalog& profiles, const InstallRequest& request) {
-  std::set<std::string> have(state.components.begin(), state.components.end());
+bool covers(const InstallReceipt& receipt, const ProfileCatalog& profiles, const InstallRequest& request) {
+  std::set<std::string> have;
+  for (const Archive& archive : receipt.archives) have.insert(archive.name);
   std::vector<std::string> wanted = request.components;
   for (const std::string& library : request.libraries) wanted.push_back(library.substr(0, library.find('@')));
   // A library asked for at a version ("cudnn@9.19", doctor's fix) is covered only by a matching one.
@@ -120,15 +97,15 @@ bool covers(const InstalledState& state, const ProfileCatalog& profiles, const I
     auto spec = parse_library_spec(text, "library");
     auto prefix = spec && !spec->version.empty() ? parse_version(spec->version) : std::nullopt;
     if (!prefix) continue;
-    bool matching = std::any_of(state.files.begin(), state.files.end(), [&](const ReceiptFile& file) {
+    bool matching = std::any_of(receipt.archives.begin(), receipt.archives.end(), [&](const Archive& file) {
       auto version = parse_version(file.version);
       return file.name == spec->name && version && version_matches(*prefix, *version);
     });
     if (!matching) return false;
   }
   if (request.profile == "full") {
-    if (state.profile != "full") return false;
-  } else if (state.profile != "full") {
+    if (receipt.profile != "full") return false;
+  } else if (receipt.profile != "full") {
     const auto& listed = profiles.by_major.at(parse_version(request.label)->major()).at(request.profile);
     wanted.insert(wanted.end(), listed.begin(), listed.end());
   }
@@ -211,37 +188,13 @@ Status copy_root_files(const fs::path& root) {
   return ok_status();
 }
 
-// What each library added, below the toolkit root: its files and links, sorted.
-using LibraryContents = std::map<std::string, std::vector<std::string>>;
-
 Status write_metadata(const fs::path& root, const InstallRequest& request, const InstallPlan& plan,
                       const LibraryContents& libraries) {
   nlohmann::ordered_json version;
   version["cuda"] = {{"name", "CUDA SDK"}, {"version", request.label}};
-  nlohmann::ordered_json receipt;
-  receipt["label"] = request.label;
-  receipt["profile"] = request.profile;
-  receipt["platform"] = request.platform;
-  receipt["source"] = plan.origin;
-  receipt["source_kind"] = source_name(plan.source);
-  receipt[plan.source == InstallSource::pypi ? "metapackage" : "manifest"] = {{"url", plan.pinned_by_url},
-                                                                              {"sha256", plan.pinned_by_sha256}};
-  // No time or host: two installs of one plan (one cuda.lock) write the same receipt.
-  receipt["components"] = nlohmann::ordered_json::array();
-  for (const PlannedFile& file : plan.files) {
-    version[file.component] = {{"name", file.component}, {"version", file.version}};
-    nlohmann::ordered_json entry = {
-        {"name", file.component}, {"version", file.version}, {"url", file.url}, {"sha256", file.sha256}, {"size", file.size}};
-    if (!file.distribution.empty()) {
-      entry["distribution"] = file.distribution;
-      entry["wheel"] = fs::path(strip_url_query(file.url)).filename().string();
-    }
-    // So that replacing or removing the library takes exactly these away.
-    if (auto added = libraries.find(file.component); added != libraries.end()) entry["files"] = added->second;
-    receipt["components"].push_back(std::move(entry));
-  }
+  for (const Archive& file : plan.files) version[file.name] = {{"name", file.name}, {"version", file.version}};
   CUDAENV_TRY(write_file_atomically(root / "version.json", json_text(version)));
-  return write_file_atomically(root / kInstallReceiptName, json_text(receipt));
+  return write_file_atomically(root / kInstallReceiptName, render_receipt(request, plan, libraries));
 }
 
 // staging -> versions/<label>, replacing an older install of the label only once the new one is whole.
@@ -262,9 +215,8 @@ Status move_into_place(const fs::path& staging, const fs::path& target) {
 
 std::vector<DownloadJob> download_jobs(const InstallPlan& plan, const fs::path& cache) {
   std::vector<DownloadJob> jobs;
-  for (const PlannedFile& file : plan.files) {
-    fs::path name = fs::path(strip_url_query(file.url)).filename();
-    jobs.push_back(DownloadJob{file.component, file.url, cache / name, file.size, file.sha256});
+  for (const Archive& archive : plan.files) {
+    jobs.push_back(DownloadJob{.archive = archive, .destination = cache / fs::path(strip_url_query(archive.url)).filename()});
   }
   return jobs;
 }
@@ -275,9 +227,9 @@ void report_outside(const DownloadJob& job, const std::vector<std::string>& outs
   std::vector<std::string> named(outside.begin(),
                                  outside.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(outside.size(), 5)));
   std::string more = outside.size() > named.size() ? " and " + std::to_string(outside.size() - named.size()) + " more" : "";
-  progress.note("warning: " + job.component + ": " + job.destination.filename().string() + " holds " +
+  progress.note("warning: " + job.archive.name + ": " + job.destination.filename().string() + " holds " +
                 std::to_string(outside.size()) + " file" + (outside.size() == 1 ? "" : "s") +
-                " where a library may not write (it may write " + library_files(job.component)->described +
+                " where a library may not write (it may write " + library_files(job.archive.name)->described +
                 "), not installed: " + join(named, ", ") + more);
 }
 
@@ -299,7 +251,7 @@ class Unpacking {
   // already: then the error is only a consequence (a read or a wait that was cut short).
   void run(const fs::path& staging, StagedFiles& files, ProgressReporter& progress, const std::function<bool()>& interrupted,
            const std::function<bool()>& stopping, const std::function<void(Error, size_t)>& failed) {
-    std::uint64_t priority = job_.size;
+    std::uint64_t priority = job_.archive.size;
     bool holding = false;
     CoreTurns turns{[&] { return cores_.yield(priority); },
                     [&] {
@@ -315,14 +267,14 @@ class Unpacking {
       return;
     }
     progress.extracting(index_);
-    auto extracted = extract_archive(arriving_, job_.destination, job_.component, staging, files, interrupted, &turns);
+    auto extracted = extract_archive(arriving_, job_.destination, job_.archive.name, staging, files, interrupted, &turns);
     arriving_.set_turns(nullptr);
     if (holding) cores_.give_back();
     decoders_.give_back();
     if (!extracted) {
       if (stopping()) return;
       Error error = extracted.take_error();
-      error.message += " (downloaded from " + job_.url + ")";
+      error.message += " (downloaded from " + job_.archive.url + ")";
       failed(std::move(error), index_);
       return;
     }
@@ -392,8 +344,8 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   options.timeouts = timeouts;
   // NVIDIA's xz archives unpack to about twice their size or more.
   std::uint64_t archive_bytes = 0;
-  for (const DownloadJob& job : jobs) archive_bytes += job.size;
-  options.also_needed.push_back(SpaceNeed{staging, 2 * archive_bytes});
+  for (const DownloadJob& job : jobs) archive_bytes += job.archive.size;
+  options.also_needed.push_back(SpaceNeed{.dir = staging, .bytes = 2 * archive_bytes});
   options.should_stop = interrupted;
   options.wanted = [&](size_t i) { return !failed || awaited == i; };
   Status downloaded = download_all(jobs, options, progress);
@@ -413,8 +365,8 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   for (size_t i = 0; i < jobs.size(); ++i) {
     UnpackedArchive& unpacked = unpacking[i]->unpacked();
     report_outside(jobs[i], unpacked.outside, progress);
-    if (library_files(jobs[i].component)) {
-      std::vector<std::string>& added = libraries[jobs[i].component];
+    if (library_files(jobs[i].archive.name)) {
+      std::vector<std::string>& added = libraries[jobs[i].archive.name];
       added = unpacked.files;
       for (const ArchiveLink& link : unpacked.links) added.push_back(link.path);
     }
@@ -450,20 +402,21 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
                      }));
   clean_stale_work_folders(layout, request.label, progress);
 
-  Prepared prepared{std::move(lock), target, cache, request, false};
+  Prepared prepared{.lock = std::move(lock), .target = target, .cache = cache, .effective = request};
   if (is_link(target)) {
     return make_error("CUDA " + request.label + " is a registered toolkit (" + target.string() + " is a link)",
                       "run `cudaenv uninstall " + request.label + "` to unregister it first");
   }
   if (exists_no_follow(target) && !request.force) {
-    auto state = read_receipt(target);
-    if (!state || covers(*state, profiles, request)) {
+    auto receipt = read_receipt(target);
+    if (!receipt || covers(*receipt, profiles, request)) {
       prepared.already_installed = true;
       return prepared;
     }
     const auto& libraries = known_libraries();
     // The request's libraries come first, so a version asked for wins over the installed one.
-    for (const std::string& component : state->components) {
+    for (const Archive& archive : receipt->archives) {
+      const std::string& component = archive.name;
       bool library = std::find(libraries.begin(), libraries.end(), component) != libraries.end();
       (library ? prepared.effective.libraries : prepared.effective.components).push_back(component);
     }
@@ -480,8 +433,8 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const 
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) {
-    names.push_back(job.component);
-    sizes.push_back(job.size);
+    names.push_back(job.archive.name);
+    sizes.push_back(job.archive.size);
   }
   const std::string& label = prepared.effective.label;
   fs::path staging = prepared.target.parent_path() / (".staging-" + label + "-" + std::to_string(::getpid()));
@@ -536,17 +489,17 @@ Status commit(const fs::path& staging, const Prepared& prepared, const InstallPl
 
 }  // namespace
 
-std::optional<std::vector<ReceiptFile>> installed_files(const fs::path& home) {
-  auto state = read_receipt(home);
-  if (!state) return std::nullopt;
-  return state->files;
+std::optional<std::vector<Archive>> installed_files(const fs::path& home) {
+  auto receipt = read_receipt(home);
+  if (!receipt) return std::nullopt;
+  return receipt->archives;
 }
 
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
                                       const PlanFiles& plan_files, const FetchTimeouts& timeouts, ProgressReporter& progress,
                                       const std::function<Status()>& rehash, const InterruptWatch& interrupts) {
   CUDAENV_TRY_ASSIGN(auto prepared, prepare(layout, profiles, request, progress));
-  if (prepared.already_installed) return InstallResult{true, prepared.target, {}};
+  if (prepared.already_installed) return InstallResult{.already_installed = true, .home = prepared.target};
   interrupts.watch();
   const std::function<bool()>& interrupted = interrupts.interrupted;
   CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, interrupted));
@@ -556,7 +509,7 @@ Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog
   if (!rehashed)
     progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " + rehashed.error().message +
                   " (run `cudaenv rehash`)");
-  return InstallResult{false, prepared.target, std::move(plan)};
+  return InstallResult{.home = prepared.target, .plan = std::move(plan)};
 }
 
 Status remove_installed(const Layout& layout, const std::string& label) {

@@ -14,11 +14,10 @@
 #include "install/catalog.h"
 #include "install/plan.h"
 #include "install/progress.h"
+#include "install/receipt.h"
 #include "util/result.h"
 
 namespace cudaenv {
-
-inline constexpr const char* kInstallReceiptName = "cudaenv-install.json";
 
 struct InstallResult {
   bool already_installed = false;
@@ -44,14 +43,9 @@ Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog
                                       const PlanFiles& plan_files, const FetchTimeouts& timeouts, ProgressReporter& progress,
                                       const std::function<Status()>& rehash, const InterruptWatch& interrupts);
 
-// One file an installed toolkit's receipt lists, libraries included.
-struct ReceiptFile {
-  std::string name;
-  std::string version;
-  std::string sha256;
-};
-// Its files; nullopt without a readable receipt.
-std::optional<std::vector<ReceiptFile>> installed_files(const std::filesystem::path& home);
+// The archives an installed toolkit's receipt lists, libraries included; nullopt without a
+// readable receipt.
+std::optional<std::vector<Archive>> installed_files(const std::filesystem::path& home);
 
 // Takes the label's install lock, renames versions/<label> aside and deletes it.
 Status remove_installed(const Layout& layout, const std::string& label);

@@ -30,7 +30,7 @@ std::vector<std::string> majors_offered(const RedistComponent& component, const 
       if (starts_with(entry.first, "cuda")) out.push_back("CUDA " + entry.first.substr(4));
     }
   } else if (auto plain = component.platforms.find(platform); plain != component.platforms.end()) {
-    if (auto major = major_in_file_name(plain->second.relative_path)) out.push_back("CUDA " + std::to_string(*major));
+    if (auto major = major_in_file_name(plain->second.url)) out.push_back("CUDA " + std::to_string(*major));
   }
   return out;
 }
@@ -79,8 +79,8 @@ Result<std::string> choose_library_release(const LibrarySpec& spec, const std::v
                     "releases offered (newest first): " + join(known, ", "), 2);
 }
 
-Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
-                                              const std::string& platform, int cuda_major) {
+Result<Archive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
+                                       const std::string& platform, int cuda_major) {
   std::string what = std::string(display_name(name)) + " " + release;
   const RedistComponent* component = manifest.find(name);
   if (!component) return make_error("the " + what + " manifest has no " + name + " entry", "check the mirror");
@@ -91,15 +91,15 @@ Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, co
     for (const auto& entry : component->variants) platforms.push_back(entry.first);
     return make_error(what + " has no archive for " + platform, "it has archives for: " + join(platforms, ", "));
   }
-  auto artifact = artifact_for(*component, platform, cuda_major);
-  auto in_name = artifact ? major_in_file_name(artifact->relative_path) : std::nullopt;
-  if (!artifact || (in_name && *in_name != cuda_major)) {
+  auto archive = archive_for(*component, platform, cuda_major);
+  auto in_name = archive ? major_in_file_name(archive->url) : std::nullopt;
+  if (!archive || (in_name && *in_name != cuda_major)) {
     return make_error(what + " has no build for CUDA " + std::to_string(cuda_major) + " on " + platform,
                       "it has builds for " + (majors.empty() ? std::string("no CUDA major it names") : join(majors, ", ")) +
                           ": pin a release that has one (e.g. libraries = [\"" + name +
                           "@<version>\"]), or use a toolkit of one of those majors");
   }
-  return PlannedArchive{component->key, component->version, *artifact};
+  return *archive;
 }
 
 std::string nccl_distribution(int cuda_major) { return "nvidia-nccl-cu" + std::to_string(cuda_major); }

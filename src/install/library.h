@@ -8,6 +8,7 @@
 
 #include "core/cuda_toml.h"
 #include "core/setting.h"
+#include "install/archive.h"
 #include "install/plan.h"
 #include "install/redist_manifest.h"
 #include "torch/index_parser.h"
@@ -15,20 +16,12 @@
 
 namespace cudaenv {
 
-// One library archive to install into a toolkit's tree, and where it was found.
+// One library archive to install into a toolkit's tree, and where it was chosen from.
 struct PlannedLibrary {
-  std::string name;           // "cudnn"
+  Archive archive;            // name "cudnn", version "9.10.0.56"; NCCL's is a wheel ("nvidia-nccl-cu13")
   std::string release;        // the release it comes from: "9.10.0"
-  PlannedArchive archive;     // component = name, version = "9.10.0.56"
-  std::string url;            // where the archive is downloaded from
   std::string source;         // the manifest (or index page) it was chosen from
   std::string source_sha256;  // of that manifest; "" for an index page
-  std::string distribution;   // the wheel's project ("nvidia-nccl-cu13"); "" for a redist archive
-
-  bool operator==(const PlannedLibrary& other) const {
-    return name == other.name && archive.version == other.archive.version && url == other.url &&
-           archive.artifact.sha256 == other.archive.artifact.sha256;
-  }
 };
 
 // What a library may write into a toolkit: its own headers and libraries (by folder and name
@@ -54,9 +47,10 @@ Result<std::string> cudnn_base_url(const std::string& cuda_base, const Setting& 
 Result<std::string> choose_library_release(const LibrarySpec& spec, const std::vector<std::string>& labels_newest_first);
 
 // The `spec.name` archive of a cuDNN-style manifest (entries per CUDA major, "cuda12", "cuda13")
-// for the toolkit's major. No build for that major is an error naming the majors that have one.
-Result<PlannedArchive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
-                                              const std::string& platform, int cuda_major);
+// for the toolkit's major, its url below the manifest's folder (in_folder). No build for that major is an error naming the majors
+// that have one.
+Result<Archive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
+                                       const std::string& platform, int cuda_major);
 
 // NCCL's wheel project for a CUDA major: 13 -> "nvidia-nccl-cu13".
 std::string nccl_distribution(int cuda_major);

@@ -42,9 +42,9 @@ TEST_CASE("libraries: the cuDNN variant matching the toolkit's CUDA major") {
   auto for_12 = choose_library_archive(cudnn, "cudnn", "9.10.0", "linux-x86_64", 12);
   REQUIRE(for_12.ok());
   CHECK(for_12->version == "9.10.0.56");
-  CHECK(for_12->artifact.relative_path == "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz");
-  CHECK(for_12->artifact.size == 1003184568);
-  CHECK(choose_library_archive(cudnn, "cudnn", "9.10.0", "linux-x86_64", 11)->artifact.size == 900);
+  CHECK(for_12->url == "cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz");
+  CHECK(for_12->size == 1003184568);
+  CHECK(choose_library_archive(cudnn, "cudnn", "9.10.0", "linux-x86_64", 11)->size == 900);
 
   auto for_13 = choose_library_archive(cudnn, "cudnn", "9.10.0", "linux-x86_64", 13);
   REQUIRE_FALSE(for_13.ok());

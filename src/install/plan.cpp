@@ -17,7 +17,7 @@ int major_of(const std::string& label) {
 std::vector<std::string> components_for_platform(const RedistManifest& manifest, const std::string& platform, int major) {
   std::vector<std::string> out;
   for (const RedistComponent& component : manifest.components) {
-    if (artifact_for(component, platform, major)) out.push_back(component.key);
+    if (archive_for(component, platform, major)) out.push_back(component.key);
   }
   return out;
 }
@@ -41,20 +41,19 @@ Error missing_component(const RedistManifest& manifest, const std::string& label
 }
 
 // The first of a role's components the manifest has for the platform.
-std::optional<std::pair<const RedistComponent*, RedistArtifact>> choose_component(const RedistManifest& manifest,
-                                                                                  const std::vector<std::string>& alternatives,
-                                                                                  const std::string& platform, int major) {
+std::optional<Archive> choose_component(const RedistManifest& manifest, const std::vector<std::string>& alternatives,
+                                        const std::string& platform, int major) {
   for (const std::string& key : alternatives) {
     const RedistComponent* component = manifest.find(key);
     if (!component) continue;
-    if (auto artifact = artifact_for(*component, platform, major)) return std::make_pair(component, *artifact);
+    if (auto archive = archive_for(*component, platform, major)) return archive;
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<RedistArtifact> artifact_for(const RedistComponent& component, const std::string& platform, int major) {
+std::optional<Archive> archive_for(const RedistComponent& component, const std::string& platform, int major) {
   if (auto it = component.platforms.find(platform); it != component.platforms.end()) return it->second;
   auto variants = component.variants.find(platform);
   if (variants == component.variants.end()) return std::nullopt;
@@ -95,20 +94,19 @@ Result<std::vector<std::string>> profile_components(const ProfileCatalog& profil
   return out;
 }
 
-Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
-                                                 const PlanRequest& request) {
+Result<std::vector<Archive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
+                                          const PlanRequest& request) {
   CUDAENV_TRY_ASSIGN(auto wanted, profile_components(profiles, manifest, request.label, request.profile, request.platform));
   std::vector<std::string> keys = std::move(wanted);
   for (const std::string& extra : request.components) keys.push_back(extra);
   int major = major_of(request.label);
-  std::vector<PlannedArchive> plan;
+  std::vector<Archive> plan;
   for (const std::string& entry : keys) {
     std::vector<std::string> alternatives = profiles.alternatives(entry);
     auto chosen = choose_component(manifest, alternatives, request.platform, major);
     if (!chosen) return missing_component(manifest, request.label, alternatives, request.platform, major);
-    const RedistComponent& component = *chosen->first;
-    bool seen = std::any_of(plan.begin(), plan.end(), [&](const PlannedArchive& p) { return p.component == component.key; });
-    if (!seen) plan.push_back(PlannedArchive{component.key, component.version, chosen->second});
+    bool seen = std::any_of(plan.begin(), plan.end(), [&](const Archive& p) { return p.name == chosen->name; });
+    if (!seen) plan.push_back(std::move(*chosen));
   }
   return plan;
 }

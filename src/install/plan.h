@@ -10,21 +10,13 @@
 #include <vector>
 
 #include "core/install_source.h"
+#include "core/settings_table.h"
+#include "install/archive.h"
 #include "install/catalog.h"
 #include "install/redist_manifest.h"
 #include "util/result.h"
 
 namespace cudaenv {
-
-struct PlannedFile {
-  std::string component;  // "cuda_nvcc"
-  std::string version;    // the component's own version ("13.2.86"), not the release label
-  std::string url;        // absolute
-  std::string sha256;     // lowercase hex, checked before the file is unpacked
-  std::uint64_t size = 0;
-  std::string distribution;  // the wheel's project ("nvidia-cuda-nvcc"); empty for a redist archive
-  bool operator==(const PlannedFile&) const = default;
-};
 
 struct InstallPlan {
   std::string label;  // "13.2.2"
@@ -33,7 +25,7 @@ struct InstallPlan {
   // What fixed the component versions: redistrib_<label>.json, or the cuda-toolkit metapackage wheel.
   std::string pinned_by_url;
   std::string pinned_by_sha256;
-  std::vector<PlannedFile> files;
+  std::vector<Archive> files;  // each url absolute
   bool operator==(const InstallPlan&) const = default;
 };
 
@@ -46,7 +38,7 @@ struct InstallRequest {
   std::string profile;                  // minimal | torch | full
   std::vector<std::string> components;  // extras
   std::string platform;
-  int jobs = 4;
+  int jobs = kDefaultJobs;
   bool force = false;           // reinstall even when present
   bool keep_downloads = false;  // leave the downloads in the cache
   // Libraries of the toolkit ("cudnn", "nccl@2.28"): the source's PlanFiles adds their files.
@@ -65,12 +57,6 @@ struct PlanRequest {
   std::string platform;                 // "linux-x86_64"
 };
 
-struct PlannedArchive {
-  std::string component;  // "cuda_nvcc"
-  std::string version;    // "12.1.105"
-  RedistArtifact artifact;
-};
-
 // Whether `profile` exists for the label's major version ("full" always does); checked before
 // anything is fetched.
 Status check_profile(const ProfileCatalog& profiles, const std::string& label, const std::string& profile);
@@ -83,13 +69,14 @@ Result<std::vector<std::string>> profile_components(const ProfileCatalog& profil
                                                     const std::string& label, const std::string& profile,
                                                     const std::string& platform);
 
-// One archive per component, profile first then extras, without duplicates. A component the
-// manifest lacks (or lacks for the platform) is an error listing the ones it has.
-Result<std::vector<PlannedArchive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
-                                                 const PlanRequest& request);
+// One archive per component, profile first then extras, without duplicates, each url below the
+// manifest's folder (in_folder). A component the manifest lacks (or lacks for the platform) is an
+// error listing the ones it has.
+Result<std::vector<Archive>> plan_install(const RedistManifest& manifest, const ProfileCatalog& profiles,
+                                          const PlanRequest& request);
 
-// The artifact of `component` for `platform`; variant manifests pick "cuda<major>".
-std::optional<RedistArtifact> artifact_for(const RedistComponent& component, const std::string& platform, int major);
+// The archive of `component` for `platform`; variant manifests pick "cuda<major>".
+std::optional<Archive> archive_for(const RedistComponent& component, const std::string& platform, int major);
 
 // linux-x86_64 or linux-sbsa for the machine this runs on (`machine` as uname -m prints it).
 std::optional<std::string> redist_platform_for(const std::string& machine);

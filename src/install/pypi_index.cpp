@@ -374,8 +374,8 @@ Status check_wheel_major(const Version& version, const std::string& index_url) {
                         " --source redist --mirror URL`");
 }
 
-Result<PlannedFile> planned_wheel(WheelIndex& index, const IndexFile& wheel, const std::string& component,
-                                  const std::string& distribution) {
+Result<Archive> planned_wheel(WheelIndex& index, const IndexFile& wheel, const std::string& component,
+                              const std::string& distribution) {
   if (wheel.sha256.empty()) {
     return make_error(project_url(index, distribution) + " lists " + wheel.filename + " without a sha256",
                       "cudaenv installs only wheels it can check: use an index that publishes hashes (PEP 503 "
@@ -389,7 +389,12 @@ Result<PlannedFile> planned_wheel(WheelIndex& index, const IndexFile& wheel, con
     CUDAENV_TRY_ASSIGN(auto probed, index.size_of(wheel));
     size = probed;
   }
-  return PlannedFile{component, name->version, wheel.url, wheel.sha256, size, distribution};
+  return Archive{.name = component,
+                 .version = name->version,
+                 .url = wheel.url,
+                 .sha256 = wheel.sha256,
+                 .size = size,
+                 .distribution = distribution};
 }
 
 Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profiles, const WheelRequest& request) {
@@ -411,7 +416,11 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
   CUDAENV_TRY_ASSIGN(auto metadata, index.wheel_metadata(release->metapackage));
   std::map<std::string, std::string> pins = required_versions(metadata);
   CUDAENV_TRY_ASSIGN(auto wanted, wanted_wheels(profiles, request, pins));
-  InstallPlan plan{request.label, InstallSource::pypi, index.url(), release->metapackage.url, release->metapackage.sha256, {}};
+  InstallPlan plan{.label = request.label,
+                   .source = InstallSource::pypi,
+                   .origin = index.url(),
+                   .pinned_by_url = release->metapackage.url,
+                   .pinned_by_sha256 = release->metapackage.sha256};
   for (const auto& [component, distribution] : wanted) {
     auto pin = pins.find(distribution);
     if (pin == pins.end()) {
@@ -525,7 +534,10 @@ Result<std::uint64_t> PackageIndex::size_of(const IndexFile& wheel) {
 PlanFiles plan_wheel_files(PackageIndex& index, const ProfileCatalog& profiles) {
   return [&index, &profiles](const InstallRequest& request, const std::function<bool()>& should_stop) {
     index.set_should_stop(should_stop);
-    return plan_wheels(index, profiles, WheelRequest{request.label, request.profile, request.components, request.platform});
+    return plan_wheels(
+        index, profiles,
+        WheelRequest{
+            .label = request.label, .profile = request.profile, .components = request.components, .platform = request.platform});
   };
 }
 

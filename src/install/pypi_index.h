@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/setting.h"
+#include "install/archive.h"
 #include "install/catalog.h"
 #include "install/downloader.h"
 #include "install/plan.h"
@@ -108,8 +109,8 @@ class WheelIndex {
 
 // One wheel as an install plans it: refused when the index lists it without a sha256; its size
 // asked of the index when the page does not say.
-Result<PlannedFile> planned_wheel(WheelIndex& index, const IndexFile& wheel, const std::string& component,
-                                  const std::string& distribution);
+Result<Archive> planned_wheel(WheelIndex& index, const IndexFile& wheel, const std::string& component,
+                              const std::string& distribution);
 
 struct WheelRequest {
   std::string label;                    // resolved, "13.2.2"

@@ -249,14 +249,16 @@ TEST_CASE("plan_wheels: one wheel per component at the metapackage's pins") {
   index.add_release("13.2.2", "13.2.86");
   index.add_release("13.0.2", "13.0.88");
   ProfileCatalog catalog = profiles();
-  auto plan = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libnvjitlink"}, "linux-sbsa"});
+  auto plan = plan_wheels(
+      index, catalog,
+      WheelRequest{.label = "13.2.2", .profile = "minimal", .components = {"libnvjitlink"}, .platform = "linux-sbsa"});
   REQUIRE(plan.ok());
   CHECK(plan->source == InstallSource::pypi);
   CHECK(plan->origin == "http://index/simple");
   CHECK(plan->pinned_by_url == "http://index/files/cuda_toolkit-13.2.2-py2.py3-none-any.whl");
   std::vector<std::string> components;
-  for (const PlannedFile& file : plan->files) {
-    components.push_back(file.component);
+  for (const Archive& file : plan->files) {
+    components.push_back(file.name);
     CHECK(file.version == "13.2.86");  // nvjitlink's range starts there, though 13.0.88 is older
     CHECK(file.url.find("aarch64") != std::string::npos);
     CHECK(file.size == 100);
@@ -264,14 +266,18 @@ TEST_CASE("plan_wheels: one wheel per component at the metapackage's pins") {
   CHECK(components == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cuda_cccl", "cuda_crt", "libnvvm", "libnvjitlink"});
   CHECK(index.size_requests == 0);
 
-  auto unknown = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libcurandd"}, "linux-x86_64"});
+  auto unknown = plan_wheels(
+      index, catalog,
+      WheelRequest{.label = "13.2.2", .profile = "minimal", .components = {"libcurandd"}, .platform = "linux-x86_64"});
   REQUIRE(!unknown.ok());
   CHECK(unknown.error().message == "NVIDIA publishes no wheel of the CUDA component libcurandd");
   CHECK(unknown.error().hint.find("did you mean libcurand?") == 0);
-  auto unpinned = plan_wheels(index, catalog, WheelRequest{"13.2.2", "minimal", {"libcurand"}, "linux-x86_64"});
+  auto unpinned =
+      plan_wheels(index, catalog,
+                  WheelRequest{.label = "13.2.2", .profile = "minimal", .components = {"libcurand"}, .platform = "linux-x86_64"});
   REQUIRE(!unpinned.ok());
   CHECK(unpinned.error().message.find("pins no nvidia-curand (component libcurand)") != std::string::npos);
-  auto absent = plan_wheels(index, catalog, WheelRequest{"13.1.0", "minimal", {}, "linux-x86_64"});
+  auto absent = plan_wheels(index, catalog, WheelRequest{.label = "13.1.0", .profile = "minimal", .platform = "linux-x86_64"});
   REQUIRE(!absent.ok());
   CHECK(absent.error().hint == "it has: 13.2.2, 13.0.2 (`cudaenv list-remote --source pypi`)");
 }
@@ -281,7 +287,7 @@ TEST_CASE("plan_wheels refuses a wheel without a hash and asks for missing sizes
   index.add_release("13.2.2", "13.2.86");
   for (IndexFile& file : index.projects["nvidia-nvvm"]) file.sha256.clear();
   for (IndexFile& file : index.projects["nvidia-cuda-nvcc"]) file.size = 0;
-  auto plan = plan_wheels(index, profiles(), WheelRequest{"13.2.2", "minimal", {}, "linux-x86_64"});
+  auto plan = plan_wheels(index, profiles(), WheelRequest{.label = "13.2.2", .profile = "minimal", .platform = "linux-x86_64"});
   REQUIRE(!plan.ok());
   CHECK(plan.error().message ==
         "http://index/simple/nvidia-nvvm/ lists nvidia_nvvm-13.2.86" + std::string(kX86) + " without a sha256");
@@ -312,7 +318,7 @@ TEST_CASE("resolve_wheel_label: the newest release whose wheels all exist") {
 
 TEST_CASE("CUDA 12 and 11 wheels are refused with the command that works") {
   FakeIndex index;
-  auto twelve = resolve_wheel_label(index, profiles(), "12.8", WheelRequest{{}, "minimal", {}, "linux-x86_64"});
+  auto twelve = resolve_wheel_label(index, profiles(), "12.8", WheelRequest{.profile = "minimal", .platform = "linux-x86_64"});
   REQUIRE(!twelve.ok());
   CHECK(twelve.error().message ==
         "CUDA 12.8 cannot be installed from http://index/simple: NVIDIA's CUDA 12 wheels "

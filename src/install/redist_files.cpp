@@ -47,18 +47,17 @@ PlanFiles plan_redist_files(const ReleaseCatalog& releases, const ProfileCatalog
         auto text, fetch_checked_manifest(releases, folder.base_url, request.label, folder.skip_manifest_pin, options, progress));
     std::string url = manifest_url(folder.base_url, request.label);
     CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
-    CUDAENV_TRY_ASSIGN(
-        auto archives,
-        plan_install(manifest, profiles, PlanRequest{request.label, request.profile, request.components, request.platform}));
-    InstallPlan plan{request.label, InstallSource::redist, folder.base_url, url, sha256_hex(text), {}};
-    for (const PlannedArchive& archive : archives) {
-      plan.files.push_back(PlannedFile{archive.component,
-                                       archive.version,
-                                       folder.base_url + archive.artifact.relative_path,
-                                       archive.artifact.sha256,
-                                       archive.artifact.size,
-                                       {}});
-    }
+    CUDAENV_TRY_ASSIGN(auto archives, plan_install(manifest, profiles,
+                                                   PlanRequest{.label = request.label,
+                                                               .profile = request.profile,
+                                                               .components = request.components,
+                                                               .platform = request.platform}));
+    InstallPlan plan{.label = request.label,
+                     .source = InstallSource::redist,
+                     .origin = folder.base_url,
+                     .pinned_by_url = url,
+                     .pinned_by_sha256 = sha256_hex(text)};
+    for (Archive& archive : archives) plan.files.push_back(in_folder(folder.base_url, std::move(archive)));
     return plan;
   };
 }

@@ -18,23 +18,24 @@ bool is_sha256(const std::string& text) {
 }
 
 // Sizes are strings in every manifest seen; a plain number is accepted too.
-Result<std::uint64_t> size_of(const JsonValue& artifact) {
-  CUDAENV_TRY_ASSIGN(auto size, artifact.at("size"));
+Result<std::uint64_t> size_of(const JsonValue& archive) {
+  CUDAENV_TRY_ASSIGN(auto size, archive.at("size"));
   if (!size.is_string()) return size.unsigned_integer();
   CUDAENV_TRY_ASSIGN(auto text, size.string());
   if (auto bytes = parse_decimal(text)) return *bytes;
   return size.error("\"" + text + "\" is not a size in bytes");
 }
 
-Result<RedistArtifact> parse_artifact(const JsonValue& object) {
-  RedistArtifact artifact;
+// An archive of `component`, its url the relative_path below the manifest's folder.
+Result<Archive> parse_archive(const JsonValue& object, const RedistComponent& component) {
+  Archive archive{.name = component.key, .version = component.version};
   CUDAENV_TRY_ASSIGN(auto relative_path, object.string_at("relative_path"));
   if (relative_path.empty()) return object.error("has an empty relative_path");
-  artifact.relative_path = relative_path;
+  archive.url = relative_path;
   CUDAENV_TRY_ASSIGN(auto sha, object.string_at("sha256"));
   std::transform(sha.begin(), sha.end(), sha.begin(), [](unsigned char c) { return std::tolower(c); });
   if (!is_sha256(sha)) return object.error("has sha256 \"" + sha + "\", which is not 64 hex digits");
-  artifact.sha256 = sha;
+  archive.sha256 = sha;
   CUDAENV_TRY_ASSIGN(auto size, size_of(object));
   if (size > kMaxArchiveBytes) {
     return make_error(object
@@ -43,8 +44,8 @@ Result<RedistArtifact> parse_artifact(const JsonValue& object) {
                           .message,
                       "the manifest is broken or hostile: do not install or mirror from it");
   }
-  artifact.size = size;
-  return artifact;
+  archive.size = size;
+  return archive;
 }
 
 bool is_name_char(char c) {
@@ -80,20 +81,20 @@ std::string layout_problem(const std::string& component, const std::string& rela
 
 struct Placed {
   std::string where;
-  const RedistArtifact* artifact;
+  const Archive* archive;
 };
 
 // Checks every archive's path and that no two archives share a file name: install keeps
 // archives by file name, and a mirror must never hold two files in one place.
 Status check_layout(const RedistManifest& manifest, const std::string& source) {
   std::map<std::string, Placed> by_name;
-  auto check = [&](const RedistComponent& component, const std::string& where, const RedistArtifact& artifact) -> Status {
-    std::string problem = layout_problem(component.key, artifact.relative_path);
-    if (!problem.empty()) return layout_error(source, where + ": relative_path '" + artifact.relative_path + "' " + problem);
-    std::string name = artifact.relative_path.substr(artifact.relative_path.rfind('/') + 1);
-    auto [it, added] = by_name.emplace(name, Placed{where, &artifact});
-    bool same_file = it->second.artifact->relative_path == artifact.relative_path &&
-                     it->second.artifact->sha256 == artifact.sha256 && it->second.artifact->size == artifact.size;
+  auto check = [&](const RedistComponent& component, const std::string& where, const Archive& archive) -> Status {
+    std::string problem = layout_problem(component.key, archive.url);
+    if (!problem.empty()) return layout_error(source, where + ": relative_path '" + archive.url + "' " + problem);
+    std::string name = archive.url.substr(archive.url.rfind('/') + 1);
+    auto [it, added] = by_name.emplace(name, Placed{where, &archive});
+    bool same_file = it->second.archive->url == archive.url && it->second.archive->sha256 == archive.sha256 &&
+                     it->second.archive->size == archive.size;
     if (!added && !same_file) {
       return layout_error(source, where + " and " + it->second.where + " both name a file " + name);
     }
@@ -103,12 +104,12 @@ Status check_layout(const RedistManifest& manifest, const std::string& source) {
     if (!is_plain_name(component.key)) {
       return layout_error(source, "component name '" + component.key + "' is not a plain folder name");
     }
-    for (const auto& [platform, artifact] : component.platforms) {
-      CUDAENV_TRY(check(component, component.key + "." + platform, artifact));
+    for (const auto& [platform, archive] : component.platforms) {
+      CUDAENV_TRY(check(component, component.key + "." + platform, archive));
     }
     for (const auto& [platform, variants] : component.variants) {
-      for (const auto& [variant, artifact] : variants) {
-        CUDAENV_TRY(check(component, component.key + "." + platform + "." + variant, artifact));
+      for (const auto& [variant, archive] : variants) {
+        CUDAENV_TRY(check(component, component.key + "." + platform + "." + variant, archive));
       }
     }
   }
@@ -127,15 +128,15 @@ Result<RedistComponent> parse_component(const std::string& key, const JsonValue&
     if (!value.is_object()) continue;  // name, license, version, cuda_variant ...
     CUDAENV_TRY_ASSIGN(auto relative_path, value.find("relative_path"));
     if (relative_path) {
-      CUDAENV_TRY_ASSIGN(auto artifact, parse_artifact(value));
-      component.platforms.emplace(platform, std::move(artifact));
+      CUDAENV_TRY_ASSIGN(auto archive, parse_archive(value, component));
+      component.platforms.emplace(platform, std::move(archive));
       continue;
     }
     CUDAENV_TRY_ASSIGN(auto variants, value.members());
     for (const auto& [variant, nested] : variants) {
       if (!nested.is_object()) continue;
-      CUDAENV_TRY_ASSIGN(auto artifact, parse_artifact(nested));
-      component.variants[platform].emplace(variant, std::move(artifact));
+      CUDAENV_TRY_ASSIGN(auto archive, parse_archive(nested, component));
+      component.variants[platform].emplace(variant, std::move(archive));
     }
   }
   return component;

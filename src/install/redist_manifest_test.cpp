@@ -58,14 +58,17 @@ TEST_CASE("every real redist manifest parses and every profile resolves for its 
     for (const std::string platform : {"linux-x86_64", "linux-sbsa"}) {
       for (const std::string profile : {"minimal", "torch", "full"}) {
         INFO(platform << " " << profile);
-        auto plan = plan_install(*manifest, profiles, PlanRequest{label, profile, {}, platform});
+        auto plan = plan_install(*manifest, profiles, PlanRequest{.label = label, .profile = profile, .platform = platform});
         REQUIRE(plan.ok());
         CHECK(plan->size() >= 3);
-        for (const PlannedArchive& archive : *plan) {
-          CHECK(archive.artifact.relative_path.find(platform) != std::string::npos);
-          CHECK(archive.artifact.sha256.size() == 64);
-          CHECK(archive.artifact.size > 0);
-          CHECK(!profiles.excluded_from_full(archive.component));
+        for (const Archive& archive : *plan) {
+          CHECK(archive.url.find(platform) != std::string::npos);
+          CHECK(archive.url.find(archive.name + "/") == 0);  // below the manifest's folder, in the component's
+          CHECK(archive.sha256.size() == 64);
+          CHECK(archive.size > 0);
+          CHECK(!archive.version.empty());
+          CHECK(archive.distribution.empty());
+          CHECK(!profiles.excluded_from_full(archive.name));
         }
       }
     }
@@ -80,8 +83,10 @@ TEST_CASE("manifest parsing follows NVIDIA's format: optional release keys, stri
   const RedistComponent* nvcc = old->find("cuda_nvcc");
   REQUIRE(nvcc);
   CHECK(nvcc->version == "12.1.105");
-  const RedistArtifact& x86 = nvcc->platforms.at("linux-x86_64");
-  CHECK(x86.relative_path == "cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.1.105-archive.tar.xz");
+  const Archive& x86 = nvcc->platforms.at("linux-x86_64");
+  CHECK(x86.name == "cuda_nvcc");
+  CHECK(x86.version == "12.1.105");
+  CHECK(x86.url == "cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.1.105-archive.tar.xz");
   CHECK(x86.sha256 == "0b85f7eee17788abbd170b0b493c74ce2e9fd5a9604461b99c2c378165e1083b");
   CHECK(x86.size == 44459684);
 
@@ -99,10 +104,10 @@ TEST_CASE("variant manifests are understood and planned by CUDA major") {
   REQUIRE(cudnn);
   CHECK(cudnn->variants.at("linux-x86_64").size() == 2);
   CHECK(cudnn->variants.at("linux-x86_64").at("cuda11").sha256 == std::string(64, 'a'));
-  auto for12 = artifact_for(*cudnn, "linux-x86_64", 12);
+  auto for12 = archive_for(*cudnn, "linux-x86_64", 12);
   REQUIRE(for12);
   CHECK(for12->size == 1003184568);
-  CHECK(!artifact_for(*cudnn, "linux-x86_64", 13));
+  CHECK(!archive_for(*cudnn, "linux-x86_64", 13));
   CHECK(manifest->find("cudnn_samples")->platforms.count("source") == 1);
 }
 
@@ -152,9 +157,9 @@ TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver a
   auto minimal = profile_components(profiles, *manifest, "13.0.0", "minimal", "linux-x86_64");
   REQUIRE(minimal.ok());
   CHECK(*minimal == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cccl", "cuda_crt", "libnvvm"});
-  auto plan = plan_install(*manifest, profiles, PlanRequest{"13.0.0", "minimal", {}, "linux-x86_64"});
+  auto plan = plan_install(*manifest, profiles, PlanRequest{.label = "13.0.0", .profile = "minimal", .platform = "linux-x86_64"});
   REQUIRE(plan.ok());
-  CHECK((*plan)[2].component == "cuda_cccl");  // the cccl role, as 13.0 names it
+  CHECK((*plan)[2].name == "cuda_cccl");  // the cccl role, as 13.0 names it
   auto full = profile_components(profiles, *manifest, "13.0.0", "full", "linux-x86_64");
   REQUIRE(full.ok());
   for (const char* never : {"nvidia_driver", "fabricmanager", "imex", "nsight_compute", "cuda_documentation", "mft", "mft_oem",
@@ -171,16 +176,22 @@ TEST_CASE("plan: extras are added once; a missing component lists the available 
   ProfileCatalog profiles = shipped_profiles();
   auto manifest = parse_redist_manifest(fixture("12.1.1"), "12.1.1");
   REQUIRE(manifest.ok());
-  auto plan = plan_install(*manifest, profiles, PlanRequest{"12.1.1", "minimal", {"libcurand", "cuda_nvcc"}, "linux-x86_64"});
+  auto plan = plan_install(
+      *manifest, profiles,
+      PlanRequest{.label = "12.1.1", .profile = "minimal", .components = {"libcurand", "cuda_nvcc"}, .platform = "linux-x86_64"});
   REQUIRE(plan.ok());
   REQUIRE(plan->size() == 4);
-  CHECK(plan->back().component == "libcurand");
-  auto missing = plan_install(*manifest, profiles, PlanRequest{"12.1.1", "minimal", {"libcurandd"}, "linux-x86_64"});
+  CHECK(plan->back().name == "libcurand");
+  auto missing = plan_install(
+      *manifest, profiles,
+      PlanRequest{.label = "12.1.1", .profile = "minimal", .components = {"libcurandd"}, .platform = "linux-x86_64"});
   REQUIRE(!missing.ok());
   CHECK(missing.error().message.find("libcurandd") != std::string::npos);
   CHECK(missing.error().hint.find("did you mean libcurand") != std::string::npos);
   CHECK(missing.error().hint.find("cuda_cudart") != std::string::npos);
-  auto wrong_platform = plan_install(*manifest, profiles, PlanRequest{"12.1.1", "minimal", {"cuda_compat"}, "linux-x86_64"});
+  auto wrong_platform = plan_install(
+      *manifest, profiles,
+      PlanRequest{.label = "12.1.1", .profile = "minimal", .components = {"cuda_compat"}, .platform = "linux-x86_64"});
   REQUIRE(!wrong_platform.ok());
   CHECK(wrong_platform.error().hint.find("linux-aarch64") != std::string::npos);
 }
@@ -235,17 +246,21 @@ TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3; both install 
                               artifact("cccl/linux-x86_64/cccl-linux-x86_64-13.3.1-archive.tar.xz") + R"(}})";
   auto manifest = parse_redist_manifest(manifest_13_3, "redistrib_13.3.0.json");
   REQUIRE(manifest.ok());
-  auto plan = plan_install(*manifest, profiles, PlanRequest{"13.3.0", "minimal", {"cuda_cccl"}, "linux-x86_64"});
+  auto plan =
+      plan_install(*manifest, profiles,
+                   PlanRequest{.label = "13.3.0", .profile = "minimal", .components = {"cuda_cccl"}, .platform = "linux-x86_64"});
   REQUIRE(plan.ok());
   std::vector<std::string> components;
-  for (const PlannedArchive& archive : *plan) components.push_back(archive.component);
+  for (const Archive& archive : *plan) components.push_back(archive.name);
   CHECK(components == std::vector<std::string>{"cuda_nvcc", "cuda_cudart", "cccl", "cuda_crt", "libnvvm"});
   auto without = parse_redist_manifest(one_component("cuda_nvcc", "cuda_nvcc/a.tar.xz"), "m.json");
   REQUIRE(without.ok());
-  auto missing = plan_install(*without, profiles, PlanRequest{"12.1.1", "minimal", {}, "linux-x86_64"});
+  auto missing =
+      plan_install(*without, profiles, PlanRequest{.label = "12.1.1", .profile = "minimal", .platform = "linux-x86_64"});
   REQUIRE(!missing.ok());
   CHECK(missing.error().message.find("cuda_cudart") != std::string::npos);
-  auto no_cccl = plan_install(*without, profiles, PlanRequest{"12.1.1", "full", {"cccl"}, "linux-x86_64"});
+  auto no_cccl = plan_install(
+      *without, profiles, PlanRequest{.label = "12.1.1", .profile = "full", .components = {"cccl"}, .platform = "linux-x86_64"});
   REQUIRE(!no_cccl.ok());
   CHECK(no_cccl.error().message.find("cuda_cccl or cccl") != std::string::npos);
 }

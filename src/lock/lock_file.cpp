@@ -28,16 +28,17 @@ void line(std::string& out, const char* key, const std::string& value) {
   out += " = " + toml_string(value) + "\n";
 }
 
-void render_archive(std::string& out, const char* table, const LockedArchive& archive) {
+void render_archive(std::string& out, const char* table, const LockedArchive& locked) {
+  const Archive& archive = locked.archive;
   out += "\n[[";
   out += table;
   out += "]]\n";
   line(out, "name", archive.name);
-  line(out, "platform", archive.platform);
+  line(out, "platform", locked.platform);
   line(out, "version", archive.version);
-  if (!archive.release.empty()) line(out, "release", archive.release);
-  if (!archive.source.empty()) line(out, "source", archive.source);
-  if (!archive.source_sha256.empty()) line(out, "source_sha256", archive.source_sha256);
+  if (!locked.release.empty()) line(out, "release", locked.release);
+  if (!locked.source.empty()) line(out, "source", locked.source);
+  if (!locked.source_sha256.empty()) line(out, "source_sha256", locked.source_sha256);
   if (!archive.distribution.empty()) line(out, "distribution", archive.distribution);
   line(out, "url", archive.url);
   line(out, "sha256", archive.sha256);
@@ -137,7 +138,6 @@ bool is_pypi(std::string_view text) { return parse_install_source(text) == Insta
 
 Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml::table& table, const std::string& where) {
   TableReader reader(path, table, where);
-  LockedArchive archive;
   CUDAENV_TRY_ASSIGN(auto name, reader.checked("name", is_name, "must be a component or library name"));
   CUDAENV_TRY_ASSIGN(auto platform, reader.checked("platform", is_platform, "must be a platform such as linux-x86_64"));
   CUDAENV_TRY_ASSIGN(auto version, reader.checked("version", is_version_text, "must be a version"));
@@ -149,7 +149,12 @@ Result<LockedArchive> read_archive(const std::filesystem::path& path, const toml
   CUDAENV_TRY_ASSIGN(auto source, reader.checked("source", is_source_url, "must be an http(s) or file URL", false));
   CUDAENV_TRY_ASSIGN(auto source_sha256, reader.checked("source_sha256", is_sha256, "must be 64 lowercase hex digits", false));
   CUDAENV_TRY_ASSIGN(auto distribution, reader.checked("distribution", is_name, "must be a wheel's project name", false));
-  return LockedArchive{name, platform, version, url, sha256, size, release, source, source_sha256, distribution};
+  return LockedArchive{
+      .platform = platform,
+      .archive = {.name = name, .version = version, .url = url, .sha256 = sha256, .size = size, .distribution = distribution},
+      .release = release,
+      .source = source,
+      .source_sha256 = source_sha256};
 }
 
 Result<std::vector<LockedArchive>> read_archives(const std::filesystem::path& path, const toml::table& root, const char* key) {
@@ -201,10 +206,10 @@ void normalise_lock(CudaLock& lock) {
   std::sort(lock.platforms.begin(), lock.platforms.end());
   lock.platforms.erase(std::unique(lock.platforms.begin(), lock.platforms.end()), lock.platforms.end());
   std::sort(lock.components.begin(), lock.components.end(), [](const LockedArchive& a, const LockedArchive& b) {
-    return std::tie(a.platform, a.name) < std::tie(b.platform, b.name);
+    return std::tie(a.platform, a.archive.name) < std::tie(b.platform, b.archive.name);
   });
   std::sort(lock.libraries.begin(), lock.libraries.end(), [](const LockedArchive& a, const LockedArchive& b) {
-    return std::tie(a.name, a.platform) < std::tie(b.name, b.platform);
+    return std::tie(a.archive.name, a.platform) < std::tie(b.archive.name, b.platform);
   });
 }
 
@@ -271,7 +276,11 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   if (!source) return source.take_error();
   if (!manifest_sha256) return manifest_sha256.take_error();
   if (!metapackage) return metapackage.take_error();
-  lock.request = LockRequest{*version, *profile, *components, *libraries, pypi ? InstallSource::pypi : InstallSource::redist};
+  lock.request = LockRequest{.version = *version,
+                             .profile = *profile,
+                             .components = *components,
+                             .libraries = *libraries,
+                             .source = pypi ? InstallSource::pypi : InstallSource::redist};
   lock.metapackage = *metapackage;
   lock.label = *label;
   lock.profile = *installed_profile;
@@ -290,12 +299,13 @@ Result<CudaLock> parse_lock(const std::filesystem::path& path, std::string_view 
   for (const auto* list : {&lock.components, &lock.libraries}) {
     for (const LockedArchive& archive : *list) {
       if (std::find(lock.platforms.begin(), lock.platforms.end(), archive.platform) == lock.platforms.end()) {
-        return make_error(path.string() + ": " + archive.name + " is locked for " + archive.platform +
+        return make_error(path.string() + ": " + archive.archive.name + " is locked for " + archive.platform +
                               ", which toolkit.platforms does not list",
                           kDamagedLockHint);
       }
-      if (++seen[{archive.name, archive.platform}] > 1) {
-        return make_error(path.string() + ": " + archive.name + " (" + archive.platform + ") is locked twice", kDamagedLockHint);
+      if (++seen[{archive.archive.name, archive.platform}] > 1) {
+        return make_error(path.string() + ": " + archive.archive.name + " (" + archive.platform + ") is locked twice",
+                          kDamagedLockHint);
       }
     }
   }
@@ -319,9 +329,9 @@ std::vector<std::string> request_differences(const LockRequest& locked, const Lo
 
 std::vector<std::string> archive_differences(const std::vector<LockedArchive>& locked, const std::vector<LockedArchive>& now) {
   using Key = std::pair<std::string, std::string>;
-  std::map<Key, const LockedArchive*> in_lock, in_now;
-  for (const LockedArchive& archive : locked) in_lock[{archive.name, archive.platform}] = &archive;
-  for (const LockedArchive& archive : now) in_now[{archive.name, archive.platform}] = &archive;
+  std::map<Key, const Archive*> in_lock, in_now;
+  for (const LockedArchive& entry : locked) in_lock[{entry.archive.name, entry.platform}] = &entry.archive;
+  for (const LockedArchive& entry : now) in_now[{entry.archive.name, entry.platform}] = &entry.archive;
   std::vector<std::string> out;
   for (const auto& [key, archive] : in_lock) {
     std::string name = key.first + " (" + key.second + ")";
@@ -330,7 +340,7 @@ std::vector<std::string> archive_differences(const std::vector<LockedArchive>& l
       out.push_back(name + ": in cuda.lock, but no longer offered");
       continue;
     }
-    const LockedArchive& other = *found->second;
+    const Archive& other = *found->second;
     if (archive->version != other.version) {
       out.push_back(name + ": " + archive->version + " in cuda.lock, " + other.version + " now");
     } else if (archive->sha256 != other.sha256) {
@@ -354,10 +364,12 @@ Result<std::string> lock_cache_key(CudaLock lock, const std::string& platform) {
                       "run `cudaenv lock --platform " + platform + "` to add it");
   }
   std::string identity = "cudaenv-lock " + std::to_string(kLockFormat) + "\n" + lock.label + "\n" + platform + "\n";
-  for (const LockedArchive& archive : lock.components_for(platform)) {
+  for (const LockedArchive& locked : lock.components_for(platform)) {
+    const Archive& archive = locked.archive;
     identity += "component " + archive.name + " " + archive.version + " " + archive.sha256 + "\n";
   }
-  for (const LockedArchive& archive : lock.libraries_for(platform)) {
+  for (const LockedArchive& locked : lock.libraries_for(platform)) {
+    const Archive& archive = locked.archive;
     identity += "library " + archive.name + " " + archive.version + " " + archive.sha256 + "\n";
   }
   return "cuda-" + lock.label + "-" + platform + "-" + sha256_hex(identity).substr(0, 16);

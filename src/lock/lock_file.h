@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/install_source.h"
+#include "install/archive.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -32,20 +33,16 @@ struct LockRequest {
   bool operator==(const LockRequest&) const = default;
 };
 
-// One archive of a toolkit component or a library, for one platform.
+// One archive of a toolkit component or a library, for one platform: the archive as planned,
+// written in the lock one field a line (name, version, url, sha256, size, distribution).
 struct LockedArchive {
-  std::string name;      // "cuda_nvcc", "cudnn"
   std::string platform;  // "linux-x86_64"
-  std::string version;   // the component's or library's own version
-  std::string url;
-  std::string sha256;
-  std::uint64_t size = 0;
+  Archive archive;
   // Libraries only: the release ("9.10.0"), the manifest or index page the archive was chosen
   // from, and the sha256 of that manifest ("" where the source is an index page).
   std::string release;
   std::string source;
   std::string source_sha256;
-  std::string distribution;  // a wheel's project ("nvidia-nccl-cu13"); "" for a redist archive
 
   bool operator==(const LockedArchive&) const = default;
 };

@@ -11,12 +11,13 @@ const std::string kSha(64, 'a');
 const std::string kOtherSha(64, 'b');
 
 LockedArchive component(const std::string& name, const std::string& platform, const std::string& version) {
-  return LockedArchive{
-      name,    platform,
-      version, "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version + "-archive.tar.xz",
-      kSha,    1234,
-      "",      "",
-      "",      ""};
+  return LockedArchive{.platform = platform,
+                       .archive = {.name = name,
+                                   .version = version,
+                                   .url = "https://m.example/cuda/redist/" + name + "/" + platform + "/" + name + "-" + version +
+                                          "-archive.tar.xz",
+                                   .sha256 = kSha,
+                                   .size = 1234}};
 }
 
 CudaLock sample_lock() {
@@ -30,16 +31,24 @@ CudaLock sample_lock() {
   lock.components = {component("cuda_nvcc", "linux-x86_64", "12.4.131"), component("cuda_cccl", "linux-x86_64", "12.4.127"),
                      component("cuda_nvcc", "linux-sbsa", "12.4.131")};
   LockedArchive cudnn{
-      "cudnn",     "linux-x86_64",
-      "9.10.0.56", "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
-      kSha,        1003184568,
-      "9.10.0",    "https://m.example/cudnn/redist/redistrib_9.10.0.json",
-      kOtherSha,   ""};
-  LockedArchive nccl{"nccl",   "linux-x86_64",
-                     "2.28.9", "https://pypi.example/files/nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_64.whl",
-                     kSha,     200000000,
-                     "2.28.9", "https://pypi.example/simple/nvidia-nccl-cu12/",
-                     "",       "nvidia-nccl-cu12"};
+      .platform = "linux-x86_64",
+      .archive = {.name = "cudnn",
+                  .version = "9.10.0.56",
+                  .url = "https://m.example/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz",
+                  .sha256 = kSha,
+                  .size = 1003184568},
+      .release = "9.10.0",
+      .source = "https://m.example/cudnn/redist/redistrib_9.10.0.json",
+      .source_sha256 = kOtherSha};
+  LockedArchive nccl{.platform = "linux-x86_64",
+                     .archive = {.name = "nccl",
+                                 .version = "2.28.9",
+                                 .url = "https://pypi.example/files/nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_64.whl",
+                                 .sha256 = kSha,
+                                 .size = 200000000,
+                                 .distribution = "nvidia-nccl-cu12"},
+                     .release = "2.28.9",
+                     .source = "https://pypi.example/simple/nvidia-nccl-cu12/"};
   lock.libraries = {cudnn, nccl};
   return lock;
 }
@@ -59,8 +68,8 @@ TEST_CASE("cuda.lock: what is written is read back the same") {
   normalise_lock(lock);
   CHECK(*parsed == lock);
   CHECK(parsed->libraries.front().release == "9.10.0");
-  CHECK(parsed->libraries.back().distribution == "nvidia-nccl-cu12");
-  CHECK(parsed->libraries.front().distribution.empty());
+  CHECK(parsed->libraries.back().archive.distribution == "nvidia-nccl-cu12");
+  CHECK(parsed->libraries.front().archive.distribution.empty());
   CHECK(parsed->components_for("linux-sbsa").size() == 1);
 }
 
@@ -76,7 +85,7 @@ TEST_CASE("cuda.lock: the text does not depend on the order things were found in
   CHECK(text.find("name = \"cuda_cccl\"") < text.find("name = \"cuda_nvcc\"\nplatform = \"linux-x86_64\""));
   CHECK(text.find("platforms = [\"linux-sbsa\", \"linux-x86_64\"]") != std::string::npos);
   CudaLock bumped = sample_lock();
-  bumped.components[0].version = "12.4.132";
+  bumped.components[0].archive.version = "12.4.132";
   std::string other = render_lock(bumped);
   size_t differing_lines = 0;
   std::istringstream a(text), b(other);
@@ -135,8 +144,8 @@ TEST_CASE("cuda.lock: a toolkit from a package index keeps its index, metapackag
   lock.source = "https://pypi.example/simple";
   lock.metapackage = "https://pypi.example/files/cuda_toolkit-13.2.1-py2.py3-none-any.whl";
   lock.components = {component("cuda_nvcc", "linux-x86_64", "13.2.75")};
-  lock.components[0].url = "https://pypi.example/files/nvidia_cuda_nvcc-13.2.75-py3-none-manylinux_2_17_x86_64.whl";
-  lock.components[0].distribution = "nvidia-cuda-nvcc";
+  lock.components[0].archive.url = "https://pypi.example/files/nvidia_cuda_nvcc-13.2.75-py3-none-manylinux_2_17_x86_64.whl";
+  lock.components[0].archive.distribution = "nvidia-cuda-nvcc";
   lock.platforms = {"linux-x86_64"};
   lock.libraries.clear();
   std::string text = render_lock(lock);
@@ -159,7 +168,7 @@ TEST_CASE("cuda.lock: --locked names the archives that changed upstream") {
                                        component("cuda_cccl", "linux-x86_64", "12.4.127")};
   std::vector<LockedArchive> now = locked;
   CHECK(archive_differences(locked, now).empty());
-  now[0].sha256 = kOtherSha;
+  now[0].archive.sha256 = kOtherSha;
   now.pop_back();
   now.push_back(component("libnvvm", "linux-x86_64", "12.4.1"));
   auto differences = archive_differences(locked, now);
@@ -182,7 +191,7 @@ TEST_CASE("cuda.lock: the cache key covers label, platform, components and libra
   normalise_lock(lock);
   CHECK(*lock_cache_key(reordered, "linux-x86_64") == *key);
   CudaLock new_cudnn = lock;
-  new_cudnn.libraries[0].sha256 = kOtherSha;
+  new_cudnn.libraries[0].archive.sha256 = kOtherSha;
   CHECK(*lock_cache_key(new_cudnn, "linux-x86_64") != *key);
   CudaLock new_source = lock;
   new_source.source = "https://other.example/cuda/redist/";  // the same bytes from elsewhere: the same cache
@@ -190,4 +199,69 @@ TEST_CASE("cuda.lock: the cache key covers label, platform, components and libra
   auto missing = lock_cache_key(lock, "windows-x86_64");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().hint == "run `cudaenv lock --platform windows-x86_64` to add it");
+}
+
+TEST_CASE("cuda.lock: a lock an earlier cudaenv wrote reads, and is written again byte for byte") {
+  const std::string nvidia = "https://developer.download.nvidia.com/compute/";
+  const std::string text =
+      "# cuda.lock: what cuda.toml resolved to, written by `cudaenv lock`. Commit it beside cuda.toml:\n"
+      "# `cudaenv install --locked` installs exactly these archives, or fails naming what differs.\n"
+      "format = 1\n\n[request]\nversion = \"12.4\"\nprofile = \"torch\"\ncomponents = [\"libcurand\"]\n"
+      "libraries = [\"cudnn@9.10\", \"nccl\"]\n\n[toolkit]\nlabel = \"12.4.1\"\nprofile = \"torch\"\n"
+      "platforms = [\"linux-x86_64\"]\nsource = \"" +
+      nvidia + "cuda/redist/\"\nmanifest_sha256 = \"" + kOtherSha +
+      "\"\n\n[[component]]\nname = \"cuda_nvcc\"\nplatform = \"linux-x86_64\"\nversion = \"12.4.131\"\nurl = \"" + nvidia +
+      "cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.4.131-archive.tar.xz\"\nsha256 = \"" + kSha +
+      "\"\nsize = 1234\n\n[[library]]\nname = \"cudnn\"\nplatform = \"linux-x86_64\"\nversion = \"9.10.0.56\"\n"
+      "release = \"9.10.0\"\nsource = \"" +
+      nvidia + "cudnn/redist/redistrib_9.10.0.json\"\nsource_sha256 = \"" + kOtherSha + "\"\nurl = \"" + nvidia +
+      "cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.10.0.56_cuda12-archive.tar.xz\"\nsha256 = \"" + kSha +
+      "\"\nsize = 1003184568\n\n[[library]]\nname = \"nccl\"\nplatform = \"linux-x86_64\"\nversion = \"2.28.9\"\n"
+      "release = \"2.28.9\"\nsource = \"https://pypi.org/simple/nvidia-nccl-cu12/\"\ndistribution = \"nvidia-nccl-cu12\"\n"
+      "url = \"https://files.pythonhosted.org/packages/nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_64.whl\"\n"
+      "sha256 = \"" +
+      kSha + "\"\nsize = 200000000\n";
+  auto lock = parse_lock(kLock, text);
+  REQUIRE(lock.ok());
+  CHECK(render_lock(*lock) == text);
+  // What an install plans from it: each entry's archive as it stands.
+  REQUIRE(lock->components.size() == 1);
+  CHECK(lock->components[0].archive ==
+        Archive{.name = "cuda_nvcc",
+                .version = "12.4.131",
+                .url = nvidia + "cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.4.131-archive.tar.xz",
+                .sha256 = kSha,
+                .size = 1234});
+  REQUIRE(lock->libraries.size() == 2);
+  CHECK(lock->libraries[1].archive ==
+        Archive{.name = "nccl",
+                .version = "2.28.9",
+                .url = "https://files.pythonhosted.org/packages/nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_64.whl",
+                .sha256 = kSha,
+                .size = 200000000,
+                .distribution = "nvidia-nccl-cu12"});
+  CHECK(lock->libraries[1].release == "2.28.9");
+  CHECK(lock->libraries[1].source_sha256.empty());
+}
+
+TEST_CASE("cuda.lock: a planned archive locked and read back is the archive planned") {
+  Archive planned{.name = "cuda_nvcc",
+                  .version = "13.2.78",
+                  .url = "https://pypi.example/files/nvidia_cuda_nvcc-13.2.78-py3-none-manylinux_2_17_x86_64.whl",
+                  .sha256 = kSha,
+                  .size = 987654321,
+                  .distribution = "nvidia-cuda-nvcc"};
+  CudaLock lock;
+  lock.request = LockRequest{.version = "13.2", .source = InstallSource::pypi};
+  lock.label = "13.2.1";
+  lock.profile = "minimal";
+  lock.platforms = {"linux-x86_64"};
+  lock.source = "https://pypi.example/simple";
+  lock.manifest_sha256 = kOtherSha;
+  lock.metapackage = "https://pypi.example/files/cuda_toolkit-13.2.1-py2.py3-none-any.whl";
+  lock.components = {LockedArchive{.platform = "linux-x86_64", .archive = planned}};
+  auto parsed = parse_lock(kLock, render_lock(lock));
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->components_for("linux-x86_64").size() == 1);
+  CHECK(parsed->components_for("linux-x86_64")[0].archive == planned);
 }

@@ -29,7 +29,7 @@ struct ArchivePlace {
 // cuDNN archive in the folder of its manifest (its `source`), a wheel on the package index of a
 // pypi lock or of its project page (NCCL). An archive whose URL is not where its lock says is an
 // error naming it and `path`.
-Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& archive, const std::filesystem::path& path);
+Result<ArchivePlace> archive_place(const CudaLock& lock, const LockedArchive& locked, const std::filesystem::path& path);
 
 // What NVIDIA and PyPI publish, which any lock may name.
 struct DefaultPlaces {
@@ -39,9 +39,9 @@ struct DefaultPlaces {
   std::vector<std::string> file_origins;  // where PyPI's pages send downloads (url_origin form)
 };
 
-// Whether `archive` at `place` comes from NVIDIA or PyPI: a wheel only from the default index
+// Whether `locked` at `place` comes from NVIDIA or PyPI: a wheel only from the default index
 // and one of its file hosts.
-bool is_default_place(const ArchivePlace& place, const LockedArchive& archive, const DefaultPlaces& defaults);
+bool is_default_place(const ArchivePlace& place, const LockedArchive& locked, const DefaultPlaces& defaults);
 
 // "the CUDA folder", "the cuDNN folder", "the package index": what a message calls a kind.
 const char* place_kind_name(PlaceKind kind);

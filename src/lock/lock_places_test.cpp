@@ -16,7 +16,8 @@ const std::string kWheel = "nvidia_nccl_cu12-2.28.9-py3-none-manylinux_2_18_x86_
 const DefaultPlaces kDefaults{kNvidia, kNvidiaCudnn, "https://pypi.org/simple", {"https://files.pythonhosted.org"}};
 
 LockedArchive archive(const std::string& name, const std::string& url) {
-  return LockedArchive{name, "linux-x86_64", "1.0", url, kSha, 1, "", "", "", ""};
+  return LockedArchive{.platform = "linux-x86_64",
+                       .archive = {.name = name, .version = "1.0", .url = url, .sha256 = kSha, .size = 1}};
 }
 
 CudaLock redist_lock(const std::string& source) {
@@ -56,21 +57,21 @@ TEST_CASE("a cuDNN archive lies beside its manifest") {
   CHECK(place->kind == PlaceKind::cudnn_folder);
   CHECK(place->root == kNvidiaCudnn);
   CHECK(is_default_place(*place, cudnn, kDefaults));
-  cudnn.url = "https://evil.example/cudnn-9.10.0.56_cuda12-archive.tar.xz";
+  cudnn.archive.url = "https://evil.example/cudnn-9.10.0.56_cuda12-archive.tar.xz";
   CHECK_FALSE(archive_place(lock, cudnn, kLock));
 }
 
 TEST_CASE("a wheel lies on the index of its project page, or of its pypi lock") {
   CudaLock lock = redist_lock(kNvidia);
   LockedArchive nccl = archive("nccl", "https://files.pythonhosted.org/packages/ab/cd/" + kWheel);
-  nccl.distribution = "nvidia-nccl-cu12";
+  nccl.archive.distribution = "nvidia-nccl-cu12";
   nccl.source = "https://pypi.org/simple/nvidia-nccl-cu12/";
   auto place = archive_place(lock, nccl, kLock);
   REQUIRE(place);
   CHECK(*place == ArchivePlace{PlaceKind::package_index, "https://pypi.org/simple", kWheel});
   CHECK(is_default_place(*place, nccl, kDefaults));
   // On PyPI's page, but served by another host: not PyPI's file.
-  nccl.url = "https://evil.example/" + kWheel;
+  nccl.archive.url = "https://evil.example/" + kWheel;
   CHECK_FALSE(is_default_place(*archive_place(lock, nccl, kLock), nccl, kDefaults));
   // A page that is not the project's.
   nccl.source = "https://pypi.org/simple/torch/";
@@ -79,13 +80,13 @@ TEST_CASE("a wheel lies on the index of its project page, or of its pypi lock") 
   CudaLock pypi = redist_lock("http://proxy.local/simple");
   pypi.request.source = InstallSource::pypi;
   LockedArchive nvcc = archive("cuda_nvcc", "http://proxy.local/files/nvidia_cuda_nvcc-13.2.75-py3-none-any.whl");
-  nvcc.distribution = "nvidia-cuda-nvcc";
+  nvcc.archive.distribution = "nvidia-cuda-nvcc";
   auto wheel = archive_place(pypi, nvcc, kLock);
   REQUIRE(wheel);
   CHECK(wheel->root == "http://proxy.local/simple");
   CHECK(wheel->relative == "nvidia_cuda_nvcc-13.2.75-py3-none-any.whl");
   CHECK_FALSE(is_default_place(*wheel, nvcc, kDefaults));
-  nvcc.distribution.clear();
+  nvcc.archive.distribution.clear();
   CHECK_FALSE(archive_place(pypi, nvcc, kLock));
 }
 

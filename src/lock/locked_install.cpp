@@ -65,8 +65,9 @@ Status check_vouched(const LockFile& file, const std::vector<ArchivePlace>& plac
     if (replaced.of(place.kind) || is_default_place(place, archives[i], defaults)) continue;
     // A wheel on PyPI's pages but another host: the host is the wheel's.
     bool stray_wheel = place.kind == PlaceKind::package_index && place.root == defaults.package_index;
-    add_once(hosts, url_origin(stray_wheel ? archives[i].url : place.root));
-    add_once(named, stray_wheel ? archives[i].name + "'s wheel " + archives[i].url
+    const Archive& archive = archives[i].archive;
+    add_once(hosts, url_origin(stray_wheel ? archive.url : place.root));
+    add_once(named, stray_wheel ? archive.name + "'s wheel " + archive.url
                                 : std::string(place_kind_name(place.kind)) + " " + place.root);
     bool index = place.kind == PlaceKind::package_index;
     add_once(options, index ? "--index-url URL" : "--mirror URL");
@@ -145,14 +146,15 @@ Status check_locked_manifest(const LockFile& file, const std::string& folder, co
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
   std::vector<LockedArchive> locked = lock.components_for(platform);
   std::vector<std::string> names;
-  for (const LockedArchive& archive : locked) names.push_back(archive.name);
-  CUDAENV_TRY_ASSIGN(auto offered, plan_install(manifest, profiles, PlanRequest{lock.label, lock.profile, names, platform}));
+  for (const LockedArchive& entry : locked) names.push_back(entry.archive.name);
+  CUDAENV_TRY_ASSIGN(
+      auto offered,
+      plan_install(manifest, profiles,
+                   PlanRequest{.label = lock.label, .profile = lock.profile, .components = names, .platform = platform}));
   // Compared where the lock has them, so a mirror's copy matches the folder the lock names.
   std::vector<LockedArchive> now;
-  for (const PlannedArchive& archive : offered) {
-    now.push_back(LockedArchive{archive.component, platform, archive.version, lock.source + archive.artifact.relative_path,
-                                archive.artifact.sha256, archive.artifact.size, "", "", "", ""});
-  }
+  for (Archive& archive : offered)
+    now.push_back(LockedArchive{.platform = platform, .archive = in_folder(lock.source, std::move(archive))});
   std::vector<std::string> differences = archive_differences(locked, now);
   if (!differences.empty()) {
     return make_error(
@@ -170,7 +172,7 @@ Status check_locked_manifest(const LockFile& file, const std::string& folder, co
 
 // Where a replacing index serves the locked wheel: found by its file name, and refused when the
 // index says its bytes differ from the lock's.
-Result<std::string> wheel_on_index(PackageIndex& index, const LockedArchive& archive, const std::string& file_name,
+Result<std::string> wheel_on_index(PackageIndex& index, const Archive& archive, const std::string& file_name,
                                    const LockUse& use) {
   CUDAENV_TRY_ASSIGN(auto files, index.files(archive.distribution));
   for (const IndexFile& file : files) {
@@ -195,7 +197,7 @@ Result<std::string> wheel_on_index(PackageIndex& index, const LockedArchive& arc
 // A locked file whose URL is only known once the replacing index is read.
 struct WheelLookup {
   size_t file;  // in the plan
-  LockedArchive archive;
+  Archive archive;
   std::string file_name;
 };
 
@@ -226,21 +228,23 @@ Result<LockedInstall> locked_install(const LockFile& file, const std::string& pl
   bool pypi = lock.request.source == InstallSource::pypi;
   std::string folder = replaced.redist ? replaced.redist->root : lock.source;
   std::string origin = pypi && replaced.index ? replaced.index->root : pypi ? lock.source : folder;
-  InstallPlan exact{
-      lock.label, lock.request.source, origin, pypi ? lock.metapackage : manifest_url(folder, lock.label), lock.manifest_sha256,
-      {}};
-  InstallRequest request{lock.label, lock.profile, {}, platform, 4, false, false, {}};
+  InstallPlan exact{.label = lock.label,
+                    .source = lock.request.source,
+                    .origin = origin,
+                    .pinned_by_url = pypi ? lock.metapackage : manifest_url(folder, lock.label),
+                    .pinned_by_sha256 = lock.manifest_sha256};
+  InstallRequest request{.label = lock.label, .profile = lock.profile, .platform = platform};
   std::vector<WheelLookup> lookups;
   for (size_t i = 0; i < archives.size(); ++i) {
-    const LockedArchive& archive = archives[i];
+    const Archive& archive = archives[i].archive;
     const ArchivePlace& place = places[i];
-    (archive.source.empty() ? request.components : request.libraries).push_back(archive.name);
-    PlannedFile planned{archive.name, archive.version, archive.url, archive.sha256, archive.size, archive.distribution};
+    (archives[i].source.empty() ? request.components : request.libraries).push_back(archive.name);
+    Archive planned = archive;
     const std::optional<Replacement>& replacement = replaced.of(place.kind);
     if (replacement && place.kind != PlaceKind::package_index) planned.url = replacement->root + place.relative;
     // A wheel on the replacing index's own host is fetched as locked; elsewhere the index says where.
     if (replacement && place.kind == PlaceKind::package_index && url_origin(archive.url) != url_origin(replacement->root)) {
-      lookups.push_back(WheelLookup{exact.files.size(), archive, place.relative});
+      lookups.push_back(WheelLookup{.file = exact.files.size(), .archive = archive, .file_name = place.relative});
     }
     exact.files.push_back(std::move(planned));
   }

@@ -46,8 +46,8 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
   std::string url = manifest_url(base, release);
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
   CUDAENV_TRY_ASSIGN(auto archive, choose_library_archive(manifest, spec.name, release, context.platform, context.cuda_major));
-  std::string archive_url = base + archive.artifact.relative_path;
-  return PlannedLibrary{spec.name, release, std::move(archive), archive_url, url, sha256_hex(text), ""};
+  return PlannedLibrary{
+      .archive = in_folder(base, std::move(archive)), .release = release, .source = url, .source_sha256 = sha256_hex(text)};
 }
 
 // The CUDA majors NCCL has wheels of on the index for the platform ("CUDA 12, CUDA 13").
@@ -81,9 +81,9 @@ Result<PlannedLibrary> resolve_nccl(const LibrarySpec& spec, const LibraryContex
                           "of libraries");
   }
   CUDAENV_TRY_ASSIGN(auto wheel, choose_nccl_wheel(*files, spec, context.cuda_major, context.platform, page));
-  CUDAENV_TRY_ASSIGN(auto file, planned_wheel(index, wheel, spec.name, distribution));
-  PlannedArchive archive{spec.name, file.version, RedistArtifact{file.url, file.sha256, file.size}};
-  return PlannedLibrary{spec.name, file.version, std::move(archive), file.url, page, "", distribution};
+  CUDAENV_TRY_ASSIGN(auto archive, planned_wheel(index, wheel, spec.name, distribution));
+  std::string release = archive.version;
+  return PlannedLibrary{.archive = std::move(archive), .release = release, .source = page};
 }
 
 // One library for a toolkit: cuDNN from its redist folder (the releases, the manifest checked
@@ -92,29 +92,6 @@ Result<PlannedLibrary> resolve_nccl(const LibrarySpec& spec, const LibraryContex
 Result<PlannedLibrary> resolve_library(const LibrarySpec& spec, const LibraryContext& context, ProgressReporter& progress) {
   if (spec.name == "nccl") return resolve_nccl(spec, context);
   return resolve_cudnn(spec, context, progress);
-}
-
-LockedArchive locked_file(const PlannedFile& file, const std::string& platform) {
-  return LockedArchive{file.component, platform, file.version, file.url, file.sha256, file.size, "", "", "", file.distribution};
-}
-
-LockedArchive locked_library(const PlannedLibrary& library, const std::string& platform) {
-  return LockedArchive{library.name,
-                       platform,
-                       library.archive.version,
-                       library.url,
-                       library.archive.artifact.sha256,
-                       library.archive.artifact.size,
-                       library.release,
-                       library.source,
-                       library.source_sha256,
-                       library.distribution};
-}
-
-PlannedFile library_file(const PlannedLibrary& library) {
-  return PlannedFile{
-      library.name,        library.archive.version, library.url, library.archive.artifact.sha256, library.archive.artifact.size,
-      library.distribution};
 }
 
 int major_of(const std::string& label) {
@@ -129,7 +106,7 @@ Result<std::vector<PlannedLibrary>> resolve_libraries(const std::vector<std::str
   LibraryContext context{sources, "", platform, major_of(label)};
   for (const std::string& text : specs) {
     CUDAENV_TRY_ASSIGN(auto spec, parse_library_spec(text, "library"));
-    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.name == spec.name; })) continue;
+    if (std::any_of(out.begin(), out.end(), [&](const PlannedLibrary& p) { return p.archive.name == spec.name; })) continue;
     if (spec.name == "nccl" && context.index_url.empty()) {
       CUDAENV_TRY_ASSIGN(auto index_url, sources.index_url());
       context.index_url = index_url;
@@ -166,7 +143,7 @@ PlanFiles with_libraries(PlanFiles plan_files, const LockSources& sources, Progr
     auto plan = plan_files(request, should_stop);
     if (!plan) return plan.take_error();
     CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(request.libraries, request.label, request.platform, sources, progress));
-    for (const PlannedLibrary& library : libraries) plan->files.push_back(library_file(library));
+    for (const PlannedLibrary& library : libraries) plan->files.push_back(library.archive);
     return plan;
   };
 }
@@ -183,8 +160,10 @@ Result<CudaLock> resolve_lock(const ReleaseCatalog& releases, const ProfileCatal
   if (request.source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, sources.index_url());
     index = std::make_unique<PackageIndex>(index_url, sources.timeouts);
-    CUDAENV_TRY_ASSIGN(auto label, resolve_wheel_label(*index, profiles, request.version,
-                                                       WheelRequest{{}, profile, request.components, platforms.front()}));
+    CUDAENV_TRY_ASSIGN(
+        auto label,
+        resolve_wheel_label(*index, profiles, request.version,
+                            WheelRequest{.profile = profile, .components = request.components, .platform = platforms.front()}));
     lock.label = label;
     lock.source = index->url();
     plan_files = plan_wheel_files(*index, profiles);
@@ -199,13 +178,19 @@ Result<CudaLock> resolve_lock(const ReleaseCatalog& releases, const ProfileCatal
   CUDAENV_TRY(check_release_label(lock.label));
   CUDAENV_TRY(check_profile(profiles, lock.label, profile));
   for (const std::string& platform : platforms) {
-    InstallRequest wanted{lock.label, profile, request.components, platform, 4, false, false, {}};
+    InstallRequest wanted{.label = lock.label, .profile = profile, .components = request.components, .platform = platform};
     CUDAENV_TRY_ASSIGN(auto plan, plan_files(wanted, [] { return false; }));
     lock.manifest_sha256 = plan.pinned_by_sha256;
     if (plan.source == InstallSource::pypi) lock.metapackage = plan.pinned_by_url;
-    for (const PlannedFile& file : plan.files) lock.components.push_back(locked_file(file, platform));
+    for (const Archive& archive : plan.files) lock.components.push_back(LockedArchive{.platform = platform, .archive = archive});
     CUDAENV_TRY_ASSIGN(auto libraries, resolve_libraries(request.libraries, lock.label, platform, sources, progress));
-    for (const PlannedLibrary& library : libraries) lock.libraries.push_back(locked_library(library, platform));
+    for (const PlannedLibrary& library : libraries) {
+      lock.libraries.push_back(LockedArchive{.platform = platform,
+                                             .archive = library.archive,
+                                             .release = library.release,
+                                             .source = library.source,
+                                             .source_sha256 = library.source_sha256});
+    }
   }
   normalise_lock(lock);
   return lock;
@@ -218,9 +203,10 @@ std::vector<std::string> installed_differences(const std::filesystem::path& home
   std::vector<LockedArchive> locked = lock.components_for(platform);
   for (const LockedArchive& library : lock.libraries_for(platform)) locked.push_back(library);
   std::vector<std::string> out;
-  for (const LockedArchive& archive : locked) {
+  for (const LockedArchive& entry : locked) {
+    const Archive& archive = entry.archive;
     bool found = std::any_of(installed->begin(), installed->end(),
-                             [&](const ReceiptFile& have) { return have.name == archive.name && have.sha256 == archive.sha256; });
+                             [&](const Archive& have) { return have.name == archive.name && have.sha256 == archive.sha256; });
     if (!found) out.push_back(archive.name + " " + archive.version + " is not installed as locked");
   }
   if (installed->size() > locked.size()) out.push_back("it has files the lock does not list");

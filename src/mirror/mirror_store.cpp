@@ -21,23 +21,23 @@ std::vector<std::string> held_components(const MirrorIndex& held, const std::str
                                          const std::string& platform) {
   std::vector<std::string> out;
   const MirrorRelease* release = held.find(label);
-  if (!release || release->manifest.sha256 != manifest_sha256) return out;
+  if (!release || release->manifest.archive.sha256 != manifest_sha256) return out;
   for (const MirrorFile& file : release->files) {
-    if (file.platform == platform) out.push_back(file.component);
+    if (file.platform == platform) out.push_back(file.archive.name);
   }
   return out;
 }
 
 // Releases may share an archive (a component unchanged by an update), but a sync never
 // replaces a file that another release holds with other content.
-Status check_not_foreign(const MirrorIndex& held, const SyncRequest& request, const RedistArtifact& artifact,
-                         const std::string& source) {
+// `archive`'s url is its path below the folder, as the manifest gives it.
+Status check_not_foreign(const MirrorIndex& held, const SyncRequest& request, const Archive& archive, const std::string& source) {
   for (const MirrorRelease& other : held.releases) {
     if (other.label == request.label) continue;
     for (const MirrorFile& file : other.files) {
-      if (file.relative_path != artifact.relative_path || file.sha256 == artifact.sha256) continue;
-      return make_error(source + " puts an archive at " + artifact.relative_path + ", where the mirror holds CUDA " +
-                            other.label + "'s file with sha256 " + file.sha256 + "; syncing would replace it",
+      if (file.archive.url != archive.url || file.archive.sha256 == archive.sha256) continue;
+      return make_error(source + " puts an archive at " + archive.url + ", where the mirror holds CUDA " + other.label +
+                            "'s file with sha256 " + file.archive.sha256 + "; syncing would replace it",
                         "the manifest is broken or hostile: nothing was changed; do not mirror it into " + request.dir.string());
     }
   }
@@ -49,7 +49,7 @@ Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, co
                                               const std::string& manifest_sha256, const std::string& source) {
   std::vector<std::string> platforms = request.platforms;
   const MirrorRelease* release = held.find(request.label);
-  if (release && release->manifest.sha256 == manifest_sha256) {
+  if (release && release->manifest.archive.sha256 == manifest_sha256) {
     for (const std::string& platform : release->platforms()) {
       if (std::find(platforms.begin(), platforms.end(), platform) == platforms.end()) platforms.push_back(platform);
     }
@@ -61,14 +61,16 @@ Result<std::vector<MirrorFile>> planned_files(const RedistManifest& manifest, co
     for (std::string& component : held_components(held, request.label, manifest_sha256, platform)) {
       components.push_back(std::move(component));
     }
-    CUDAENV_TRY_ASSIGN(auto plan,
-                       plan_install(manifest, profiles, PlanRequest{request.label, request.profile, components, platform}));
-    for (const PlannedArchive& archive : plan) {
-      const RedistArtifact& artifact = archive.artifact;
-      if (!paths.insert(artifact.relative_path).second) continue;
-      CUDAENV_TRY(check_not_foreign(held, request, artifact, source));
-      files.push_back(
-          MirrorFile{archive.component, archive.version, platform, artifact.relative_path, artifact.sha256, artifact.size});
+    CUDAENV_TRY_ASSIGN(
+        auto plan,
+        plan_install(
+            manifest, profiles,
+            PlanRequest{.label = request.label, .profile = request.profile, .components = components, .platform = platform}));
+    // Each archive's url is still its path below the folder, which the mirror keeps.
+    for (const Archive& archive : plan) {
+      if (!paths.insert(archive.url).second) continue;
+      CUDAENV_TRY(check_not_foreign(held, request, archive, source));
+      files.push_back(MirrorFile{.platform = platform, .archive = archive});
     }
   }
   return files;
@@ -102,13 +104,13 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
   for (const MirrorFile& file : files) {
-    fs::path destination = request.dir / file.relative_path;
+    fs::path destination = request.dir / file.archive.url;
     std::error_code ec;
     fs::create_directories(destination.parent_path(), ec);
     if (ec) return make_error("cannot create " + destination.parent_path().string() + ": " + ec.message());
-    jobs.push_back(DownloadJob{file.component, request.base_url + file.relative_path, destination, file.size, file.sha256});
-    names.push_back(file.component + " (" + file.platform + ")");
-    sizes.push_back(file.size);
+    jobs.push_back(DownloadJob{.archive = in_folder(request.base_url, file.archive), .destination = destination});
+    names.push_back(file.archive.name + " (" + file.platform + ")");
+    sizes.push_back(file.archive.size);
   }
   progress.begin(names, sizes, "CUDA " + request.label);
   Status downloaded = download_all(jobs, options, progress);
@@ -117,8 +119,9 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
 
   std::string manifest_name = "redistrib_" + request.label + ".json";
   CUDAENV_TRY(write_file_atomically(request.dir / manifest_name, text));
-  MirrorFile manifest_file{"manifest", "", "", manifest_name, manifest_sha256, text.size()};
-  return MirrorRelease{request.label, manifest.release_date, manifest_file, std::move(files)};
+  MirrorFile manifest_file{.archive = {.name = "manifest", .url = manifest_name, .sha256 = manifest_sha256, .size = text.size()}};
+  return MirrorRelease{
+      .label = request.label, .release_date = manifest.release_date, .manifest = manifest_file, .files = std::move(files)};
 }
 
 Status write_mirror_index(const fs::path& dir, const MirrorIndex& index) {

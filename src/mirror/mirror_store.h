@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/settings_table.h"
+#include "install/archive.h"
 #include "install/catalog.h"
 #include "install/progress.h"
 #include "mirror/release_discovery.h"
@@ -21,7 +22,7 @@ struct SyncRequest {
   std::vector<std::string> platforms;   // at least one
   std::string base_url;                 // the upstream redist folder, ending in '/'
   std::filesystem::path dir;            // the mirror folder
-  int jobs = 4;
+  int jobs = kDefaultJobs;
   bool skip_manifest_pin = false;
   FetchTimeouts timeouts;
 };

@@ -11,7 +11,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Why `path` no longer is the file that was synced, or "" when it still is.
-Result<std::string> check_file(const fs::path& path, const MirrorFile& file) {
+Result<std::string> check_file(const fs::path& path, const Archive& file) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::string("is missing");
   auto size = static_cast<std::uint64_t>(st.st_size);
@@ -33,11 +33,11 @@ Result<VerifyReport> verify_mirror(const fs::path& dir, const MirrorIndex& index
     std::vector<const MirrorFile*> files{&release.manifest};
     for (const MirrorFile& file : release.files) files.push_back(&file);
     for (const MirrorFile* file : files) {
-      fs::path path = dir / file->relative_path;
-      CUDAENV_TRY_ASSIGN(auto problem, check_file(path, *file));
+      fs::path path = dir / file->archive.url;
+      CUDAENV_TRY_ASSIGN(auto problem, check_file(path, file->archive));
       ++report.files;
-      report.bytes += file->size;
-      if (!problem.empty()) report.problems.push_back(MirrorProblem{release.label, path, problem});
+      report.bytes += file->archive.size;
+      if (!problem.empty()) report.problems.push_back(MirrorProblem{.label = release.label, .path = path, .what = problem});
     }
   }
   return report;

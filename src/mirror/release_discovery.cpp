@@ -23,7 +23,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-auto file_key(const MirrorFile& file) { return std::tie(file.platform, file.component, file.relative_path); }
+auto file_key(const MirrorFile& file) { return std::tie(file.platform, file.archive.name, file.archive.url); }
 
 void sort_files(std::vector<MirrorFile>& files) {
   std::sort(files.begin(), files.end(), [](const MirrorFile& a, const MirrorFile& b) { return file_key(a) < file_key(b); });
@@ -33,20 +33,21 @@ constexpr const char* kRebuildHint = "delete it and run `cudaenv mirror sync VER
 
 Result<MirrorFile> file_from(const JsonValue& object) {
   MirrorFile file;
-  for (auto [key, field] : {std::pair{"component", &file.component}, {"version", &file.version}, {"platform", &file.platform}}) {
+  for (auto [key, field] :
+       {std::pair{"component", &file.archive.name}, {"version", &file.archive.version}, {"platform", &file.platform}}) {
     CUDAENV_TRY_ASSIGN(auto value, object.optional_string(key));
     *field = value.value_or("");
   }
   CUDAENV_TRY_ASSIGN(auto relative_path, object.string_at("relative_path"));
   if (!is_contained_path(relative_path))
     return object.error("has relative_path \"" + relative_path + "\", which leaves the mirror folder");
-  file.relative_path = relative_path;
+  file.archive.url = relative_path;
   CUDAENV_TRY_ASSIGN(auto sha256, object.string_at("sha256"));
   if (sha256.size() != 64) return object.error("has a sha256 that is not 64 hex digits");
-  file.sha256 = sha256;
+  file.archive.sha256 = sha256;
   CUDAENV_TRY_ASSIGN(auto size, object.at("size"));
   CUDAENV_TRY_ASSIGN(auto bytes, size.unsigned_integer());
-  file.size = bytes;
+  file.archive.size = bytes;
   return file;
 }
 
@@ -73,12 +74,12 @@ Result<MirrorRelease> release_from(const JsonValue& entry) {
 
 ordered_json file_json(const MirrorFile& file) {
   ordered_json out;
-  if (!file.component.empty()) out["component"] = file.component;
-  if (!file.version.empty()) out["version"] = file.version;
+  if (!file.archive.name.empty()) out["component"] = file.archive.name;
+  if (!file.archive.version.empty()) out["version"] = file.archive.version;
   if (!file.platform.empty()) out["platform"] = file.platform;
-  out["relative_path"] = file.relative_path;
-  out["sha256"] = file.sha256;
-  out["size"] = file.size;
+  out["relative_path"] = file.archive.url;
+  out["sha256"] = file.archive.sha256;
+  out["size"] = file.archive.size;
   return out;
 }
 
@@ -141,7 +142,7 @@ void merge_release(MirrorIndex& index, MirrorRelease release) {
     sort_releases(index.releases);
     return;
   }
-  if (held->manifest.sha256 == release.manifest.sha256) {
+  if (held->manifest.archive.sha256 == release.manifest.archive.sha256) {
     for (const MirrorFile& old : held->files) {
       bool replaced = std::any_of(release.files.begin(), release.files.end(),
                                   [&](const MirrorFile& f) { return file_key(f) == file_key(old); });

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/settings_table.h"
+#include "install/archive.h"
 #include "install/catalog.h"
 #include "install/redist_manifest.h"
 #include "util/result.h"
@@ -25,13 +26,11 @@ namespace cudaenv {
 // with every file, so that `mirror verify` knows each file to re-check too.
 inline constexpr const char* kMirrorIndexName = "cudaenv-mirror.json";
 
+// One file the mirror holds: an archive of a platform, its url its path below the mirror folder
+// (written as "relative_path"), or the manifest itself (named "manifest", without version or platform).
 struct MirrorFile {
-  std::string component;  // "cuda_nvcc"; for the manifest itself, "manifest"
-  std::string version;    // the component's own version
-  std::string platform;   // "linux-x86_64"
-  std::string relative_path;
-  std::string sha256;
-  std::uint64_t size = 0;
+  std::string platform;  // "linux-x86_64"
+  Archive archive;
 };
 
 struct MirrorRelease {

@@ -14,14 +14,22 @@ using namespace cudaenv;
 namespace {
 
 MirrorFile file(std::string component, std::string platform, char digit, std::uint64_t size = 10) {
-  return MirrorFile{component, "1.0", platform, component + "/" + platform + "/" + component + ".tar.xz", std::string(64, digit),
-                    size};
+  return MirrorFile{.platform = platform,
+                    .archive = {.name = component,
+                                .version = "1.0",
+                                .url = component + "/" + platform + "/" + component + ".tar.xz",
+                                .sha256 = std::string(64, digit),
+                                .size = size}};
 }
 
 MirrorRelease release(std::string label, char manifest_digit, std::vector<MirrorFile> files) {
-  return MirrorRelease{label, "2023-04-19",
-                       MirrorFile{"manifest", "", "", "redistrib_" + label + ".json", std::string(64, manifest_digit), 5},
-                       std::move(files)};
+  return MirrorRelease{.label = label,
+                       .release_date = "2023-04-19",
+                       .manifest = {.archive = {.name = "manifest",
+                                                .url = "redistrib_" + label + ".json",
+                                                .sha256 = std::string(64, manifest_digit),
+                                                .size = 5}},
+                       .files = std::move(files)};
 }
 
 std::string source_file(const std::string& relative) {
@@ -86,7 +94,7 @@ TEST_CASE("mirror index: written and read back unchanged, newest release first")
   REQUIRE(parsed->releases.size() == 2);
   CHECK(parsed->releases[0].label == "12.1.1");
   CHECK(parsed->releases[0].platforms() == std::vector<std::string>{"linux-sbsa", "linux-x86_64"});
-  CHECK(parsed->releases[0].files[0].component == "cuda_nvcc");  // sorted by platform first
+  CHECK(parsed->releases[0].files[0].archive.name == "cuda_nvcc");  // sorted by platform first
   CHECK(parsed->releases[1].release_date == "2023-04-19");
   CHECK(render_mirror_index(*parsed) == text);
 }
@@ -99,8 +107,8 @@ TEST_CASE("mirror index: a second sync of the same manifest adds files, a change
   CHECK(index.releases[0].files.size() == 2);
   merge_release(index, release("12.1.1", 'c', {file("cuda_cccl", "linux-x86_64", '4')}));
   REQUIRE(index.releases[0].files.size() == 1);
-  CHECK(index.releases[0].files[0].component == "cuda_cccl");
-  CHECK(index.releases[0].manifest.sha256 == std::string(64, 'c'));
+  CHECK(index.releases[0].files[0].archive.name == "cuda_cccl");
+  CHECK(index.releases[0].manifest.archive.sha256 == std::string(64, 'c'));
 }
 
 TEST_CASE("mirror index: damaged or escaping entries are refused with the file named") {

@@ -15,8 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto again = cudaenv::parse_lock("/clone/cuda.lock", cudaenv::render_lock(*lock));
   if (!again || !(*again == *lock)) std::abort();
   for (const auto* archives : {&lock->components, &lock->libraries}) {
-    for (const auto& archive : *archives) {
-      auto place = cudaenv::archive_place(*lock, archive, "/clone/cuda.lock");
+    for (const auto& locked : *archives) {
+      const cudaenv::Archive& archive = locked.archive;
+      auto place = cudaenv::archive_place(*lock, locked, "/clone/cuda.lock");
       if (!place) continue;
       // A folder's archive is the folder and its path there; nothing climbs out of it.
       bool folder = place->kind != cudaenv::PlaceKind::package_index;

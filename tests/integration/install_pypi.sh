@@ -33,8 +33,8 @@ assert_eq "libnvvm.so.4" "$(readlink "$HOME132/lib/libnvvm.so")" "libnvvm's link
 check "minimal profile: no cublas" test ! -e "$HOME132/include/cublas_v2.h"
 assert_contains "$("$HOME132/bin/nvcc" --version)" "release 13.2, V13.2.75" "the wheel's nvcc"
 RECEIPT=$(cat "$HOME132/cudaenv-install.json")
-assert_contains "$RECEIPT" '"source_kind": "pypi"' "receipt: the source kind"
-assert_contains "$RECEIPT" "\"source\": \"$INDEX\"" "receipt: the index URL"
+assert_contains "$RECEIPT" '"source": "pypi"' "receipt: the source"
+assert_contains "$RECEIPT" "\"origin\": \"$INDEX\"" "receipt: the index URL"
 assert_contains "$RECEIPT" '"distribution": "nvidia-cuda-nvcc"' "receipt: each wheel's project"
 assert_contains "$RECEIPT" '"wheel": "nvidia_cuda_nvcc-13.2.75-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"' "receipt: the x86_64 wheel"
 assert_contains "$RECEIPT" "$(sha256sum "$INDEX_ROOT"/files/nvidia_cuda_nvcc-13.2.75-*x86_64.whl | cut -c1-64)" "receipt: the wheel's sha256"

@@ -61,7 +61,7 @@ assert_contains "$("$HOME_A/bin/nvcc" --version)" "V13.2.75" "the locked wheel's
 assert_eq "libnccl.so.2" "$(readlink "$HOME_A/lib/libnccl.so")" "the locked NCCL with its link"
 assert_eq "" "$(requests_for /simple/)" "no index page was read"
 RECEIPT=$(cat "$HOME_A/cudaenv-install.json")
-assert_contains "$RECEIPT" '"source_kind": "pypi"' "receipt: the source kind"
+assert_contains "$RECEIPT" '"source": "pypi"' "receipt: the source"
 assert_contains "$RECEIPT" "\"url\": \"${MIRROR_URL}files/cuda_toolkit-13.2.1-py2.py3-none-any.whl\"" "receipt: the metapackage"
 assert_contains "$RECEIPT" '"distribution": "nvidia-cuda-nvcc"' "receipt: each wheel's project"
 CUDAENV_ROOT="$ROOT_B" run_capture "$CUDAENV" install --locked --platform linux-x86_64
