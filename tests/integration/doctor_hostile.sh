@@ -36,11 +36,19 @@ assert_contains "$OUT" "Host compiler" "segv: the report goes on"
 assert_contains "$OUT" "torch: 2.4.0+cu124" "segv: Python section printed"
 
 # A driver that hangs in cuInit: stopped at the timeout, reported, nothing left running.
-# The probes this run started carry HANG_MARK in their environment.
+# The probes this run started carry HANG_MARK in their environment. A zombie is not running:
+# where PID 1 does not reap orphans (some CI sandboxes), a killed probe stays one, and some
+# kernels still show its environment.
+alive() {  # alive PID: running and not a zombie (its state, after "(comm) " in /proc/PID/stat)
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  case "${stat##*) }" in Z*) return 1 ;; esac
+}
 left_running() {
-  local environ
+  local environ pid
   for environ in /proc/[0-9]*/environ; do
-    tr '\0' '\n' <"$environ" 2>/dev/null | grep -qx "HANG_MARK=$WORK" && echo "${environ%/environ}"
+    pid=${environ#/proc/} && pid=${pid%/environ}
+    { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qx "HANG_MARK=$WORK" && alive "$pid" && echo "$pid"
   done
 }
 HANG_MARK=$WORK FAKE_CUDA_MODE=hang doctor --timeout 3
@@ -56,11 +64,6 @@ assert_eq ok "$(severity_of driver)" "unterminated name: the driver still works"
 
 # A Python probe that starts a sleeper holding its output open, and one that detaches it:
 # both sleepers are gone when doctor returns, and doctor does not wait for them.
-alive() {  # alive PID: running and not a zombie (its state, after "(comm) " in /proc/PID/stat)
-  local stat
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-  case "${stat##*) }" in Z*) return 1 ;; esac
-}
 gone_soon() {  # gone_soon PID: dies within 20 s (a loaded machine delivers SIGKILL late)
   local i
   for i in $(seq 200); do
