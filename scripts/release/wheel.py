@@ -4,7 +4,7 @@
 STAGE is what `cmake --install` put under a prefix (bin/, libexec/, share/). pip, uv and pipx
 install a wheel's NAME.data/scripts into the environment's bin/ and NAME.data/data into its
 prefix, so the programs find each other and their data as in the tarball: PREFIX/bin/cudaenv,
-PREFIX/libexec/cudaenv/*, PREFIX/share/cudaenv (src/util/data_dir.h). No Python module: the
+PREFIX/libexec/cudaenv/*, PREFIX/share/cudaenv (src/core/data_dir.h). No Python module: the
 wheel carries programs only. Written with the standard library, reproducibly (fixed times).
 """
 import base64

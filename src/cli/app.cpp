@@ -52,7 +52,7 @@ std::optional<Error> unknown_command_error(int argc, char** argv) {
   } else if (auto typo = closest_word(word, names)) {
     hint = "did you mean `cudaenv " + *typo + "`?";
   }
-  return make_error("unknown command '" + word + "'", hint, 2);
+  return make_error("unknown command '" + word + "'", hint, ErrorKind::usage);
 }
 
 // CLI11 reorders the words after a command's own options and keeps or drops a `--` as it
@@ -86,11 +86,11 @@ std::optional<Error> subcommand_error(CLI::App& command, const std::string& wher
   std::string listed = "`" + where + "` has: " + join(names, ", ");
   auto name = std::find(words.begin(), words.end(), command.get_name());
   if (name == words.end() || name + 1 == words.end() || (*(name + 1))[0] == '-') {
-    return make_error("`" + where + "` needs a subcommand", listed, 2);
+    return make_error("`" + where + "` needs a subcommand", listed, ErrorKind::usage);
   }
   std::string hint = listed;
   if (auto guess = closest_word(*(name + 1), names)) hint = "did you mean `" + where + " " + *guess + "`?\n" + listed;
-  return make_error("unknown subcommand '" + *(name + 1) + "' of `" + where + "`", hint, 2);
+  return make_error("unknown subcommand '" + *(name + 1) + "' of `" + where + "`", hint, ErrorKind::usage);
 }
 
 // A parsed subcommand and the handler its configure function returned.
@@ -124,18 +124,19 @@ int run_parsed(CLI::App& app, std::vector<std::string> words, const std::vector<
     if (deepest != &app) {
       if (auto error = subcommand_error(*deepest, where, words)) {
         print_error(*error);
-        return 2;
+        return exit_code(error->kind);
       }
     }
-    print_error(make_error(e.what(), "run `" + where + " --help` for usage"));
-    return 2;
+    Error error = make_error(e.what(), "run `" + where + " --help` for usage", ErrorKind::usage);
+    print_error(error);
+    return exit_code(error.kind);
   }
   for (const Configured& configured : commands) {
     if (!configured.app->parsed()) continue;
     Result<int> status = run_command(*configured.command, configured.handler);
     if (status) return *status;
     print_error(status.error());
-    return status.error().exit_code;
+    return exit_code(status.error().kind);
   }
   std::fputs(app.help().c_str(), stdout);
   return 0;
@@ -146,7 +147,7 @@ int run_parsed(CLI::App& app, std::vector<std::string> words, const std::vector<
 int run_cli(int argc, char** argv) {
   if (auto error = unknown_command_error(argc, argv)) {
     print_error(*error);
-    return error->exit_code;
+    return exit_code(error->kind);
   }
   // Answered here: CLI11 reports its version flag by throwing, which costs more than the rest.
   if (argc == 2 && std::string_view(argv[1]) == "--version") {

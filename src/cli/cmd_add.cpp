@@ -54,10 +54,11 @@ Result<int> add_scanned(const Session& session) {
 
 Result<int> run_add(const Session& session, const AddOptions& options) {
   if (options.scan == !options.path.empty()) {
-    return make_error("give either a PATH or --scan", "e.g. cudaenv add /usr/local/cuda-12.4, or cudaenv add --scan", 2);
+    return make_error("give either a PATH or --scan", "e.g. cudaenv add /usr/local/cuda-12.4, or cudaenv add --scan",
+                      ErrorKind::usage);
   }
   if (options.scan && !options.as_name.empty()) {
-    return make_error("--as names one toolkit; it cannot be used with --scan", "cudaenv add PATH --as NAME", 2);
+    return make_error("--as names one toolkit; it cannot be used with --scan", "cudaenv add PATH --as NAME", ErrorKind::usage);
   }
   int status = 0;
   if (options.scan) {

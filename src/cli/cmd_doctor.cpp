@@ -37,7 +37,7 @@ Result<int> run_doctor(const Session& session, const DoctorOptions& options) {
   // Written so that NaN fails too; inf or 1e300 would overflow the milliseconds below.
   if (!(options.timeout_s > 0 && options.timeout_s <= 86400)) {
     return make_error("--timeout " + std::to_string(options.timeout_s) + " is not a number of seconds up to a day",
-                      "e.g. --timeout 120", 2);
+                      "e.g. --timeout 120", ErrorKind::usage);
   }
   CUDAENV_TRY_ASSIGN(auto stand_in, driver_override(session.env));
   CUDAENV_TRY_ASSIGN(auto target, session.selected_target());

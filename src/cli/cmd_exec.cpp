@@ -40,7 +40,7 @@ Result<EnvChange> active_env_change(const Session& session, const Selection& sel
 }
 
 Result<int> run_exec(const Session& session, const std::string& cuda, const std::vector<std::string>& command) {
-  if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", 2);
+  if (command.empty()) return make_error("no command given", "e.g. cudaenv exec -- nvcc --version", ErrorKind::usage);
   std::optional<std::string> given;
   if (!cuda.empty()) {
     CUDAENV_TRY(check_version_argument(cuda));
@@ -60,7 +60,7 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
     if (!found) {
       return make_error(
           command[0] + ": command not found (CUDA " + selection.toolkit.name + ", " + selection.request.origin() + ")",
-          "check the name, or `cudaenv which " + command[0] + "`", 127);
+          "check the name, or `cudaenv which " + command[0] + "`", ErrorKind::program_not_found);
     }
     program = *found;
   }
@@ -70,8 +70,8 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
   std::vector<char*> envp = c_string_array(env_strings);
   std::fflush(stdout);
   ::execve(program.c_str(), argv.data(), envp.data());
-  int code = errno == ENOENT ? 127 : 126;
-  return make_error("cannot run " + program.string() + ": " + std::strerror(errno), "", code);
+  ErrorKind kind = errno == ENOENT ? ErrorKind::program_not_found : ErrorKind::program_not_runnable;
+  return make_error("cannot run " + program.string() + ": " + std::strerror(errno), "", kind);
 }
 
 ShellDialect dialect_for(const std::string& shell, const EnvMap& env) {
@@ -88,7 +88,7 @@ Status append_to_runner_file(const EnvMap& env, const char* variable, const std:
   auto path = env_get(env, variable);
   if (!path || path->empty()) {
     return make_error(std::string(variable) + " is not set: --shell github writes to the files a GitHub Actions step is given",
-                      "run it in a workflow step, or use --shell dotenv (KEY=VALUE lines) elsewhere", 2);
+                      "run it in a workflow step, or use --shell dotenv (KEY=VALUE lines) elsewhere", ErrorKind::usage);
   }
   std::FILE* file = std::fopen(path->c_str(), "a");
   if (!file) return make_error("cannot open " + *path + " (" + variable + "): " + std::strerror(errno));

@@ -13,6 +13,7 @@
 #include "core/settings_table.h"
 #include "extensions/wheel_cache.h"
 #include "install/downloader.h"
+#include "mirror/redist_source.h"
 #include "util/file_system.h"
 #include "util/strings.h"
 
@@ -27,7 +28,7 @@ Status check_wheels(const Session& session, const std::vector<std::string>& urls
   DownloadOptions options;
   options.tries = 2;
   options.low_speed_seconds = 20;
-  options.timeouts = fetch_timeouts(session.env);
+  CUDAENV_TRY_ASSIGN(options.fetch, fetch_settings(session.env, session.fs, false));
   std::map<std::string, std::string> unreachable;  // host -> why: its other files are not asked again
   for (const std::string& url : urls) {
     CachedWheel wheel;

@@ -49,13 +49,13 @@ void add_progress_option(CLI::App& command, bool& no_progress) {
 }
 
 LockSources lock_sources(const Session& session, std::string base_url, const std::string& index_url_option,
-                         bool skip_manifest_pin_option) {
+                         bool skip_manifest_pin_option, FetchSettings fetch) {
   return LockSources{
       .base_url = std::move(base_url),
       .skip_manifest_pin = is_on(skip_manifest_pin_setting(skip_manifest_pin_option, session.env)),
       .cudnn_mirror = env_setting(kCudnnMirrorSetting, session.env),
       .index_url = [&session, index_url_option] { return package_index_url(index_url_option, session.env, session.fs); },
-      .timeouts = fetch_timeouts(session.env),
+      .fetch = std::move(fetch),
       .data = session.data,
       .cache_dir = session.layout.cache_dir(),
   };
@@ -87,7 +87,7 @@ Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Ses
   if (!options.versions.empty()) {
     if (options.locked || options.frozen) {
       return make_error("--locked and --frozen install what cuda.lock holds, so they take no VERSION",
-                        "run `cudaenv install --locked` in the project, or drop the flag", 2);
+                        "run `cudaenv install --locked` in the project, or drop the flag", ErrorKind::usage);
     }
     return std::optional<CudaToml>{};
   }
@@ -95,12 +95,12 @@ Result<std::optional<CudaToml>> apply_project(InstallOptions& options, const Ses
   if (!project) return project.take_error();
   if (!*project) {
     return make_error("no VERSION given and no cuda.toml in " + session.cwd.string() + " or above",
-                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
+                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", ErrorKind::usage);
   }
   const CudaToml& toml = **project;
   if (toml.version.empty()) {
     return make_error(toml.path.string() + " pins no CUDA version",
-                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", 2);
+                      "run `cudaenv install 12.1`, or `cudaenv use 12.1` to pin this project first", ErrorKind::usage);
   }
   if (!parse_version(toml.version)) {
     return make_error(toml.path.string() + " asks for '" + toml.version + "', which cannot be installed",
@@ -143,7 +143,8 @@ Status warn_driver_ceiling(const Session& session, std::optional<DriverProbe>& d
 
 // Turns a full label into versions/<label>, reporting how it went.
 Status install_one(const Session& session, std::optional<DriverProbe>& driver, const ProfileCatalog& profiles,
-                   const InstallRequest& request, const PlanFiles& plan_files, ProgressReporter& progress) {
+                   const InstallRequest& request, const PlanFiles& plan_files, const FetchSettings& fetch,
+                   ProgressReporter& progress) {
   std::error_code ec;
   if (request.force || !fs::exists(fs::symlink_status(session.layout.versions_dir() / request.label, ec))) {
     CUDAENV_TRY(warn_driver_ceiling(session, driver, request.label));
@@ -160,8 +161,7 @@ Status install_one(const Session& session, std::optional<DriverProbe>& driver, c
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   std::optional<Interrupts> interrupts;  // the signals' handlers until the install returns
   InterruptWatch watch{[&] { interrupts.emplace(); }, &Interrupts::interrupted};
-  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, fetch_timeouts(session.env),
-                                                  progress, rehash, watch));
+  CUDAENV_TRY_ASSIGN(auto result, install_release(session.layout, profiles, request, plan_files, fetch, progress, rehash, watch));
   if (result.already_installed) {
     print_note("CUDA " + request.label + " is already installed in " + result.home.string() + " (--force reinstalls it)");
     return ok_status();
@@ -206,8 +206,9 @@ Result<LockFile> project_lock(const InstallOptions& options, const Session& sess
   CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
   std::vector<std::string> platforms = existing ? existing->lock.platforms : std::vector<std::string>{};
   platforms.push_back(platform);
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, reads_package_index(source_kind, asked.libraries)));
   auto lock = resolve_lock(releases, profiles, wanted, platforms,
-                           lock_sources(session, base, options.index_url, options.skip_manifest_pin), progress);
+                           lock_sources(session, base, options.index_url, options.skip_manifest_pin, std::move(fetch)), progress);
   if (!lock) return lock.take_error();
   CUDAENV_TRY(write_lock_file(path, *lock));
   print_note((existing ? "updated " : "wrote ") + path.string() + " (CUDA " + lock->label + ")");
@@ -225,7 +226,9 @@ Result<int> install_locked(const Session& session, const InstallOptions& options
                       : options.frozen ? "--frozen"
                                        : ""};
   // The replacing places are the command's: --mirror and --index-url, or their settings.
-  LockSources sources = lock_sources(session, "", options.index_url, options.skip_manifest_pin);
+  const LockRequest& locked = file.lock.request;
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, reads_package_index(locked.source, locked.libraries)));
+  LockSources sources = lock_sources(session, "", options.index_url, options.skip_manifest_pin, fetch);
   CUDAENV_TRY_ASSIGN(auto install, locked_install(file, platform, releases, profiles, use, sources,
                                                   TrustStore(session.layout.trust_dir()), progress));
   const CudaLock& lock = file.lock;
@@ -244,12 +247,12 @@ Result<int> install_locked(const Session& session, const InstallOptions& options
     }
   }
   std::optional<DriverProbe> driver;
-  CUDAENV_TRY(install_one(session, driver, profiles, request, install.plan_files, progress));
+  CUDAENV_TRY(install_one(session, driver, profiles, request, install.plan_files, fetch, progress));
   return 0;
 }
 
 Result<int> run_install(const Session& session, InstallOptions options) {
-  if (options.jobs && *options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
+  if (options.jobs && *options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", ErrorKind::usage);
   int jobs = options.jobs.value_or(kDefaultJobs);
   CUDAENV_TRY_ASSIGN(auto project, apply_project(options, session));
   CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
@@ -259,6 +262,7 @@ Result<int> run_install(const Session& session, InstallOptions options) {
     return install_locked(session, options, releases, profiles, *project, platform);
   }
   CUDAENV_TRY_ASSIGN(auto source, install_source(options.source, session.env, session.fs, session.cwd));
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, reads_package_index(source, options.libraries)));
   ProgressReporter progress(stderr, progress_bars(options.no_progress, session.env));
   std::string profile = profile_setting(options.profile, project ? &*project : nullptr, profiles.default_profile).value;
   std::optional<DriverProbe> driver;
@@ -274,25 +278,28 @@ Result<int> run_install(const Session& session, InstallOptions options) {
   };
   if (source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session.env, session.fs));
-    PackageIndex index(index_url, fetch_timeouts(session.env));
+    PackageIndex index(index_url, fetch);
     for (const std::string& version : options.versions) {
-      CUDAENV_TRY_ASSIGN(auto label,
-                         resolve_wheel_label(index, profiles, version, WheelRequest{.profile = profile, .components = options.components, .platform = platform}));
+      CUDAENV_TRY_ASSIGN(
+          auto label,
+          resolve_wheel_label(index, profiles, version,
+                              WheelRequest{.profile = profile, .components = options.components, .platform = platform}));
       CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
-      PlanFiles plan_files = with_libraries(plan_wheel_files(index, profiles),
-                                            lock_sources(session, base, options.index_url, options.skip_manifest_pin), progress);
-      CUDAENV_TRY(install_one(session, driver, profiles, request_for(label), plan_files, progress));
+      PlanFiles plan_files =
+          with_libraries(plan_wheel_files(index, profiles),
+                         lock_sources(session, base, options.index_url, options.skip_manifest_pin, fetch), progress);
+      CUDAENV_TRY(install_one(session, driver, profiles, request_for(label), plan_files, fetch, progress));
     }
     return 0;
   }
   CUDAENV_TRY_ASSIGN(auto base, redist_base_url(mirror_setting(options.mirror, session.env, releases.default_base)));
-  LockSources sources = lock_sources(session, base, options.index_url, options.skip_manifest_pin);
-  RedistFolder folder{sources.base_url, sources.skip_manifest_pin, sources.timeouts};
-  ReleaseSource releases_at(sources.cache_dir, releases, base, sources.timeouts);
+  LockSources sources = lock_sources(session, base, options.index_url, options.skip_manifest_pin, fetch);
+  RedistFolder folder{.base_url = sources.base_url, .skip_manifest_pin = sources.skip_manifest_pin, .fetch = sources.fetch};
+  ReleaseSource releases_at(sources.cache_dir, releases, base, sources.fetch);
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, releases_at.resolve(version));
     PlanFiles plan_files = with_libraries(plan_redist_files(releases, profiles, folder, progress), sources, progress);
-    CUDAENV_TRY(install_one(session, driver, profiles, request_for(label), plan_files, progress));
+    CUDAENV_TRY(install_one(session, driver, profiles, request_for(label), plan_files, fetch, progress));
   }
   return 0;
 }
@@ -320,7 +327,7 @@ Result<Toolkit> find_removable(const Session& session, const std::string& versio
   }
   if (!matching.empty()) {
     return make_error("uninstall takes a toolkit's full name, and '" + version + "' matches " + join(matching, ", "),
-                      "name the one to remove, e.g. cudaenv uninstall " + matching.front(), 2);
+                      "name the one to remove, e.g. cudaenv uninstall " + matching.front(), ErrorKind::usage);
   }
   for (const Toolkit& toolkit : session.toolkits()) {
     if (toolkit.name == version && toolkit.source == ToolkitSource::shared_root) {
@@ -352,7 +359,7 @@ Result<int> run_uninstall(const Session& session, const UninstallOptions& option
     if (!options.yes) {
       if (!::isatty(0)) {
         return make_error("refusing to remove CUDA " + toolkit.name + " without confirmation",
-                          "stdin is not a terminal: pass --yes to remove " + entry.string(), 2);
+                          "stdin is not a terminal: pass --yes to remove " + entry.string(), ErrorKind::usage);
       }
       if (!confirmed("remove CUDA " + toolkit.name + " (" + entry.string() + ")?")) {
         print_note("nothing removed");
@@ -398,7 +405,8 @@ bool is_installed(const std::vector<Toolkit>& toolkits, const std::string& label
 Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions& options, const std::optional<Version>& prefix) {
   if (options.offline) return 0;  // an index's pages are not cached: offline (completions) lists nothing
   CUDAENV_TRY_ASSIGN(auto index_url, package_index_url(options.index_url, session.env, session.fs));
-  PackageIndex index(index_url, fetch_timeouts(session.env));
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, true));
+  PackageIndex index(index_url, fetch);
   CUDAENV_TRY_ASSIGN(auto files, index.files("cuda-toolkit"));
   std::vector<Toolkit> toolkits = session.toolkits();
   nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
@@ -427,12 +435,13 @@ Result<int> run_list_remote_pypi(const Session& session, const ListRemoteOptions
 Result<int> run_list_remote(const Session& session, const ListRemoteOptions& options) {
   std::optional<Version> prefix;
   if (!options.prefix.empty() && !(prefix = parse_version(options.prefix))) {
-    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", 2);
+    return make_error("'" + options.prefix + "' is not a version prefix", "e.g. cudaenv list-remote 12", ErrorKind::usage);
   }
   CUDAENV_TRY_ASSIGN(auto kind, install_source(options.source, session.env, session.fs, session.cwd));
   if (kind == InstallSource::pypi) return run_list_remote_pypi(session, options, prefix);
   CUDAENV_TRY_ASSIGN(auto folder, remote_folder(session, options.mirror));
-  ReleaseSource source(session.layout.cache_dir(), folder.shipped, folder.base, fetch_timeouts(session.env));
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, false));
+  ReleaseSource source(session.layout.cache_dir(), folder.shipped, folder.base, fetch);
   const DiscoveredReleases& discovered = source.discovered(options.refresh   ? ListFreshness::refresh
                                                            : options.offline ? ListFreshness::offline
                                                                              : ListFreshness::cache_ok);
@@ -489,8 +498,8 @@ Result<int> run_update(const Session& session, const UpdateOptions& options) {
   Status torch = update_torch_index(session);
   const ReleaseCatalog& shipped = folder.shipped;
   const std::string& base = folder.base;
-  DiscoveredReleases discovered =
-      discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh, fetch_timeouts(session.env));
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, false));
+  DiscoveredReleases discovered = discover_releases(shipped, base, session.layout.cache_dir(), ListFreshness::refresh, fetch);
   if (!discovered.warning.empty()) print_warning(discovered.warning);
   if (discovered.unreadable) {
     return make_error("cannot read the list of releases at " + base + ": " + discovered.unreadable->message,

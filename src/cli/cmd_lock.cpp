@@ -30,11 +30,11 @@ Result<CudaToml> project_file(const Session& session) {
   CUDAENV_TRY_ASSIGN(auto project, load_project(session.fs, session.cwd));
   if (!project) {
     return make_error("no cuda.toml in " + session.cwd.string() + " or above",
-                      "run `cudaenv use 12.4` to pin this project, then `cudaenv lock`", 2);
+                      "run `cudaenv use 12.4` to pin this project, then `cudaenv lock`", ErrorKind::usage);
   }
   if (project->version.empty() || !parse_version(project->version)) {
     return make_error(project->path.string() + " pins no CUDA version that can be installed",
-                      "set [cuda] version to a version such as \"12.4\" (`cudaenv use 12.4`)", 2);
+                      "set [cuda] version to a version such as \"12.4\" (`cudaenv use 12.4`)", ErrorKind::usage);
   }
   return std::move(*project);
 }
@@ -70,7 +70,7 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
   CUDAENV_TRY_ASSIGN(auto source_kind, install_source(options.source, session.env, session.fs, session.cwd));
   if (options.check) return check_lock(toml, source_kind);
   if (options.hash) {
-    if (options.platforms.size() > 1) return make_error("--hash keys one platform", "pass one --platform", 2);
+    if (options.platforms.size() > 1) return make_error("--hash keys one platform", "pass one --platform", ErrorKind::usage);
     CUDAENV_TRY_ASSIGN(auto platform, host_platform(options.platforms.empty() ? "" : options.platforms.front()));
     return print_hash(toml, platform);
   }
@@ -90,7 +90,8 @@ Result<int> run_lock(const Session& session, const LockOptions& options) {
     platforms.push_back(host);
   }
   ProgressReporter progress(stderr, false);
-  LockSources sources = lock_sources(session, catalogs.base_url, options.index_url, options.skip_manifest_pin);
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, reads_package_index(source_kind, toml.libraries)));
+  LockSources sources = lock_sources(session, catalogs.base_url, options.index_url, options.skip_manifest_pin, std::move(fetch));
   CUDAENV_TRY_ASSIGN(auto lock, resolve_lock(catalogs.releases, catalogs.profiles, lock_request_of(toml, source_kind), platforms,
                                              sources, progress));
   if (previous && *previous == lock) {

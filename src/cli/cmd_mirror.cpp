@@ -41,7 +41,8 @@ std::uint64_t total_size(const MirrorRelease& release) {
 
 // fs::absolute throws on an empty path; a folder argument is checked first.
 Result<fs::path> mirror_folder(const std::string& folder, const char* what) {
-  if (folder.empty()) return make_error(std::string(what) + " is empty", "give the mirror folder, e.g. /srv/cuda-redist", 2);
+  if (folder.empty())
+    return make_error(std::string(what) + " is empty", "give the mirror folder, e.g. /srv/cuda-redist", ErrorKind::usage);
   std::error_code ec;
   fs::path dir = fs::absolute(folder, ec);
   if (ec) return make_error("cannot use " + folder + " as the mirror folder: " + ec.message());
@@ -49,7 +50,7 @@ Result<fs::path> mirror_folder(const std::string& folder, const char* what) {
 }
 
 Result<int> run_sync(const Session& session, SyncOptions options) {
-  if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", 2);
+  if (options.jobs < 1) return make_error("--jobs must be at least 1", "e.g. --jobs 4", ErrorKind::usage);
   CUDAENV_TRY_ASSIGN(auto releases, load_release_catalog(session.data));
   CUDAENV_TRY_ASSIGN(auto profiles, load_profile_catalog(session.data));
   // The upstream is --mirror or NVIDIA, never CUDAENV_MIRROR: on a cluster that names the
@@ -71,8 +72,8 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
 
   ProgressReporter progress(stderr, progress_bars(options.no_progress, session.env));
   std::vector<std::string> labels;
-  FetchTimeouts timeouts = fetch_timeouts(session.env);
-  ReleaseSource source(session.layout.cache_dir(), releases, base, timeouts);
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, false));
+  ReleaseSource source(session.layout.cache_dir(), releases, base, fetch);
   for (const std::string& version : options.versions) {
     CUDAENV_TRY_ASSIGN(auto label, source.resolve(version));
     SyncRequest request{.label = label,
@@ -83,7 +84,7 @@ Result<int> run_sync(const Session& session, SyncOptions options) {
                         .dir = dir,
                         .jobs = options.jobs,
                         .skip_manifest_pin = is_on(skip_manifest_pin_setting(options.skip_manifest_pin, session.env)),
-                        .timeouts = timeouts};
+                        .fetch = fetch};
     CUDAENV_TRY_ASSIGN(auto release, sync_release(releases, profiles, request, held, progress));
     print_note("synced CUDA " + label + " into " + dir.string() + " (" + std::to_string(release.files.size()) + " archives for " +
                join(release.platforms(), ", ") + ", " + human_bytes(total_size(release)) + ")");

@@ -32,7 +32,8 @@ Result<std::vector<Toolkit>> chosen_toolkits(const Session& session, const Modul
     return present;
   }
   if (options.version == "system") {
-    return make_error("the system toolkit is not managed by cudaenv", "register it first: cudaenv add /usr/local/cuda-X.Y", 2);
+    return make_error("the system toolkit is not managed by cudaenv", "register it first: cudaenv add /usr/local/cuda-X.Y",
+                      ErrorKind::usage);
   }
   CUDAENV_TRY_ASSIGN(auto toolkit, session.resolve_argument(options.version, "module"));
   return std::vector<Toolkit>{toolkit};
@@ -50,7 +51,7 @@ Status write_modulefile(const std::filesystem::path& dir, const Toolkit& toolkit
 
 Result<int> run_module(const Session& session, const ModuleOptions& options) {
   if (options.all == !options.version.empty()) {
-    return make_error("give either a VERSION or --all", "e.g. cudaenv module 12.4 --to ~/modulefiles", 2);
+    return make_error("give either a VERSION or --all", "e.g. cudaenv module 12.4 --to ~/modulefiles", ErrorKind::usage);
   }
   CUDAENV_TRY_ASSIGN(auto toolkits, chosen_toolkits(session, options));
   ModuleFormat format = options.format == "tcl" ? ModuleFormat::tcl : ModuleFormat::lmod;

@@ -176,7 +176,8 @@ CommandHandler configure_use(CLI::App& command) {
   return [options](const Setup& setup) -> Result<int> {
     if (options->version.empty() && !options->unset && options->host_compiler.empty() && !options->unset_host_compiler) {
       return make_error("version is required",
-                        "e.g. cudaenv use 12.1, cudaenv use --host-compiler gcc-12, or cudaenv use --unset to remove the pin", 2);
+                        "e.g. cudaenv use 12.1, cudaenv use --host-compiler gcc-12, or cudaenv use --unset to remove the pin",
+                        ErrorKind::usage);
     }
     return run_use(setup.session(), *options);
   };

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/data_dir.h"
 #include "core/settings_table.h"
 #include "doctor/host_compiler.h"
 #include "lock/lock_file.h"
@@ -14,7 +15,6 @@
 #include "shell/stamps.h"
 #include "shell/trust.h"
 #include "torch/selection_extras.h"
-#include "util/data_dir.h"
 #include "util/output.h"
 #include "util/strings.h"
 

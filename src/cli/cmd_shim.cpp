@@ -14,11 +14,11 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "core/data_dir.h"
 #include "core/program.h"
 #include "core/recorded_file_system.h"
 #include "core/toolkit_env.h"
 #include "store/rehash.h"
-#include "util/data_dir.h"
 #include "util/strings.h"
 #include "util/working_dir.h"
 
@@ -93,7 +93,7 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
   std::string program = command.empty() ? "" : fs::path(command[0]).filename().string();
   if (program.empty() || program == "cudaenv-shim" || program == "cudaenv") {
     return make_error("cudaenv-shim runs as a shim, named like the program it stands for",
-                      "run `cudaenv rehash` to create the shims", 2);
+                      "run `cudaenv rehash` to create the shims", ErrorKind::usage);
   }
   Inputs inputs = read_inputs(program, shim);
   timespec started{};
@@ -137,7 +137,8 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
   }
   std::vector<char*> argv = c_string_array(command);
   replay_run(record.get(), argv.data(), environ);
-  return make_error("cannot run " + program_path + ": " + std::strerror(errno), "", errno == ENOENT ? 127 : 126);
+  return make_error("cannot run " + program_path + ": " + std::strerror(errno), "",
+                    errno == ENOENT ? ErrorKind::program_not_found : ErrorKind::program_not_runnable);
 }
 
 struct ShimOptions {

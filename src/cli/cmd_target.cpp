@@ -69,7 +69,7 @@ Status read_options(const Session& session, const SaveOptions& options, Target& 
     auto driver = parse_driver_version(options.driver);
     if (!driver)
       return make_error("--driver " + terminal_safe(options.driver) + " is not an NVIDIA driver version",
-                        "e.g. --driver 535.104.05", 2);
+                        "e.g. --driver 535.104.05", ErrorKind::usage);
     target.driver = *driver;
     target.cuda.reset();
     target.saved_from = "written by hand";
@@ -80,22 +80,24 @@ Status read_options(const Session& session, const SaveOptions& options, Target& 
       auto capability = parse_compute_capability(text);
       if (!capability || capability->major() < 1 || capability->major() > 99 || capability->minor() > 9) {
         return make_error("--gpu " + terminal_safe(text) + " is not a compute capability",
-                          "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --gpu 8.0", 2);
+                          "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --gpu 8.0", ErrorKind::usage);
       }
       target.gpus.push_back(TargetGpu{"", *capability});
     }
-    if (target.gpus.size() > kMaxTargetGpus) return make_error("more than " + std::to_string(kMaxTargetGpus) + " --gpu", "", 2);
+    if (target.gpus.size() > kMaxTargetGpus)
+      return make_error("more than " + std::to_string(kMaxTargetGpus) + " --gpu", "", ErrorKind::usage);
   }
   if (!options.cuda.empty()) {
     auto cuda = parse_version(options.cuda);
     if (!cuda || cuda->parts.size() != 2)
-      return make_error("--cuda " + terminal_safe(options.cuda) + " is not a CUDA major.minor", "e.g. --cuda 12.2", 2);
+      return make_error("--cuda " + terminal_safe(options.cuda) + " is not a CUDA major.minor", "e.g. --cuda 12.2",
+                        ErrorKind::usage);
     target.cuda = cuda;
   } else if (!target.cuda) {
     CUDAENV_TRY_ASSIGN(target.cuda, cuda_of_driver(session, target.driver));
     if (!target.cuda) {
       return make_error("the shipped facts know no CUDA release that driver " + target.driver.text + " runs",
-                        "say which it runs (nvidia-smi prints it): --cuda 12.2", 2);
+                        "say which it runs (nvidia-smi prints it): --cuda 12.2", ErrorKind::usage);
     }
   }
   return ok_status();
@@ -117,7 +119,7 @@ std::string summary(const Target& target) {
 Result<int> run_save(const Session& session, const SaveOptions& options) {
   if (!is_valid_target_name(options.name)) {
     Error error = invalid_target_name(options.name, "target save");
-    error.exit_code = 2;
+    error.kind = ErrorKind::usage;
     return error;
   }
   Target target;

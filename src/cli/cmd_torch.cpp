@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/session.h"
+#include "core/data_dir.h"
 #include "core/settings_table.h"
 #include "core/version_detect.h"
 #include "extensions/advice.h"
@@ -16,7 +17,6 @@
 #include "store/registry.h"
 #include "torch/discovery.h"
 #include "torch/render.h"
-#include "util/data_dir.h"
 #include "util/json_reader.h"
 #include "util/output.h"
 #include "util/process.h"
@@ -55,7 +55,7 @@ Error no_toolkit_error(const Error& selection_error) {
 
 Result<Version> parse_option_version(const std::string& option, const std::string& text, const char* example) {
   if (auto version = parse_version(text)) return *version;
-  return make_error(option + " '" + text + "' is not a version", std::string("write it like ") + example, 2);
+  return make_error(option + " '" + text + "' is not a version", std::string("write it like ") + example, ErrorKind::usage);
 }
 
 // The toolkit's CUDA from its name, else from what it ships (version.json, cuda.h, nvcc).
@@ -71,7 +71,7 @@ Result<std::optional<CudaToml>> resolve_cuda(const Session& session, const Torch
       CUDAENV_TRY_ASSIGN(auto cuda, parse_option_version("--cuda", options.cuda, "--cuda 12.4"));
       if (cuda.parts.size() < 2) {
         return make_error("--cuda " + options.cuda + " names no minor version, and torch builds are per minor",
-                          "write major.minor, e.g. --cuda 12.4", 2);
+                          "write major.minor, e.g. --cuda 12.4", ErrorKind::usage);
       }
       query.cuda = cuda;
       query.cuda_origin = "--cuda";
@@ -137,7 +137,7 @@ Status resolve_archs(const TorchOptions& options, TorchQuery& query) {
     if (!arch) {
       return make_error("--arch '" + std::string(trim(item)) + "' is not a compute capability",
                         "write major.minor as nvidia-smi --query-gpu=compute_cap prints it, e.g. --arch 7.0 or --arch 7.0,8.6",
-                        2);
+                        ErrorKind::usage);
     }
     query.archs.push_back(*arch);
   }
@@ -191,7 +191,7 @@ Result<std::optional<WithRequest>> read_with(const Session& session, const Torch
   if (options.with.empty()) return std::optional<WithRequest>();
   if (options.format != "command") {
     return make_error("--with prints one install command; it has no --format " + options.format + " form",
-                      "drop --format, or drop --with", 2);
+                      "drop --format, or drop --with", ErrorKind::usage);
   }
   CUDAENV_TRY_ASSIGN(auto catalog, load_extension_catalog(session.data));
   CUDAENV_TRY_ASSIGN(auto requests, parse_extension_requests(catalog, options.with));
@@ -207,7 +207,7 @@ Status torch_for_extensions(const WithRequest& with, TorchQuery& query) {
     if (query.torch && query.torch != torch->str()) {
       return make_error(
           request.name + " requires torch " + torch->str() + ", and " + query.torch_origin + ": torch " + *query.torch,
-          "install them in separate environments", 2);
+          "install them in separate environments", ErrorKind::usage);
     }
     query.torch = torch->str();
     query.torch_origin = request.name + (request.version ? " " + *request.version : "") + " requires it";
@@ -284,7 +284,8 @@ Result<WithPlan> plan_with(const Session& session, const TorchOptions& options, 
   WithPlan plan;
   for (const ExtensionRequest& request : requests) {
     ExtensionAdvice advice = advise(*with.catalog.find(request.name), request, target, answers);
-    if (advice.kind == AdviceKind::none) return make_error(advice.why, "pick a CUDA build of torch: drop --cpu", 2);
+    if (advice.kind == AdviceKind::none)
+      return make_error(advice.why, "pick a CUDA build of torch: drop --cpu", ErrorKind::usage);
     for (const std::string& unreachable : advice.unreachable) print_warning("could not reach " + unreachable);
     print_note(advice.why);
     if (advice.torch_required) {

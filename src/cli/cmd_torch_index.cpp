@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "core/settings_table.h"
 #include "install/downloader.h"
+#include "mirror/redist_source.h"
 #include "torch/discovery.h"
 #include "util/file_system.h"
 
@@ -20,11 +21,11 @@ namespace {
 
 constexpr size_t kMetadataReadsPerPackage = 16;  // the newest unpaired releases; a cold refresh stays small
 
-DownloadOptions index_options(const FetchTimeouts& timeouts) {
+DownloadOptions index_options(const FetchSettings& fetch) {
   DownloadOptions options;
   options.tries = 2;
   options.low_speed_seconds = 20;
-  options.timeouts = timeouts;
+  options.fetch = fetch;
   return options;
 }
 
@@ -82,7 +83,8 @@ Result<TorchIndexSnapshot> refresh_torch_index(const Session& session) {
   TorchIndexSnapshot snapshot;
   snapshot.base = shipped.index_url;
   snapshot.fetched_at = static_cast<std::int64_t>(std::time(nullptr));
-  Status read = read_index(shipped, snapshot, index_options(fetch_timeouts(session.env)));
+  CUDAENV_TRY_ASSIGN(auto fetch, fetch_settings(session.env, session.fs, false));
+  Status read = read_index(shipped, snapshot, index_options(fetch));
   if (!read) {
     // Keep what an earlier refresh learned; record the failure so that the next runs wait a while.
     auto old = session.fs.read_file(cache);

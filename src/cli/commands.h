@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "install/fetch_settings.h"
 
 namespace cudaenv {
 
@@ -49,6 +50,6 @@ void add_fetch_options(CLI::App& command, std::string& mirror, std::string& sour
                        bool& skip_manifest_pin);
 void add_progress_option(CLI::App& command, bool& no_progress);
 LockSources lock_sources(const Session& session, std::string base_url, const std::string& index_url_option,
-                         bool skip_manifest_pin_option);
+                         bool skip_manifest_pin_option, FetchSettings fetch);
 
 }  // namespace cudaenv

@@ -11,7 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "util/data_dir.h"
+#include "core/data_dir.h"
 #include "util/strings.h"
 
 namespace cudaenv {

@@ -35,7 +35,7 @@ Result<std::optional<SelectedTarget>> Session::selected_target() const {
 
 Status check_version_argument(const std::string& version) {
   if (is_valid_version_request(version)) return ok_status();
-  return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", 2);
+  return make_error("'" + version + "' is not a version", "use a version such as 12.1 or 12.1.1, or 'system'", ErrorKind::usage);
 }
 
 Result<Toolkit> Session::resolve_argument(const std::string& version, const std::string& command) const {

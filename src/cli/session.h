@@ -3,10 +3,10 @@
 
 #include <filesystem>
 
+#include "core/data_dir.h"
 #include "core/layout.h"
 #include "core/selection.h"
 #include "store/targets.h"
-#include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"

@@ -319,11 +319,13 @@ Result<LibrarySpec> parse_library_spec(std::string_view text, const std::string&
   if (std::find(known.begin(), known.end(), spec.name) == known.end()) {
     std::string hint = "cudaenv installs these libraries: " + join(known, ", ");
     if (auto guess = closest_word(spec.name, known)) hint = "did you mean " + *guess + "? " + hint;
-    return make_error(where + " names '" + terminal_safe(text) + "', which is not a library cudaenv installs", hint, 2);
+    return make_error(where + " names '" + terminal_safe(text) + "', which is not a library cudaenv installs", hint,
+                      ErrorKind::usage);
   }
   if (at != std::string_view::npos && !parse_version(spec.version)) {
     return make_error(where + " entry '" + terminal_safe(text) + "' has no version after '@'",
-                      "write a version prefix, e.g. " + spec.name + "@9.10, or just " + spec.name + " for the newest", 2);
+                      "write a version prefix, e.g. " + spec.name + "@9.10, or just " + spec.name + " for the newest",
+                      ErrorKind::usage);
   }
   return spec;
 }

@@ -10,7 +10,7 @@ static Error missing_program_error(const FileSystemView& fs, const Layout& layou
   std::string hint = having.empty() ? "no installed toolkit has it"
                                     : "it is in: " + join(having, ", ") + " (e.g. `cudaenv shell " + having.back() + "`)";
   return make_error(program + " is not part of CUDA " + selection.toolkit.name + " (" + selection.request.origin() + ")", hint,
-                    127);
+                    ErrorKind::program_not_found);
 }
 
 Result<fs::path> program_for_selection(const FileSystemView& fs, const EnvMap& env, const Layout& layout,
@@ -22,7 +22,7 @@ Result<fs::path> program_for_selection(const FileSystemView& fs, const EnvMap& e
     if (!path) return missing_program_error(fs, layout, selection, program);
     if (shim(*path)) {
       return make_error(path->string() + " is a cudaenv shim outside " + layout.shims_dir().string(),
-                        "remove it from PATH; the system toolkit must be a real one", 1);
+                        "remove it from PATH; the system toolkit must be a real one");
     }
     return *path;
   }
@@ -31,7 +31,7 @@ Result<fs::path> program_for_selection(const FileSystemView& fs, const EnvMap& e
   if (shim(path)) {
     return make_error(path.string() + " is a cudaenv shim (a link or copy of cudaenv-shim), not the real " + program +
                           " of CUDA " + selection.toolkit.name,
-                      "the toolkit " + selection.toolkit.home.string() + " is damaged: reinstall or re-register it", 1);
+                      "the toolkit " + selection.toolkit.home.string() + " is damaged: reinstall or re-register it");
   }
   return path;
 }

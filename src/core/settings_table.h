@@ -43,7 +43,7 @@ inline constexpr EnvSettingRow kCudnnMirrorSetting{"cudnn_mirror", "CUDAENV_CUDN
 inline constexpr EnvSettingRow kDownloadTimeoutSetting{"download_timeout", "CUDAENV_DOWNLOAD_TIMEOUT",
                                                        "600 s + 1 s per 256 KiB of the file"};
 inline constexpr EnvSettingRow kDriverVersionSetting{"driver_version", "CUDAENV_DRIVER_VERSION", ""};
-// Read by util/data_dir.cpp, below this layer, by the same rule (set and not empty).
+// Read by core/data_dir.cpp.
 inline constexpr EnvSettingRow kManifestsDirSetting{"manifests_dir", "CUDAENV_MANIFESTS_DIR", ""};
 inline constexpr EnvSettingRow kQuietSetting{"quiet", "CUDAENV_QUIET", "0"};
 inline constexpr EnvSettingRow kScanDirsSetting{"scan_dirs", "CUDAENV_SCAN_DIRS", "/usr/local"};

@@ -6,8 +6,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/data_dir.h"
 #include "core/toml_reader.h"
-#include "util/data_dir.h"
 
 namespace cudaenv {
 

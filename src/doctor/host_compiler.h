@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data_dir.h"
 #include "core/selection.h"
 #include "core/version.h"
-#include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"

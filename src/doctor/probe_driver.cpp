@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/data_dir.h"
 #include "core/version_detect.h"
 #include "doctor/parsers.h"
 #include "doctor/probes.h"
-#include "util/data_dir.h"
 #include "util/process.h"
 #include "util/strings.h"
 

@@ -172,7 +172,7 @@ Result<std::vector<ExtensionRequest>> parse_extension_requests(const ExtensionCa
                    std::isdigit(static_cast<unsigned char>(version[0]));
       if (!plain) {
         return make_error("--with: '" + text + "' does not name a release", "write PKG or PKG==VERSION, e.g. flash-attn==2.8.3",
-                          2);
+                          ErrorKind::usage);
       }
       request.version = version;
     }
@@ -180,11 +180,11 @@ Result<std::vector<ExtensionRequest>> parse_extension_requests(const ExtensionCa
     if (!entry) {
       std::string hint = "cudaenv knows " + join(catalog.names(), ", ") + " (" + catalog.path.string() + ")";
       if (auto guess = closest_word(normalize_project_name(name), catalog.names())) hint = "did you mean " + *guess + "? " + hint;
-      return make_error("--with: '" + name + "' is not an extension cudaenv knows", hint, 2);
+      return make_error("--with: '" + name + "' is not an extension cudaenv knows", hint, ErrorKind::usage);
     }
     request.name = entry->name;
     if (std::any_of(requests.begin(), requests.end(), [&](const ExtensionRequest& r) { return r.name == request.name; })) {
-      return make_error("--with names " + request.name + " twice", "name each package once", 2);
+      return make_error("--with names " + request.name + " twice", "name each package once", ErrorKind::usage);
     }
     requests.push_back(request);
   }

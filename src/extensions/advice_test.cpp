@@ -165,7 +165,7 @@ TEST_CASE("the extensions torch --with names: known ones, optionally pinned") {
   REQUIRE_FALSE(unknown);
   CHECK(unknown.error().message == "--with: 'flash-atn' is not an extension cudaenv knows");
   CHECK(unknown.error().hint.rfind("did you mean flash-attn?", 0) == 0);
-  CHECK(unknown.error().exit_code == 2);
+  CHECK(unknown.error().kind == ErrorKind::usage);
   auto bad = parse_extension_requests(catalog(), "flash-attn==; rm -rf /");
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message == "--with: 'flash-attn==; rm -rf /' does not name a release");

@@ -2,8 +2,8 @@
 
 #include <ctime>
 
+#include "core/data_dir.h"
 #include "extensions/wheel_cache.h"
-#include "util/data_dir.h"
 #include "util/process.h"
 #include "util/strings.h"
 
@@ -30,7 +30,7 @@ Result<std::string> extension_mirror(const Setting& extension_wheels) {
     return make_error(setting.as_written() + " is not an http(s) or file:// URL",
                       "set it to the folder that holds the prebuilt wheels side by side, e.g. "
                       "https://mirror.example/extension-wheels, or unset it",
-                      2);
+                      ErrorKind::usage);
   }
   return url;
 }

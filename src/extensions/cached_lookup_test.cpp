@@ -18,7 +18,7 @@ TEST_CASE("cached lookup: the wheels' mirror is an http(s) or file:// URL, or no
   auto refused = extension_mirror(env_setting(kExtensionWheelsSetting, bad));
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().message == "CUDAENV_EXTENSION_WHEELS=/srv/wheels is not an http(s) or file:// URL");
-  CHECK(refused.error().exit_code == 2);
+  CHECK(refused.error().kind == ErrorKind::usage);
   EnvMap quoted{{"CUDAENV_EXTENSION_WHEELS", "https://m/x\"y"}};
   CHECK_FALSE(extension_mirror(env_setting(kExtensionWheelsSetting, quoted)).ok());
 }

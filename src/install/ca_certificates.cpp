@@ -1,11 +1,6 @@
 #include "install/ca_certificates.h"
 
-#include <mutex>
-#include <optional>
-
 #include "util/strings.h"
-
-extern char** environ;
 
 namespace cudaenv {
 
@@ -62,22 +57,6 @@ std::string ca_certificates_note(const CaCertificates& ca) {
   return "the certificates checked against were " + ca.origin +
          "; if that is missing or lacks this server's CA (a proxy that re-signs TLS), set SSL_CERT_FILE to a PEM "
          "bundle that has it";
-}
-
-namespace {
-std::mutex g_mutex;
-std::optional<CaCertificates> g_certificates;
-}  // namespace
-
-const CaCertificates& ca_certificates() {
-  std::lock_guard lock(g_mutex);
-  if (!g_certificates) g_certificates = find_ca_certificates(env_from_environ(environ), RealFileSystem());
-  return *g_certificates;
-}
-
-void set_ca_certificates(CaCertificates ca) {
-  std::lock_guard lock(g_mutex);
-  g_certificates = std::move(ca);
 }
 
 }  // namespace cudaenv

@@ -35,9 +35,4 @@ CaCertificates find_ca_certificates(const EnvMap& env, const FileSystemView& fs)
 // every place looked and the variable to set.
 std::string ca_certificates_note(const CaCertificates& ca);
 
-// This process's certificates: those set_ca_certificates gave before the first transfer, else
-// found once in its environment.
-const CaCertificates& ca_certificates();
-void set_ca_certificates(CaCertificates ca);
-
 }  // namespace cudaenv

@@ -41,7 +41,7 @@ Result<std::string> ReleaseCatalog::resolve(std::string_view request) const {
   auto wanted = parse_version(request);
   if (!wanted) {
     return make_error("'" + std::string(request) + "' is not a CUDA version",
-                      "give a version such as 12.1 or 12.1.1; `cudaenv list-remote` lists them", 2);
+                      "give a version such as 12.1 or 12.1.1; `cudaenv list-remote` lists them", ErrorKind::usage);
   }
   if (wanted->parts.size() >= 3 && !offered(std::string(request))) {
     return make_error("CUDA " + std::string(request) + " is not offered: it is a stub or preview manifest, not a toolkit release",

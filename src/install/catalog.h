@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data_dir.h"
 #include "core/version.h"
-#include "util/data_dir.h"
 #include "util/result.h"
 
 namespace cudaenv {

@@ -18,7 +18,6 @@
 #include <thread>
 
 #include "install/arriving_file.h"
-#include "install/ca_certificates.h"
 #include "install/plan.h"
 #include "util/sha256.h"
 #include "util/url.h"
@@ -90,6 +89,9 @@ Source source_of(const std::string& url) {
 
 const char* hint_for(const std::string& url) { return source_of(url).hint; }
 
+// The HTTP statuses by which a server says it has no such file.
+bool not_there(long http_status) { return http_status == 404 || http_status == 410; }
+
 // What a failed transfer means for the next step.
 enum class Verdict { retry, restart, fatal };
 
@@ -98,7 +100,7 @@ struct Failure {
   std::string reason;
 };
 
-Failure classify(CURLcode code, long http_status, const char* curl_message) {
+Failure classify(CURLcode code, long http_status, const char* curl_message, const CaCertificates& certificates) {
   if (code == CURLE_HTTP_RETURNED_ERROR || (code == CURLE_OK && http_status >= 400)) {
     std::string reason = "HTTP " + std::to_string(http_status);
     if (http_status == 416) return {Verdict::restart, reason + " (range not satisfiable)"};
@@ -119,7 +121,7 @@ Failure classify(CURLcode code, long http_status, const char* curl_message) {
                                   "slower than 1 kB/s for 30 s)"};
     case CURLE_RANGE_ERROR: return {Verdict::restart, reason + " (the server cannot resume)"};
     case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CACERT_BADFILE: return {Verdict::fatal, reason + " (" + ca_certificates_note(ca_certificates()) + ")"};
+    case CURLE_SSL_CACERT_BADFILE: return {Verdict::fatal, reason + " (" + ca_certificates_note(certificates) + ")"};
     default: return {Verdict::fatal, reason};
   }
 }
@@ -140,7 +142,7 @@ void set_common_options(CURL* curl, const std::string& url, const DownloadOption
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(1, deadline.count())));
   curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 64L * 1024);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
-  const CaCertificates& ca = ca_certificates();
+  const CaCertificates& ca = options.fetch.certificates;
   if (!ca.file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, ca.file.c_str());
   if (!ca.dirs.empty()) curl_easy_setopt(curl, CURLOPT_CAPATH, ca.dirs.c_str());
 }
@@ -419,7 +421,7 @@ class Downloader {
     t.overflow.clear();
     t.write_error.clear();
     t.curl_error[0] = '\0';
-    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.archive.size, options_.timeouts));
+    CUDAENV_TRY_ASSIGN(auto deadline, transfer_deadline(job.archive.size, options_.fetch.timeouts));
     t.curl = curl_easy_init();
     set_common_options(t.curl, job.archive.url, options_, deadline);
     curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
@@ -517,7 +519,7 @@ class Downloader {
       return retry_or_fail(t, Failure{Verdict::retry, "the body ended after " + std::to_string(t.offset) + " of " +
                                                           std::to_string(job.archive.size) + " bytes"});
     }
-    return retry_or_fail(t, classify(code, http_status, curl_message.c_str()));
+    return retry_or_fail(t, classify(code, http_status, curl_message.c_str(), options_.fetch.certificates));
   }
 
   Status retry_or_fail(Transfer& t, const Failure& failure) {
@@ -607,8 +609,8 @@ class TextDeadline {
   // Whether another try may still start after `pause`.
   bool allows(std::chrono::milliseconds pause) const { return left() > pause; }
   // A failure, as one of a text download's tries met it.
-  Failure judged(CURLcode code, long http_status, const char* curl_message) const {
-    if (code != CURLE_OPERATION_TIMEDOUT) return classify(code, http_status, curl_message);
+  Failure judged(CURLcode code, long http_status, const char* curl_message, const CaCertificates& certificates) const {
+    if (code != CURLE_OPERATION_TIMEDOUT) return classify(code, http_status, curl_message, certificates);
     // Before the deadline, curl's own words say which rule ended the try (too slow, no connection).
     // curl's timer may end the try a few milliseconds before this clock says the deadline passed.
     if (left() > std::chrono::milliseconds(100)) return {Verdict::retry, *curl_message ? curl_message : "timed out"};
@@ -649,7 +651,7 @@ Error interrupted_error() {
   return make_error("interrupted",
                     "the staging folder was removed; partial downloads are kept in the cache and "
                     "resume when you run the same command again",
-                    130);
+                    ErrorKind::interrupted);
 }
 
 Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress) {
@@ -671,7 +673,7 @@ Result<HeadAnswer> head_request(const std::string& url, const DownloadOptions& o
                                 const std::function<bool(long)>& final_status) {
   init_curl_once();
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  CUDAENV_TRY_ASSIGN(auto limit, text_timeout(options.timeouts));
+  CUDAENV_TRY_ASSIGN(auto limit, text_timeout(options.fetch.timeouts));
   TextDeadline deadline(limit);
   for (int attempt = 1;; ++attempt) {
     char curl_error[CURL_ERROR_SIZE] = {};
@@ -690,7 +692,8 @@ Result<HeadAnswer> head_request(const std::string& url, const DownloadOptions& o
       curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &answer.length);
       return answer;
     }
-    if (auto reason = last_try(deadline.judged(code, answer.http_status, curl_error), attempt, options, deadline)) {
+    if (auto reason = last_try(deadline.judged(code, answer.http_status, curl_error, options.fetch.certificates), attempt,
+                               options, deadline)) {
       return make_error("cannot " + what + " " + url + ": " + *reason, kIndexHint);
     }
     std::this_thread::sleep_for(backoff(options, attempt));
@@ -707,9 +710,8 @@ Result<std::uint64_t> fetch_size(const std::string& url, const DownloadOptions& 
 }
 
 Result<bool> url_exists(const std::string& url, const DownloadOptions& options) {
-  auto gone = [](long status) { return status == 404 || status == 410; };
-  CUDAENV_TRY_ASSIGN(auto answer, head_request(url, options, "check", gone));
-  return !gone(answer.http_status);
+  CUDAENV_TRY_ASSIGN(auto answer, head_request(url, options, "check", not_there));
+  return !not_there(answer.http_status);
 }
 
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept) {
@@ -718,7 +720,7 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
   std::string header = "Accept: " + accept;
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
       accept.empty() ? nullptr : curl_slist_append(nullptr, header.c_str()), curl_slist_free_all);
-  CUDAENV_TRY_ASSIGN(auto limit, text_timeout(options.timeouts));
+  CUDAENV_TRY_ASSIGN(auto limit, text_timeout(options.fetch.timeouts));
   TextDeadline deadline(limit);
   for (int attempt = 1;; ++attempt) {
     TextBody body;
@@ -739,14 +741,16 @@ Result<std::string> fetch_text(const std::string& url, const DownloadOptions& op
     curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &http_status);
     if (body.too_big || code == CURLE_FILESIZE_EXCEEDED) return too_big_text(url);
     if (code == CURLE_OK && http_status < 400) return std::move(body.text);
-    if (auto reason = last_try(deadline.judged(code, http_status, curl_error), attempt, options, deadline)) {
+    if (auto reason =
+            last_try(deadline.judged(code, http_status, curl_error, options.fetch.certificates), attempt, options, deadline)) {
       // Only a redist folder's manifest names a CUDA release; an index page or a wheel's metadata
       // comes from --index-url.
       bool manifest = fs::path(strip_url_query(url)).filename().string().starts_with("redistrib_");
       std::string hint = http_status == 404 && manifest
                              ? "is that a real CUDA release? `cudaenv list-remote` lists them; or " + std::string(kMirrorHint)
                              : std::string(hint_for(url));
-      return make_error("cannot download " + url + ": " + *reason, hint);
+      return make_error("cannot download " + url + ": " + *reason, hint,
+                        not_there(http_status) ? ErrorKind::not_on_server : ErrorKind::failure);
     }
     if (options.should_stop && options.should_stop()) return interrupted_error();
     std::this_thread::sleep_for(backoff(options, attempt));

@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/settings_table.h"
+#include "install/fetch_settings.h"
+
 #include "install/archive.h"
 #include "install/progress.h"
 #include "util/result.h"
@@ -52,7 +53,7 @@ struct DownloadOptions {
   // stopped where it is, its .part kept; the others go on. Unset: all are.
   std::function<bool(size_t job)> wanted;
   std::vector<SpaceNeed> also_needed;  // checked with the downloads' space (the unpacked toolkit)
-  FetchTimeouts timeouts;              // as the command resolved them (core/settings_table.h)
+  FetchSettings fetch;                 // as the command found them (install/fetch_settings.h)
 };
 
 // The overall deadline of one try at an archive of `size` bytes: 10 minutes plus the time at
@@ -70,7 +71,8 @@ Result<std::chrono::seconds> text_timeout(const FetchTimeouts& timeouts);
 // transfer.
 Status download_all(const std::vector<DownloadJob>& jobs, const DownloadOptions& options, ProgressReporter& progress);
 
-// A small text file (a manifest), with the same retry rules.
+// A small text file (a manifest), with the same retry rules. A server that answers 404 or 410
+// gives an error of kind ErrorKind::not_on_server.
 // `accept`, when given, is sent as the Accept header (an index that serves JSON or HTML by it).
 Result<std::string> fetch_text(const std::string& url, const DownloadOptions& options, const std::string& accept = {});
 

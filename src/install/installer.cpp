@@ -299,7 +299,7 @@ class Unpacking {
 // goes on only when every archive has matched; any failure stops the rest, and the caller removes
 // the staging folder.
 Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, const fs::path& staging, int jobs_wanted,
-                                             const FetchTimeouts& timeouts, ProgressReporter& progress,
+                                             const FetchSettings& fetch, ProgressReporter& progress,
                                              const std::function<bool()>& interrupted) {
   std::vector<ArrivingFile> arriving(jobs.size());
   CoreSlots cores(usable_cores());
@@ -341,7 +341,7 @@ Result<LibraryContents> download_and_extract(std::vector<DownloadJob> jobs, cons
   }
   DownloadOptions options;
   options.jobs = jobs_wanted;
-  options.timeouts = timeouts;
+  options.fetch = fetch;
   // NVIDIA's xz archives unpack to about twice their size or more.
   std::uint64_t archive_bytes = 0;
   for (const DownloadJob& job : jobs) archive_bytes += job.archive.size;
@@ -427,8 +427,8 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
 
 // Downloads and unpacks the plan into a fresh staging folder beside versions/<label> and gives
 // it the toolkit layout and metadata; nothing is left behind on failure.
-Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const FetchTimeouts& timeouts,
-                       ProgressReporter& progress, const std::function<bool()>& interrupted) {
+Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const FetchSettings& fetch, ProgressReporter& progress,
+                       const std::function<bool()>& interrupted) {
   std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
@@ -444,7 +444,7 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const 
   if (ec) return make_error("cannot create " + staging.string() + ": " + ec.message(), "check that CUDAENV_ROOT is writable");
 
   progress.begin(names, sizes, "CUDA " + label);
-  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, timeouts, progress, interrupted);
+  auto libraries = download_and_extract(jobs, staging, prepared.effective.jobs, fetch, progress, interrupted);
   Status built = libraries ? ok_status() : Status(libraries.error());
   progress.end();
   if (built) built = add_lib64_link(staging);
@@ -496,14 +496,14 @@ std::optional<std::vector<Archive>> installed_files(const fs::path& home) {
 }
 
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
-                                      const PlanFiles& plan_files, const FetchTimeouts& timeouts, ProgressReporter& progress,
+                                      const PlanFiles& plan_files, const FetchSettings& fetch, ProgressReporter& progress,
                                       const std::function<Status()>& rehash, const InterruptWatch& interrupts) {
   CUDAENV_TRY_ASSIGN(auto prepared, prepare(layout, profiles, request, progress));
   if (prepared.already_installed) return InstallResult{.already_installed = true, .home = prepared.target};
   interrupts.watch();
   const std::function<bool()>& interrupted = interrupts.interrupted;
   CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, interrupted));
-  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, timeouts, progress, interrupted));
+  CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, fetch, progress, interrupted));
   CUDAENV_TRY(commit(staging, prepared, plan));
   Status rehashed = rehash();
   if (!rehashed)

@@ -12,6 +12,7 @@
 #include "core/layout.h"
 #include "core/settings_table.h"
 #include "install/catalog.h"
+#include "install/fetch_settings.h"
 #include "install/plan.h"
 #include "install/progress.h"
 #include "install/receipt.h"
@@ -38,9 +39,9 @@ struct InterruptWatch {
 // plan (the source's `plan_files`), stage (download, check, extract, layout, metadata into a
 // staging folder) and commit (rename into place, drop downloads, `rehash`). Once interrupted, the
 // staging folder is removed, partial downloads are kept, and the error is interrupted_error().
-// The downloads keep to `timeouts`.
+// The downloads keep to `fetch` (its deadlines and CA certificates).
 Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog& profiles, const InstallRequest& request,
-                                      const PlanFiles& plan_files, const FetchTimeouts& timeouts, ProgressReporter& progress,
+                                      const PlanFiles& plan_files, const FetchSettings& fetch, ProgressReporter& progress,
                                       const std::function<Status()>& rehash, const InterruptWatch& interrupts);
 
 // The archives an installed toolkit's receipt lists, libraries included; nullopt without a

@@ -76,7 +76,7 @@ Result<std::string> choose_library_release(const LibrarySpec& spec, const std::v
     return make_error(std::string("no ") + display_name(spec.name) + " release is known", "check the mirror and the network");
   }
   return make_error(std::string("no ") + display_name(spec.name) + " release matches " + spec.version,
-                    "releases offered (newest first): " + join(known, ", "), 2);
+                    "releases offered (newest first): " + join(known, ", "), ErrorKind::usage);
 }
 
 Result<Archive> choose_library_archive(const RedistManifest& manifest, const std::string& name, const std::string& release,
@@ -108,7 +108,7 @@ Result<IndexFile> choose_nccl_wheel(const std::vector<IndexFile>& files, const L
                                     const std::string& platform, const std::string& page_url) {
   std::string distribution = nccl_distribution(cuda_major);
   if (!spec.version.empty() && !release_numbers(spec.version)) {
-    return make_error("'" + spec.version + "' is not an NCCL version", "e.g. nccl@2.28", 2);
+    return make_error("'" + spec.version + "' is not an NCCL version", "e.g. nccl@2.28", ErrorKind::usage);
   }
   auto wheel = choose_wheel(files, distribution, spec.version.empty() ? "" : "==" + spec.version + ".*", platform);
   if (wheel) return *wheel;
@@ -120,7 +120,8 @@ Result<IndexFile> choose_nccl_wheel(const std::vector<IndexFile>& files, const L
                       "NCCL publishes wheels for linux-x86_64 and linux-sbsa; check --index-url");
   }
   return make_error("no NCCL release matches " + spec.version + " on " + page_url,
-                    "releases offered for CUDA " + std::to_string(cuda_major) + " (newest first): " + join(versions, ", "), 2);
+                    "releases offered for CUDA " + std::to_string(cuda_major) + " (newest first): " + join(versions, ", "),
+                    ErrorKind::usage);
 }
 
 }  // namespace cudaenv

@@ -121,7 +121,7 @@ TEST_CASE("libraries: the NCCL wheel for the toolkit's major, newest or the newe
   REQUIRE(!none.ok());
   CHECK(none.error().message == "no NCCL release matches 2.26 on " + page);
   CHECK(none.error().hint == "releases offered for CUDA 13 (newest first): 2.28.9, 2.28.3, 2.27.7");
-  CHECK(none.error().exit_code == 2);
+  CHECK(none.error().kind == ErrorKind::usage);
   auto other_major = choose_nccl_wheel(files, LibrarySpec{"nccl", ""}, 12, "linux-x86_64", page);
   REQUIRE(!other_major.ok());
   CHECK(other_major.error().message.find("no linux-x86_64 wheel of nvidia-nccl-cu12") != std::string::npos);

@@ -76,7 +76,8 @@ Status check_profile(const ProfileCatalog& profiles, const std::string& label, c
                       "use --profile full, or name the components with --component");
   }
   if (!by_major->second.count(profile)) {
-    return make_error("unknown profile '" + profile + "'", "choose one of: " + join(profiles.names(major), ", "), 2);
+    return make_error("unknown profile '" + profile + "'", "choose one of: " + join(profiles.names(major), ", "),
+                      ErrorKind::usage);
   }
   return ok_status();
 }

@@ -445,7 +445,8 @@ Result<InstallPlan> plan_wheels(WheelIndex& index, const ProfileCatalog& profile
 Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog& profiles, const std::string& version,
                                         const WheelRequest& request) {
   auto wanted = parse_version(version);
-  if (!wanted) return make_error("'" + version + "' is not a CUDA version", "e.g. cudaenv install 13.2 --source pypi", 2);
+  if (!wanted)
+    return make_error("'" + version + "' is not a CUDA version", "e.g. cudaenv install 13.2 --source pypi", ErrorKind::usage);
   CUDAENV_TRY(check_wheel_major(*wanted, index.url()));
   if (wanted->parts.size() >= 3) return wanted->str();
   CUDAENV_TRY_ASSIGN(auto files, index.files(kMetapackage));
@@ -470,9 +471,9 @@ Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog&
                                    : "it has: " + join(labels, ", ") + " (`cudaenv list-remote --source pypi`)");
 }
 
-PackageIndex::PackageIndex(std::string url, const FetchTimeouts& timeouts) : url_(std::move(url)) {
+PackageIndex::PackageIndex(std::string url, const FetchSettings& fetch) : url_(std::move(url)) {
   while (!url_.empty() && url_.back() == '/') url_.pop_back();
-  options_.timeouts = timeouts;
+  options_.fetch = fetch;
   options_.tries = 3;
   options_.low_speed_seconds = 20;
 }

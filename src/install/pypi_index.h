@@ -135,7 +135,7 @@ Result<std::string> resolve_wheel_label(WheelIndex& index, const ProfileCatalog&
 class PackageIndex : public WheelIndex {
  public:
   // `url` the index root (a trailing '/' is dropped).
-  PackageIndex(std::string url, const FetchTimeouts& timeouts);
+  PackageIndex(std::string url, const FetchSettings& fetch);
 
   const std::string& url() const override { return url_; }
   Result<std::vector<IndexFile>> files(const std::string& project) override;

@@ -42,7 +42,7 @@ PlanFiles plan_redist_files(const ReleaseCatalog& releases, const ProfileCatalog
                                                    const std::function<bool()>& should_stop) -> Result<InstallPlan> {
     DownloadOptions options;
     options.should_stop = should_stop;
-    options.timeouts = folder.timeouts;
+    options.fetch = folder.fetch;
     CUDAENV_TRY_ASSIGN(
         auto text, fetch_checked_manifest(releases, folder.base_url, request.label, folder.skip_manifest_pin, options, progress));
     std::string url = manifest_url(folder.base_url, request.label);

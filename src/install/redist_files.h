@@ -23,7 +23,7 @@ Result<std::string> fetch_checked_manifest(const ReleaseCatalog& releases, const
 struct RedistFolder {
   std::string base_url;  // ends in '/'; http(s):// or file://
   bool skip_manifest_pin = false;
-  FetchTimeouts timeouts;
+  FetchSettings fetch;
 };
 
 PlanFiles plan_redist_files(const ReleaseCatalog& releases, const ProfileCatalog& profiles, RedistFolder folder,

@@ -134,14 +134,14 @@ namespace {
 // The folder's manifest for the lock's label must give the locked archives, and be the one the
 // lock was made from (unless pins are skipped: a private mirror's own manifest).
 Status check_locked_manifest(const LockFile& file, const std::string& folder, const std::string& platform,
-                             const ProfileCatalog& profiles, const LockUse& use, const FetchTimeouts& timeouts,
+                             const ProfileCatalog& profiles, const LockUse& use, const FetchSettings& fetch,
                              const std::function<bool()>& should_stop, ProgressReporter& progress) {
   const CudaLock& lock = file.lock;
   std::string url = manifest_url(folder, lock.label);
   progress.note("fetching " + url);
   DownloadOptions options;
   options.should_stop = should_stop;
-  options.timeouts = timeouts;
+  options.fetch = fetch;
   CUDAENV_TRY_ASSIGN(auto text, fetch_text(url, options));
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, url));
   std::vector<LockedArchive> locked = lock.components_for(platform);
@@ -248,11 +248,11 @@ Result<LockedInstall> locked_install(const LockFile& file, const std::string& pl
     }
     exact.files.push_back(std::move(planned));
   }
-  auto index = replaced.index ? std::make_shared<PackageIndex>(replaced.index->root, sources.timeouts) : nullptr;
-  FetchTimeouts timeouts = sources.timeouts;
-  PlanFiles plan_files = [file, folder, platform, use, timeouts, exact, lookups, index, pypi, &profiles, &progress](
+  auto index = replaced.index ? std::make_shared<PackageIndex>(replaced.index->root, sources.fetch) : nullptr;
+  FetchSettings fetch = sources.fetch;
+  PlanFiles plan_files = [file, folder, platform, use, fetch, exact, lookups, index, pypi, &profiles, &progress](
                              const InstallRequest&, const std::function<bool()>& should_stop) -> Result<InstallPlan> {
-    if (!pypi) CUDAENV_TRY(check_locked_manifest(file, folder, platform, profiles, use, timeouts, should_stop, progress));
+    if (!pypi) CUDAENV_TRY(check_locked_manifest(file, folder, platform, profiles, use, fetch, should_stop, progress));
     InstallPlan plan = exact;
     if (index) index->set_should_stop(should_stop);
     for (const WheelLookup& lookup : lookups) {

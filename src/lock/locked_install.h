@@ -66,7 +66,7 @@ Status check_manifest_pin(const LockFile& file, const ReleaseCatalog& releases, 
 // and finds each wheel on a replacing index by its file name. The downloads are checked against
 // the lock's sha256 and size.
 // `sources` gives cuDNN's mirror setting, the replacing index (asked only where `use.index` is
-// set), the timeouts and the shipped catalogs; `trust` says whether the user trusts the lock.
+// set), the fetch settings and the shipped catalogs; `trust` says whether the user trusts the lock.
 Result<LockedInstall> locked_install(const LockFile& file, const std::string& platform, const ReleaseCatalog& releases,
                                      const ProfileCatalog& profiles, const LockUse& use, const LockSources& sources,
                                      const TrustStore& trust, ProgressReporter& progress);

@@ -30,7 +30,7 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
   const LockSources& sources = context.sources;
   CUDAENV_TRY_ASSIGN(auto shipped, load_cudnn_catalog(sources.data));
   CUDAENV_TRY_ASSIGN(auto base, cudnn_base_url(sources.base_url, sources.cudnn_mirror));
-  DiscoveredReleases discovered = discover_releases(shipped, base, sources.cache_dir, ListFreshness::cache_ok, sources.timeouts);
+  DiscoveredReleases discovered = discover_releases(shipped, base, sources.cache_dir, ListFreshness::cache_ok, sources.fetch);
   if (!discovered.warning.empty()) print_warning(discovered.warning);
   if (discovered.unreadable) {
     progress.note("cannot read the list of cuDNN releases at " + base + " (" + discovered.unreadable->message + "); using the " +
@@ -40,7 +40,7 @@ Result<PlannedLibrary> resolve_cudnn(const LibrarySpec& spec, const LibraryConte
   for (const Release& release : discovered.catalog.releases) labels.push_back(release.label);
   CUDAENV_TRY_ASSIGN(auto release, choose_library_release(spec, labels));
   DownloadOptions options;
-  options.timeouts = sources.timeouts;
+  options.fetch = sources.fetch;
   CUDAENV_TRY_ASSIGN(auto text,
                      fetch_checked_manifest(discovered.catalog, base, release, sources.skip_manifest_pin, options, progress));
   std::string url = manifest_url(base, release);
@@ -64,14 +64,14 @@ std::vector<std::string> nccl_majors_offered(PackageIndex& index, const std::str
 // NCCL has no redist manifest (NVIDIA's compute/redist/nccl/ holds .txz files without checksums,
 // nvidia-redist.md §6.2), so it comes from its PyPI wheels, whose index pages carry sha256s.
 Result<PlannedLibrary> resolve_nccl(const LibrarySpec& spec, const LibraryContext& context) {
-  PackageIndex index(context.index_url, context.sources.timeouts);
+  PackageIndex index(context.index_url, context.sources.fetch);
   std::string distribution = nccl_distribution(context.cuda_major);
   std::string page = index.url() + "/" + distribution + "/";
   auto files = index.files(distribution);
   if (!files) {
     // Only a missing page means no wheel for this major; an index that cannot be reached is said
     // as it is, without asking it for the other majors' pages.
-    if (files.error().message.find("HTTP 404") == std::string::npos) return files.take_error();
+    if (files.error().kind != ErrorKind::not_on_server) return files.take_error();
     std::vector<std::string> majors = nccl_majors_offered(index, context.platform);
     if (majors.empty()) return files.take_error();
     return make_error("NCCL has no wheel for CUDA " + std::to_string(context.cuda_major) + " on " + index.url() + " (" +
@@ -159,7 +159,7 @@ Result<CudaLock> resolve_lock(const ReleaseCatalog& releases, const ProfileCatal
   PlanFiles plan_files;
   if (request.source == InstallSource::pypi) {
     CUDAENV_TRY_ASSIGN(auto index_url, sources.index_url());
-    index = std::make_unique<PackageIndex>(index_url, sources.timeouts);
+    index = std::make_unique<PackageIndex>(index_url, sources.fetch);
     CUDAENV_TRY_ASSIGN(
         auto label,
         resolve_wheel_label(*index, profiles, request.version,
@@ -168,12 +168,12 @@ Result<CudaLock> resolve_lock(const ReleaseCatalog& releases, const ProfileCatal
     lock.source = index->url();
     plan_files = plan_wheel_files(*index, profiles);
   } else {
-    ReleaseSource source(sources.cache_dir, releases, sources.base_url, sources.timeouts);
+    ReleaseSource source(sources.cache_dir, releases, sources.base_url, sources.fetch);
     CUDAENV_TRY_ASSIGN(auto label, source.resolve(request.version));
     lock.label = label;
     lock.source = sources.base_url;
-    plan_files = plan_redist_files(releases, profiles,
-                                   RedistFolder{sources.base_url, sources.skip_manifest_pin, sources.timeouts}, progress);
+    plan_files =
+        plan_redist_files(releases, profiles, RedistFolder{sources.base_url, sources.skip_manifest_pin, sources.fetch}, progress);
   }
   CUDAENV_TRY(check_release_label(lock.label));
   CUDAENV_TRY(check_profile(profiles, lock.label, profile));

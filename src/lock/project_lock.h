@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "core/cuda_toml.h"
+#include "core/data_dir.h"
 #include "core/settings_table.h"
 #include "install/catalog.h"
+#include "install/fetch_settings.h"
 #include "install/installer.h"
 #include "install/progress.h"
 #include "lock/lock_file.h"
-#include "util/data_dir.h"
 #include "util/result.h"
 
 namespace cudaenv {
@@ -45,7 +46,7 @@ struct LockSources {
   // The package index of the pypi source and of libraries from wheels (NCCL), as pip's:
   // asked only once one is needed, since a bad one is an error only then.
   std::function<Result<std::string>()> index_url;
-  FetchTimeouts timeouts;
+  FetchSettings fetch;
   DataFiles data;                   // the shipped catalogs (cuDNN's)
   std::filesystem::path cache_dir;  // where folder listings are cached
 };

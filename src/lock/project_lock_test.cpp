@@ -43,7 +43,8 @@ TEST_CASE("project lock: what a cuda.toml asks for, and where its lock lies", "[
   toml.components = {"cuda_nvrtc"};
   toml.libraries = {"cudnn@9"};
   LockRequest request = lock_request_of(toml, InstallSource::pypi);
-  CHECK(request == LockRequest{.version = "12.4", .components = {"cuda_nvrtc"}, .libraries = {"cudnn@9"}, .source = InstallSource::pypi});
+  CHECK(request ==
+        LockRequest{.version = "12.4", .components = {"cuda_nvrtc"}, .libraries = {"cudnn@9"}, .source = InstallSource::pypi});
   toml.profile = "torch";
   CHECK(lock_request_of(toml, InstallSource::redist).profile == "torch");
   CHECK(lock_path_of(toml) == "/p/cuda.lock");
@@ -53,8 +54,8 @@ TEST_CASE("project lock: a plan without libraries is the source's, and asks no i
   int asked = 0;
   InstallPlan plan;
   plan.label = "12.4.1";
-  plan.files.push_back(
-      Archive{.name = "cuda_nvcc", .version = "12.4.131", .url = "https://x/nvcc.tar.xz", .sha256 = std::string(64, 'a'), .size = 1});
+  plan.files.push_back(Archive{
+      .name = "cuda_nvcc", .version = "12.4.131", .url = "https://x/nvcc.tar.xz", .sha256 = std::string(64, 'a'), .size = 1});
   ProgressReporter progress(stderr, false);
   PlanFiles planned = with_libraries(fixed_plan(plan), sources_with_index(asked), progress);
   auto result = planned(request_with({}), [] { return false; });

@@ -93,7 +93,7 @@ Result<MirrorRelease> sync_release(const ReleaseCatalog& releases, const Profile
   std::string source = manifest_url(request.base_url, request.label);
   DownloadOptions options;
   options.jobs = request.jobs;
-  options.timeouts = request.timeouts;
+  options.fetch = request.fetch;
   CUDAENV_TRY_ASSIGN(
       auto text, fetch_checked_manifest(releases, request.base_url, request.label, request.skip_manifest_pin, options, progress));
   CUDAENV_TRY_ASSIGN(auto manifest, parse_redist_manifest(text, source));

@@ -9,6 +9,7 @@
 #include "core/settings_table.h"
 #include "install/archive.h"
 #include "install/catalog.h"
+#include "install/fetch_settings.h"
 #include "install/progress.h"
 #include "mirror/release_discovery.h"
 #include "util/result.h"
@@ -24,7 +25,7 @@ struct SyncRequest {
   std::filesystem::path dir;            // the mirror folder
   int jobs = kDefaultJobs;
   bool skip_manifest_pin = false;
-  FetchTimeouts timeouts;
+  FetchSettings fetch;
 };
 
 // DIR/cudaenv-mirror.json, or an empty index when the folder has none yet.

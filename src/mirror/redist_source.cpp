@@ -2,6 +2,9 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
+
+#include "core/cuda_toml.h"
 #include "core/selection.h"
 #include "install/ca_certificates.h"
 #include "install/plan.h"
@@ -27,7 +30,7 @@ Result<std::string> redist_base_url(const Setting& mirror) {
     return make_error("mirror " + mirror.as_written() + " is not an http://, https:// or file:// URL",
                       "e.g. " + mirror.how_to_set("https://mirror.example/cuda/redist/") + ", or " +
                           mirror.how_to_set("file:///srv/cuda-redist/"),
-                      2);
+                      ErrorKind::usage);
   }
   if (url.back() != '/') url += '/';
   return url;
@@ -46,7 +49,8 @@ Result<std::string> host_platform(const std::string& option) {
   Setting platform = platform_setting(option, host_redist_platform());
   if (!platform.value.empty()) return platform.value;
   return make_error("NVIDIA publishes no redist toolkit for this machine (" + machine_name() + ")",
-                    "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives", 2);
+                    "pass --platform linux-x86_64 or --platform linux-sbsa to fetch another platform's archives",
+                    ErrorKind::usage);
 }
 
 Result<InstallSource> install_source(const std::string& option, const EnvMap& env, const FileSystemView& fs,
@@ -61,7 +65,8 @@ Result<InstallSource> install_source(const std::string& option, const EnvMap& en
   std::optional<InstallSource> kind = parse_install_source(source.value);
   if (!kind) {
     return make_error(source.as_written() + " is not a source",
-                      "use redist (NVIDIA's archives, or --mirror) or pypi (NVIDIA's CUDA wheels, or --index-url)", 2);
+                      "use redist (NVIDIA's archives, or --mirror) or pypi (NVIDIA's CUDA wheels, or --index-url)",
+                      ErrorKind::usage);
   }
   return *kind;
 }
@@ -79,22 +84,33 @@ std::string pip_setting_as_written(const Setting& setting, const std::string& ke
   return setting.kind == OriginKind::global_file ? key + " = " + setting.value + " in " + setting.where : setting.as_written();
 }
 
-Status use_pip_cert(const EnvMap& env, const FileSystemView& fs) {
-  auto cert = pip_setting(env, fs, "cert");
-  if (!cert) return ok_status();
+}  // namespace
+
+bool reads_package_index(InstallSource source, const std::vector<std::string>& libraries) {
+  if (source == InstallSource::pypi) return true;
+  return std::any_of(libraries.begin(), libraries.end(), [](const std::string& text) {
+    auto spec = parse_library_spec(text, "library");
+    return spec && spec->name == "nccl";
+  });
+}
+
+Result<FetchSettings> fetch_settings(const EnvMap& env, const FileSystemView& fs, bool package_index) {
+  FetchSettings fetch{.timeouts = fetch_timeouts(env), .certificates = {}};
+  auto cert = package_index ? pip_setting(env, fs, "cert") : std::nullopt;
+  if (!cert) {
+    fetch.certificates = find_ca_certificates(env, fs);
+    return fetch;
+  }
   std::string written = pip_setting_as_written(*cert, "cert");
   if (fs.kind(cert->value) != EntryKind::file) {
     return make_error("pip's CA bundle " + written + " is not a file",
-                      "point it at a PEM bundle, or remove it (pip config unset global.cert)", 2);
+                      "point it at a PEM bundle, or remove it (pip config unset global.cert)", ErrorKind::usage);
   }
-  set_ca_certificates(CaCertificates{cert->value, {}, written, {}});
-  return ok_status();
+  fetch.certificates = CaCertificates{.file = cert->value, .dirs = {}, .origin = written, .looked = {}};
+  return fetch;
 }
 
-}  // namespace
-
 Result<std::string> package_index_url(const std::string& option, const EnvMap& env, const FileSystemView& fs) {
-  CUDAENV_TRY(use_pip_cert(env, fs));
   Setting index = index_url_setting(option, env, fs);
   std::string url = index.value;
   if (!starts_with(url, "http://") && !starts_with(url, "https://") && !starts_with(url, "file://")) {
@@ -102,7 +118,7 @@ Result<std::string> package_index_url(const std::string& option, const EnvMap& e
     return make_error("package index " + written + " is not an http://, https:// or file:// URL",
                       "e.g. --index-url https://pypi.org/simple, or a proxy such as "
                       "https://artifactory.example/api/pypi/pypi/simple",
-                      2);
+                      ErrorKind::usage);
   }
   while (url.back() == '/') url.pop_back();
   return url;
@@ -114,7 +130,7 @@ bool progress_bars(bool no_progress_option, const EnvMap& env) {
 
 const DiscoveredReleases& ReleaseSource::discovered(ListFreshness freshness) {
   if (discovered_ && freshness == ListFreshness::cache_ok) return *discovered_;
-  discovered_ = discover_releases(shipped_, base_url_, cache_dir_, freshness, timeouts_);
+  discovered_ = discover_releases(shipped_, base_url_, cache_dir_, freshness, fetch_);
   if (!discovered_->warning.empty()) print_warning(discovered_->warning);
   if (discovered_->unreadable) {
     print_note("cannot read the list of releases at " + base_url_ + ": " + discovered_->unreadable->message + "; using " +

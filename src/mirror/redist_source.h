@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/data_dir.h"
 #include "core/install_source.h"
 #include "core/settings_table.h"
 #include "install/catalog.h"
+#include "install/fetch_settings.h"
 #include "mirror/release_discovery.h"
-#include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"
@@ -43,10 +45,17 @@ Result<InstallSource> install_source(const std::string& option, const EnvMap& en
 // The package index of --source pypi, as pip would pick it: --index-url, else PIP_INDEX_URL,
 // else the last of pip's configuration files that sets index-url, else PyPI.
 Setting index_url_setting(const std::string& option, const EnvMap& env, const FileSystemView& fs);
-// That index's URL, without a trailing slash; an error names where a bad one was set. pip's
-// `cert` (PIP_CERT, or its files), where set, becomes the CA certificates of this process's
-// transfers, as pip would check that index with it; a cert that is not a file is an error.
+// That index's URL, without a trailing slash; an error names where a bad one was set.
 Result<std::string> package_index_url(const std::string& option, const EnvMap& env, const FileSystemView& fs);
+
+// Whether installing from `source` with these libraries reads the package index: the pypi
+// source, or NCCL (its wheels).
+bool reads_package_index(InstallSource source, const std::vector<std::string>& libraries);
+// What a command's transfers keep to, found once at its start: the deadlines, and the CA
+// certificates: pip's `cert` (PIP_CERT, or its files) where the command reads the package index
+// and pip sets one, as pip would check that index with it; else those the environment names
+// (install/ca_certificates.h). A cert that is not a file is an error.
+Result<FetchSettings> fetch_settings(const EnvMap& env, const FileSystemView& fs, bool package_index);
 
 // Whether stderr gets redrawn progress bars (no_progress_setting); without them, one plain line
 // per event.
@@ -57,8 +66,8 @@ bool progress_bars(bool no_progress_option, const EnvMap& env);
 class ReleaseSource {
  public:
   // `cache_dir`: where folder listings are cached (Layout::cache_dir).
-  ReleaseSource(std::filesystem::path cache_dir, const ReleaseCatalog& shipped, std::string base_url, FetchTimeouts timeouts)
-      : cache_dir_(std::move(cache_dir)), shipped_(shipped), base_url_(std::move(base_url)), timeouts_(std::move(timeouts)) {}
+  ReleaseSource(std::filesystem::path cache_dir, const ReleaseCatalog& shipped, std::string base_url, FetchSettings fetch)
+      : cache_dir_(std::move(cache_dir)), shipped_(shipped), base_url_(std::move(base_url)), fetch_(std::move(fetch)) {}
 
   const std::string& base_url() const { return base_url_; }
   const DiscoveredReleases& discovered(ListFreshness freshness = ListFreshness::cache_ok);
@@ -70,7 +79,7 @@ class ReleaseSource {
   std::filesystem::path cache_dir_;
   const ReleaseCatalog& shipped_;
   std::string base_url_;
-  FetchTimeouts timeouts_;
+  FetchSettings fetch_;
   std::optional<DiscoveredReleases> discovered_;
 };
 

@@ -13,7 +13,7 @@ TEST_CASE("redist source: the mirror's URL ends in '/', and a bad one names wher
   REQUIRE_FALSE(from_env.ok());
   CHECK(from_env.error().message == "mirror CUDAENV_MIRROR=ftp://x is not an http://, https:// or file:// URL");
   CHECK(from_env.error().hint.find("set CUDAENV_MIRROR to https://mirror.example/cuda/redist/") != std::string::npos);
-  CHECK(from_env.error().exit_code == 2);
+  CHECK(from_env.error().kind == ErrorKind::usage);
   auto from_option = redist_base_url(mirror_setting("mirror.example", {}, "https://nvidia/"));
   REQUIRE_FALSE(from_option.ok());
   CHECK(from_option.error().message.find("--mirror mirror.example") != std::string::npos);
@@ -29,7 +29,7 @@ TEST_CASE("redist source: the source is the option, CUDAENV_SOURCE, the nearest 
   auto bad = install_source("", {{"CUDAENV_SOURCE", "conda"}}, disk, "/q");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message == "CUDAENV_SOURCE=conda is not a source");
-  CHECK(bad.error().exit_code == 2);
+  CHECK(bad.error().kind == ErrorKind::usage);
 }
 
 TEST_CASE("redist source: a set source does not read cuda.toml, so a broken one does not stop it", "[redist_source]") {
@@ -60,8 +60,35 @@ TEST_CASE("redist source: a full label is taken as it is, without asking the fol
   REQUIRE(shipped.ok());
   REQUIRE_FALSE(shipped->releases.empty());
   // An unreachable folder: a full label must not need it.
-  ReleaseSource source("/nonexistent/cache", *shipped, "http://127.0.0.1:9/cuda/redist/", FetchTimeouts{});
+  ReleaseSource source("/nonexistent/cache", *shipped, "http://127.0.0.1:9/cuda/redist/", FetchSettings{});
   const std::string& label = shipped->releases.front().label;
   CHECK(*source.resolve(label) == label);
   CHECK_FALSE(source.resolve("not-a-version").ok());
+}
+
+TEST_CASE("redist source: a command that reads the package index checks https with pip's cert, others the environment's",
+          "[redist_source]") {
+  MemoryFileSystem disk;
+  disk.file("/etc/pip-ca.pem", "pem").file("/env-ca.pem", "pem");
+  EnvMap env{{"PIP_CERT", "/etc/pip-ca.pem"}, {"SSL_CERT_FILE", "/env-ca.pem"}, {"CUDAENV_TEXT_TIMEOUT", "7"}};
+  auto index = fetch_settings(env, disk, true);
+  REQUIRE(index.ok());
+  CHECK(index->certificates.file == "/etc/pip-ca.pem");
+  CHECK(index->timeouts.text.value == "7");
+  auto other = fetch_settings(env, disk, false);
+  REQUIRE(other.ok());
+  CHECK(other->certificates.file == "/env-ca.pem");
+  auto bad = fetch_settings({{"PIP_CERT", "/missing.pem"}}, disk, true);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("pip's CA bundle") == 0);
+  CHECK(bad.error().kind == ErrorKind::usage);
+  CHECK(fetch_settings({{"PIP_CERT", "/missing.pem"}}, disk, false).ok());  // not read where no index is
+}
+
+TEST_CASE("redist source: the pypi source and NCCL read the package index; cuDNN and the redist source do not",
+          "[redist_source]") {
+  CHECK(reads_package_index(InstallSource::pypi, {}));
+  CHECK(reads_package_index(InstallSource::redist, {"cudnn", "nccl@2.28"}));
+  CHECK_FALSE(reads_package_index(InstallSource::redist, {"cudnn@9"}));
+  CHECK_FALSE(reads_package_index(InstallSource::redist, {}));
 }

@@ -284,12 +284,12 @@ Result<std::vector<std::string>> local_listing(const std::string& base_url) {
   return labels;
 }
 
-Result<std::vector<std::string>> folder_listing(const std::string& base_url, const FetchTimeouts& timeouts) {
+Result<std::vector<std::string>> folder_listing(const std::string& base_url, const FetchSettings& fetch) {
   if (starts_with(base_url, "file://")) return local_listing(base_url);
   // One try: a folder that does not answer falls back at once instead of delaying the command.
   DownloadOptions options;
   options.tries = 1;
-  options.timeouts = timeouts;
+  options.fetch = fetch;
   CUDAENV_TRY_ASSIGN(auto html, fetch_text(base_url, options));
   return parse_redist_listing(html);
 }
@@ -297,13 +297,13 @@ Result<std::vector<std::string>> folder_listing(const std::string& base_url, con
 // The mirror's index first (it knows release dates), then the folder's listing. NVIDIA's own
 // folder has no index, so it costs one request. The index is probed once: a folder without one
 // is the common case, not worth a retry; one that is there but malformed is said.
-Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& base_url, const FetchTimeouts& timeouts) {
+Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& base_url, const FetchSettings& fetch) {
   std::string index_problem = "has no " + std::string(kMirrorIndexName);
   std::string warning;
   if (base_url != shipped.default_base) {
     DownloadOptions options;
     options.tries = 1;
-    options.timeouts = timeouts;
+    options.fetch = fetch;
     std::string index_url = base_url + kMirrorIndexName;
     auto text = fetch_text(index_url, options);
     auto index = text ? parse_mirror_index(*text, index_url) : Result<MirrorIndex>(text.take_error());
@@ -322,7 +322,7 @@ Result<Listing> read_listing(const ReleaseCatalog& shipped, const std::string& b
                 (malformed.hint.empty() ? std::string() : " (" + malformed.hint + ")");
     }
   }
-  CUDAENV_TRY_ASSIGN(auto labels, folder_listing(base_url, timeouts));
+  CUDAENV_TRY_ASSIGN(auto labels, folder_listing(base_url, fetch));
   if (labels.empty()) return make_error(base_url + " lists no redistrib_<label>.json file and has " + index_problem);
   return Listing{"listing", undated(labels), warning};
 }
@@ -349,7 +349,7 @@ void write_cache(const fs::path& path, const ReleaseListCache& cache) {
 }  // namespace
 
 DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::string& base_url, const fs::path& cache_dir,
-                                     ListFreshness freshness, const FetchTimeouts& timeouts) {
+                                     ListFreshness freshness, const FetchSettings& fetch) {
   // A local folder is cheap to read and changes under `mirror sync`: never cached.
   bool cacheable = !starts_with(base_url, "file://");
   fs::path path = cache_file(cache_dir, base_url);
@@ -362,7 +362,7 @@ DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::s
     if (cached) return {catalog_from_listing(cached->releases, base_url, shipped), "cache", std::nullopt, {}};
     return {shipped, "shipped list", std::nullopt, {}};
   }
-  auto listing = read_listing(shipped, base_url, timeouts);
+  auto listing = read_listing(shipped, base_url, fetch);
   if (listing) {
     if (cacheable) write_cache(path, ReleaseListCache{base_url, listing->origin, now, listing->releases});
     return {catalog_from_listing(listing->releases, base_url, shipped), listing->origin, std::nullopt, listing->warning};

@@ -17,6 +17,7 @@
 #include "core/settings_table.h"
 #include "install/archive.h"
 #include "install/catalog.h"
+#include "install/fetch_settings.h"
 #include "install/redist_manifest.h"
 #include "util/result.h"
 
@@ -107,7 +108,6 @@ struct DiscoveredReleases {
 // Never fails: a folder that cannot be read falls back to a stale cached answer, else to
 // `shipped`, and says why in `unreadable`.
 DiscoveredReleases discover_releases(const ReleaseCatalog& shipped, const std::string& base_url,
-                                     const std::filesystem::path& cache_dir, ListFreshness freshness,
-                                     const FetchTimeouts& timeouts);
+                                     const std::filesystem::path& cache_dir, ListFreshness freshness, const FetchSettings& fetch);
 
 }  // namespace cudaenv

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <set>
 
+#include "core/data_dir.h"
 #include "core/toolkits.h"
-#include "util/data_dir.h"
 #include "util/file_system.h"
 
 namespace cudaenv {

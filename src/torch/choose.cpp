@@ -90,7 +90,7 @@ Version nearest_variant(const TorchRelease& release, const std::vector<Version>&
 Error malformed_torch_error(const TorchQuery& query) {
   std::string hint = "write a release such as 2.5.1 (or 2.5 for its newest patch release)";
   if (query.torch->find('+') != std::string::npos) hint += "; the +cuXY build tag is what cudaenv chooses for you";
-  return make_error("torch version '" + *query.torch + "' (" + query.torch_origin + ") is not a version", hint, 2);
+  return make_error("torch version '" + *query.torch + "' (" + query.torch_origin + ") is not a version", hint, ErrorKind::usage);
 }
 
 Error unknown_torch_error(const TorchMatrix& matrix, const TorchQuery& query, const Version& wanted) {
@@ -190,7 +190,7 @@ Status check_driver(const TorchMatrix& matrix, const TorchQuery& query, TorchCho
   auto driver = parse_driver_version(*query.driver);
   if (!driver)
     return make_error("NVIDIA driver version '" + *query.driver + "' (" + query.driver_origin + ") is not a version",
-                      "write it like 550.54.14", 2);
+                      "write it like 550.54.14", ErrorKind::usage);
   auto older = [&](const std::string& floor_text) {
     return driver->number < parse_driver_version(floor_text).value_or(DriverVersion{}).number;
   };
@@ -292,7 +292,8 @@ Result<TorchChoice> choose_among(const TorchMatrix& matrix, const TorchQuery& qu
     TorchChoice choice{*candidates.front(), TorchMatch::cpu, std::nullopt, std::nullopt, {}, {}};
     return choice;
   }
-  if (!query.cuda) return make_error("no CUDA version to choose a torch build for", "pass --cuda VERSION or --cpu", 2);
+  if (!query.cuda)
+    return make_error("no CUDA version to choose a torch build for", "pass --cuda VERSION or --cpu", ErrorKind::usage);
   const Version& cuda = *query.cuda;
   TorchChoice choice;
   auto exact = std::find_if(candidates.begin(), candidates.end(),

@@ -160,7 +160,7 @@ TEST_CASE("never a different CUDA major: an error listing releases that fit and 
 
 TEST_CASE("the driver floor of the chosen build's CUDA major") {
   CHECK(choose(query("12.4", "2.5.1", "525.60.13")).min_driver == "525.60.13");
-  CHECK(refuse(query("12.4", "2.5.1", "latest")).exit_code == 2);
+  CHECK(refuse(query("12.4", "2.5.1", "latest")).kind == ErrorKind::usage);
   Error error = refuse(query("12.4", "2.5.1", "525.60.12"));
   CHECK_THAT(error.message, Catch::Contains("NVIDIA driver 525.60.12 (--driver) is too old for torch 2.5.1+cu124"));
   CHECK_THAT(error.message, Catch::Contains("CUDA 12 builds need driver 525.60.13 or newer"));
@@ -202,7 +202,7 @@ TEST_CASE("a malformed torch version is a usage error") {
   for (const char* bad : {"2.x", "latest", "", "v2.5.1", "2.5.1+cu124"}) {
     INFO(bad);
     Error error = refuse(query("12.4", bad));
-    CHECK(error.exit_code == 2);
+    CHECK(error.kind == ErrorKind::usage);
     CHECK_THAT(error.message, Catch::Contains("is not a version"));
   }
   CHECK_THAT(refuse(query("12.4", "2.5.1+cu124")).hint, Catch::Contains("+cuXY build tag"));

@@ -203,7 +203,7 @@ Status use_index_base(TorchMatrix& matrix, const std::string& base) {
     return make_error(std::string(kTorchIndexSetting.variable) + " '" + base + "' is not an http(s) or file:// URL",
                       "set it to the base of the wheel indexes, e.g. https://download.pytorch.org/whl "
                       "(the folder holding cu126/, cu130/, cpu/), or unset it",
-                      2);
+                      ErrorKind::usage);
   }
   matrix.index_url = url;
   matrix.index_origin = kTorchIndexSetting.variable;

@@ -52,7 +52,7 @@ Result<std::vector<std::string>> parse_torch_packages(std::string_view list) {
     if (std::find(known_packages().begin(), known_packages().end(), name) == known_packages().end()) {
       std::string hint = "choose from torch, torchvision, torchaudio";
       if (auto guess = closest_word(name, known_packages())) hint = "did you mean " + *guess + "? " + hint;
-      return make_error("--packages: '" + name + "' is not one of cudaenv torch's packages", hint, 2);
+      return make_error("--packages: '" + name + "' is not one of cudaenv torch's packages", hint, ErrorKind::usage);
     }
     wanted.push_back(name);
   }
@@ -86,7 +86,7 @@ Result<TorchInstall> plan_torch_install(const TorchMatrix& matrix, const TorchCh
         (package == "torchaudio"
              ? " (torchaudio 2.11 is built on the stable ABI and works with later torch, where the index carries it)"
              : " that cudaenv knows (no torchvision wheel on the index requires it)");
-    if (packages_named) return make_error(why, "leave it out of --packages", 2);
+    if (packages_named) return make_error(why, "leave it out of --packages", ErrorKind::usage);
     install.notes.push_back(why + "; left out");
   }
   return install;

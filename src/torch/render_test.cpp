@@ -63,7 +63,7 @@ TEST_CASE("packages: any of the three, in a fixed order") {
   CHECK(*parsed == std::vector<std::string>{"torch", "torchvision"});
   auto typo = parse_torch_packages("torch,torchvison");
   REQUIRE_FALSE(typo);
-  CHECK(typo.error().exit_code == 2);
+  CHECK(typo.error().kind == ErrorKind::usage);
   CHECK_THAT(typo.error().hint, Catch::Contains("did you mean torchvision?"));
   CHECK(render_command(Installer::pip, make_case("11.8", "2.7.1", {"torch"}).install) ==
         "pip install torch==2.7.1+cu118 --index-url https://download.pytorch.org/whl/cu118");

@@ -5,10 +5,10 @@
 #include <optional>
 #include <string>
 
+#include "core/data_dir.h"
 #include "core/layout.h"
 #include "core/selection.h"
 #include "core/toolkit_env.h"
-#include "util/data_dir.h"
 #include "util/environment.h"
 #include "util/file_system.h"
 #include "util/result.h"

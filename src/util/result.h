@@ -10,14 +10,38 @@
 
 namespace cudaenv {
 
+// What kind of failure an error is: what code may branch on (never the message's text), and what
+// the exit status is.
+enum class ErrorKind {
+  failure,               // exit 1: anything else that went wrong
+  usage,                 // exit 2: the command line, or a value given, is not one cudaenv takes
+  not_on_server,         // exit 1: the server answered that the file is not there (HTTP 404 or 410)
+  program_not_runnable,  // exit 126: the program to run was found but cannot be run (as a shell says)
+  program_not_found,     // exit 127: the program to run was not found (as a shell says)
+  interrupted,           // exit 130: stopped by Ctrl-C (as a shell reports SIGINT)
+};
+
 struct Error {
   std::string message;  // what went wrong, naming the file/value involved
   std::string hint;     // how to fix it; may be empty
-  int exit_code = 1;    // 1 failure, 2 usage, 127 program not found
+  ErrorKind kind = ErrorKind::failure;
 };
 
-inline Error make_error(std::string message, std::string hint = {}, int exit_code = 1) {
-  return Error{std::move(message), std::move(hint), exit_code};
+// The one place an error's kind becomes the process's exit status.
+constexpr int exit_code(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::usage: return 2;
+    case ErrorKind::program_not_runnable: return 126;
+    case ErrorKind::program_not_found: return 127;
+    case ErrorKind::interrupted: return 130;
+    case ErrorKind::failure:
+    case ErrorKind::not_on_server: break;
+  }
+  return 1;
+}
+
+inline Error make_error(std::string message, std::string hint = {}, ErrorKind kind = ErrorKind::failure) {
+  return Error{std::move(message), std::move(hint), kind};
 }
 
 // Taking the value of a failed Result (or the error of a good one) is a bug in cudaenv, never

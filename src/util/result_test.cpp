@@ -52,7 +52,7 @@ TEST_CASE("Result: the value of a failed result, or the error of a good one, abo
 namespace {
 
 Result<std::string> word(bool good) {
-  if (!good) return make_error("no word", "give one", 2);
+  if (!good) return make_error("no word", "give one", ErrorKind::usage);
   return std::string("cuda");
 }
 
@@ -73,5 +73,17 @@ TEST_CASE("CUDAENV_TRY_ASSIGN gives the value, or returns the error as it was") 
   REQUIRE_FALSE(failed);
   CHECK(failed.error().message == "no word");
   CHECK(failed.error().hint == "give one");
-  CHECK(failed.error().exit_code == 2);
+  CHECK(failed.error().kind == ErrorKind::usage);
+}
+
+TEST_CASE("ErrorKind: each kind's exit status, as a shell would report it") {
+  CHECK(make_error("x").kind == ErrorKind::failure);
+  CHECK(exit_code(ErrorKind::failure) == 1);
+  CHECK(exit_code(ErrorKind::usage) == 2);
+  // A file the server does not have is a failure like any other to the shell; only the code that
+  // asked for it (an optional page) tells it apart.
+  CHECK(exit_code(ErrorKind::not_on_server) == 1);
+  CHECK(exit_code(ErrorKind::program_not_runnable) == 126);
+  CHECK(exit_code(ErrorKind::program_not_found) == 127);
+  CHECK(exit_code(ErrorKind::interrupted) == 128 + SIGINT);
 }

@@ -67,6 +67,20 @@ assert_contains "$ERR" "NCCL has no wheel for CUDA 13 on $INDEX" "the toolkit's 
 assert_contains "$ERR" "it has wheels for CUDA 12" "and the majors that have one"
 check "nothing of 13.0.0 installed" test ! -e "$CUDAENV_ROOT/versions/13.0.0"
 
+# 410 Gone is as missing as 404; a page the index fails to serve (500) is said as it is, without
+# asking for the other majors' pages.
+echo "/simple/nvidia-nccl-cu13/ 410" >"$FAULTS"
+nccl_install 13.0.0 --library nccl
+assert_contains "$ERR" "NCCL has no wheel for CUDA 13 on $INDEX" "a page gone (410) is a missing wheel"
+echo "/simple/nvidia-nccl-cu13/ 500" >"$FAULTS"
+: >"$REQUEST_LOG"
+nccl_install 13.0.0 --library nccl
+assert_eq 1 "$STATUS" "an index that fails its page fails the install"
+assert_contains "$ERR" "nvidia-nccl-cu13/: HTTP 500" "naming the page and the status"
+assert_not_contains "$ERR" "it has wheels for" "without guessing at majors"
+assert_not_contains "$(cat "$REQUEST_LOG")" "nvidia-nccl-cu12" "nor asking for another major's page"
+: >"$FAULTS"
+
 # An index that cannot be reached is said as it is (no page of another major asked for).
 run_capture "$CUDAENV" install 13.0.0 --platform linux-x86_64 --library nccl --index-url http://127.0.0.1:9/simple
 assert_eq 1 "$STATUS" "an unreachable index fails the install"

@@ -9,6 +9,7 @@
 // restarts the request counts. Each
 // line is "<url-path> <fault> [N]"; the first N requests of that path (default: all) get it:
 //   404            answer 404 Not Found
+//   410            answer 410 Gone
 //   500            answer 500 Internal Server Error
 //   reset          send the headers and half the body, then reset the connection
 //   truncate       send the headers and half the body, then close the connection cleanly
@@ -254,6 +255,7 @@ void serve(int fd) {
     log_request(method, path, range);
   }
   if (fault == "404") return send_status(fd, 404, "Not Found");
+  if (fault == "410") return send_status(fd, 410, "Gone");
   if (fault == "500") return send_status(fd, 500, "Internal Server Error");
   if (send_hostile(fd, fault)) return;
   if (path.find("..") != std::string::npos) return send_status(fd, 400, "Bad Request");

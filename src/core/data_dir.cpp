@@ -1,9 +1,10 @@
-#include "util/data_dir.h"
+#include "core/data_dir.h"
 
 #include <unistd.h>
 
 #include <vector>
 
+#include "core/settings_table.h"
 #include "util/file_system.h"
 
 namespace cudaenv {
@@ -30,7 +31,7 @@ fs::path install_prefix(const fs::path& self) {
 }  // namespace
 
 static Result<fs::path> manifests_dir(const EnvMap& env) {
-  if (auto dir = env_get(env, "CUDAENV_MANIFESTS_DIR"); dir && !dir->empty()) return fs::path(*dir);
+  if (Setting dir = env_setting(kManifestsDirSetting, env); !dir.value.empty()) return fs::path(dir.value);
   std::vector<fs::path> candidates;
   if (auto self = running_program()) candidates.push_back(install_prefix(*self) / "share/cudaenv/manifests");
   candidates.push_back(CUDAENV_SOURCE_MANIFESTS_DIR);
