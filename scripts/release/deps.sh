@@ -3,8 +3,9 @@
 # change here rebuilds them). Each build_<package> runs in a copy of the unpacked source with:
 #   PREFIX  where it installs (headers, lib/*.a)        TRIPLE  x86_64-linux-gnu, aarch64-linux-gnu
 #   CC CXX AR RANLIB  zig wrappers for glibc 2.28        JOBS    make's -j
-# The order matters: each library finds those before it in PREFIX.
-DEPS_PACKAGES=(zlib xz-utils nettle openssl curl libarchive libisal)
+# The order matters: each library finds those before it in PREFIX, and a library's cache key holds
+# the keys of those before it, so one added last rebuilds nothing else.
+DEPS_PACKAGES=(zlib xz-utils nettle openssl curl libarchive libisal elfutils)
 # Each comes from the build host's Debian release (and its -updates), at its newest version there,
 # but liblzma from Debian 13 (that suite alone): from xz-utils 5.6 on, its LZMA decoder spends
 # about 0.65 of 5.4's CPU on NVIDIA's archives, and an install on few cores is decode-bound
@@ -90,4 +91,17 @@ build_libisal() {
   autotools_static
   make -j"$JOBS" libisal.la >/dev/null
   make install-libLTLIBRARIES install-nobase_includeHEADERS install-pkgincludeHEADERS >/dev/null
+}
+
+# libelf only (src/extensions reads ELF files with it): no libdw, tools or debuginfod. It needs
+# zlib alone (compressed sections); bzip2 and xz are libdwfl's, zstd only another compression of
+# sections, and glibc has the argp, fts and obstack configure asks for. Debian's patch drops
+# -Werror from config/eu.am, but the Makefile.in files are not regenerated (maintainer mode is
+# off), so -Wno-error after it does the same: elfutils is built with gcc, and a newer clang may
+# warn where gcc does not.
+build_elfutils() {
+  CFLAGS="-g -O2 -Wno-error" autotools_static --disable-libdebuginfod --disable-debuginfod --without-bzlib \
+    --without-lzma --without-zstd --disable-nls
+  make -j"$JOBS" -C libelf libelf.a >/dev/null
+  make -C libelf install-libLIBRARIES install-includeHEADERS >/dev/null  # libelf.h, gelf.h, nlist.h
 }
