@@ -85,12 +85,38 @@ build_libarchive() {
 }
 
 # ISA-L's inflate (igzip), the install's one inflate for wheels and .tar.gz. Its x86_64 code is
-# nasm assembly (the release packages name nasm); its aarch64 code is assembled by CC.
+# nasm assembly (the release packages name nasm). Its aarch64 code is written for GNU as, which
+# Debian's gcc build uses: clang's integrated assembler refuses register widths GNU as takes
+# (`uxtw w, w`; an x register extended with uxtw). So for aarch64 the assembly goes through
+# ccas-gnu-as, made here: CC preprocesses it (-E, as ISA-L's Makefile.am has CC do), binutils'
+# aarch64-linux-gnu-as assembles it (binutils-aarch64-linux-gnu, a release package), and lld
+# links its objects as any other. Makefile.am sets CCAS itself; make's command line overrides it.
 build_libisal() {
   ./autogen.sh >/dev/null 2>&1
   autotools_static
-  make -j"$JOBS" libisal.la >/dev/null
-  make install-libLTLIBRARIES install-nobase_includeHEADERS install-pkgincludeHEADERS >/dev/null
+  local ccas=()
+  if [ "$TRIPLE" = aarch64-linux-gnu ]; then
+    cat >ccas-gnu-as <<EOF
+#!/bin/sh
+# ccas-gnu-as ARGS... -c -o OBJECT SOURCE.S: CC -E ARGS... SOURCE.S, then GNU as into OBJECT.
+object= next=
+for arg do
+  shift
+  if [ "\$next" = o ]; then object=\$arg next=; continue; fi
+  case \$arg in
+    -c) ;;
+    -o) next=o ;;
+    *) set -- "\$@" "\$arg" ;;
+  esac
+done
+"$CC" -Wno-unused-command-line-argument -E "\$@" -o "\$object.s" &&
+  aarch64-linux-gnu-as -o "\$object" "\$object.s" && rm -f "\$object.s"
+EOF
+    chmod +x ccas-gnu-as
+    ccas=(CCAS="$PWD/ccas-gnu-as -D__ASSEMBLY__")
+  fi
+  make -j"$JOBS" libisal.la "${ccas[@]}" >/dev/null
+  make install-libLTLIBRARIES install-nobase_includeHEADERS install-pkgincludeHEADERS "${ccas[@]}" >/dev/null
 }
 
 # libelf only (src/extensions reads ELF files with it): no libdw, tools or debuginfod. It needs
