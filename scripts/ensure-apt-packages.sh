@@ -4,7 +4,8 @@
 #   build  what building cudaenv needs (install.sh)
 #   test   what the test suites need on top (test.sh): Catch2, the shells, pseudo-terminals,
 #          the loopback servers and tools the integration scripts drive
-#   release       what scripts/release.sh needs: apt-get source, readelf, twine
+#   release       what scripts/release.sh needs: apt-get source, readelf, twine, nasm (ISA-L's
+#                 x86_64 code), aarch64's binutils (strip, and as for ISA-L's aarch64 code)
 #   release-test  what the release suites (tests/release) need on top: a Debian chroot, qemu
 #                 (the aarch64 glibc is installed in the chroot)
 set -euo pipefail
