@@ -91,6 +91,9 @@ build_libarchive() {
 # ccas-gnu-as, made here: CC preprocesses it (-E, as ISA-L's Makefile.am has CC do), binutils'
 # aarch64-linux-gnu-as assembles it (binutils-aarch64-linux-gnu, a release package), and lld
 # links its objects as any other. Makefile.am sets CCAS itself; make's command line overrides it.
+# One change to the objects: .rodata.cst16 loses SHF_MERGE (objcopy). lld splits a mergeable
+# section into its 16-byte entries and may reorder them, while adler32_neon reads a 32-byte table
+# from one: with SHF_MERGE its sums came out wrong under qemu (Debian's build links with GNU ld).
 build_libisal() {
   ./autogen.sh >/dev/null 2>&1
   autotools_static
@@ -110,7 +113,9 @@ for arg do
   esac
 done
 "$CC" -Wno-unused-command-line-argument -E "\$@" -o "\$object.s" &&
-  aarch64-linux-gnu-as -o "\$object" "\$object.s" && rm -f "\$object.s"
+  aarch64-linux-gnu-as -o "\$object" "\$object.s" &&
+  aarch64-linux-gnu-objcopy --set-section-flags .rodata.cst16=alloc,load,readonly,data,contents "\$object" &&
+  rm -f "\$object.s"
 EOF
     chmod +x ccas-gnu-as
     ccas=(CCAS="$PWD/ccas-gnu-as -D__ASSEMBLY__")
