@@ -48,7 +48,8 @@ left_running() {
   local environ pid
   for environ in /proc/[0-9]*/environ; do
     pid=${environ#/proc/} && pid=${pid%/environ}
-    { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qx "HANG_MARK=$WORK" && alive "$pid" && echo "$pid"
+    { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qx "HANG_MARK=$WORK" && alive "$pid" &&
+      echo "$pid: $({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null)"  # what it is, should CI find one
   done
 }
 HANG_MARK=$WORK FAKE_CUDA_MODE=hang doctor --timeout 3
