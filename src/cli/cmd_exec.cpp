@@ -20,6 +20,7 @@
 #include "torch/selection_extras.h"
 #include "util/environment.h"
 #include "util/output.h"
+#include "util/process.h"
 #include "util/strings.h"
 
 namespace cudaenv {
@@ -70,8 +71,7 @@ Result<int> run_exec(const Session& session, const std::string& cuda, const std:
   std::vector<char*> envp = c_string_array(env_strings);
   std::fflush(stdout);
   ::execve(program.c_str(), argv.data(), envp.data());
-  ErrorKind kind = errno == ENOENT ? ErrorKind::program_not_found : ErrorKind::program_not_runnable;
-  return make_error("cannot run " + program.string() + ": " + std::strerror(errno), "", kind);
+  return exec_failure(program.string(), errno);
 }
 
 ShellDialect dialect_for(const std::string& shell, const EnvMap& env) {

@@ -19,6 +19,7 @@
 #include "core/recorded_file_system.h"
 #include "core/toolkit_env.h"
 #include "store/rehash.h"
+#include "util/process.h"
 #include "util/strings.h"
 #include "util/working_dir.h"
 
@@ -137,8 +138,7 @@ Result<int> run_shim(const std::string& record_path, const fs::path& shim, std::
   }
   std::vector<char*> argv = c_string_array(command);
   replay_run(record.get(), argv.data(), environ);
-  return make_error("cannot run " + program_path + ": " + std::strerror(errno), "",
-                    errno == ENOENT ? ErrorKind::program_not_found : ErrorKind::program_not_runnable);
+  return exec_failure(program_path, errno);
 }
 
 struct ShimOptions {

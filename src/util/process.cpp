@@ -141,6 +141,11 @@ Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chr
   return output;
 }
 
+Error exec_failure(const std::string& program, int error_number) {
+  return make_error("cannot run " + program + ": " + std::strerror(error_number), "",
+                    error_number == ENOENT ? ErrorKind::program_not_found : ErrorKind::program_not_runnable);
+}
+
 unsigned usable_cores() {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -27,6 +27,10 @@ struct ProcessOutput {
 Result<ProcessOutput> run_capture(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                                   const EnvMap* env = nullptr);
 
+// The error after an exec of `program` failed with `error_number` (errno): not found (127) or
+// found but not runnable (126), as a shell says.
+Error exec_failure(const std::string& program, int error_number);
+
 // The cores this process may run on (its CPU affinity, which taskset and container cpusets
 // narrow), at least 1; std::thread::hardware_concurrency counts every online core instead.
 unsigned usable_cores();

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <string>
+
 #include "support/memory_file_system.h"
 #include "util/process.h"
 
@@ -17,4 +21,12 @@ TEST_CASE("memory_available: MemAvailable of /proc/meminfo under the machine's r
   CHECK_FALSE(memory_available(fs, "/unit"));
   fs.file("/huge/proc/meminfo", "MemAvailable:   99999999999999999999 kB\n");
   CHECK_FALSE(memory_available(fs, "/huge"));
+}
+
+TEST_CASE("process: a failed exec is not found (127) or not runnable (126), naming the program") {
+  Error missing = exec_failure("/opt/x/nvcc", ENOENT);
+  CHECK(missing.kind == ErrorKind::program_not_found);
+  CHECK(missing.message == "cannot run /opt/x/nvcc: " + std::string(std::strerror(ENOENT)));
+  CHECK(exec_failure("/opt/x/nvcc", EACCES).kind == ErrorKind::program_not_runnable);
+  CHECK(exec_failure("/opt/x/nvcc", ENOEXEC).kind == ErrorKind::program_not_runnable);
 }
