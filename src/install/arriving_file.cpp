@@ -26,7 +26,7 @@ void ArrivingFile::arrived(std::uint64_t size) {
   std::lock_guard lock(mutex_);
   if (size <= arrived_) return;
   arrived_ = size;
-  changed_.notify_all();
+  if (wake_at_ != 0 && arrived_ >= wake_at_) changed_.notify_all();
 }
 
 void ArrivingFile::verified() {
@@ -75,8 +75,15 @@ Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
     lock.unlock();
     if (turns_) turns_->lend();
     lock.lock();
+    // arrived() wakes the reader only once what it waits for is there: a wake per piece costs a
+    // futex call and a switch for nothing (the futex calls outnumbered the pieces 2 to 1).
     auto batch = [&] { return error_ || stopped_ || (begun_ && (arrived_ - read_ >= kWakeBytes || verified_)); };
-    if (!changed_.wait_for(lock, kWakeAfter, batch)) changed_.wait(lock, ready);
+    wake_at_ = read_ + kWakeBytes;
+    if (!changed_.wait_for(lock, kWakeAfter, batch)) {
+      wake_at_ = read_ + 1;
+      changed_.wait(lock, ready);
+    }
+    wake_at_ = 0;
     lock.unlock();
     if (turns_ && !turns_->take_back()) return stopped();
     lock.lock();

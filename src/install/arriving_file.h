@@ -50,6 +50,7 @@ class ArrivingFile : public ByteSource {
   bool begun_ = false;
   std::uint64_t arrived_ = 0;
   std::uint64_t read_ = 0;
+  std::uint64_t wake_at_ = 0;  // while the reader waits: the arrived_ that wakes it
   bool verified_ = false;
   bool stopped_ = false;
   std::optional<Error> error_;
