@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <future>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -473,18 +474,32 @@ Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const 
   return staging;
 }
 
-Status commit(const fs::path& staging, const Prepared& prepared, const InstallPlan& plan) {
+Status commit(const fs::path& staging, const Prepared& prepared) {
   Status moved = move_into_place(staging, prepared.target);
-  if (!moved) {
-    remove_tree(staging);
-    return moved;
-  }
-  if (!prepared.effective.keep_downloads) {
+  if (!moved) remove_tree(staging);
+  return moved;
+}
+
+// Once committed, the downloads are of no more use (a failed install keeps them, to resume).
+// Freeing 1.3 GB of wheels took most of the time after the commit, so two threads share it, the
+// largest first, beside `meanwhile` (the shims' rebuild).
+Status remove_downloads_while(const Prepared& prepared, const InstallPlan& plan, const std::function<Status()>& meanwhile) {
+  if (prepared.effective.keep_downloads) return meanwhile();
+  std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
+  std::sort(jobs.begin(), jobs.end(), [](const DownloadJob& a, const DownloadJob& b) { return a.archive.size > b.archive.size; });
+  std::atomic<size_t> next{0};
+  auto remove_some = [&] {
     std::error_code ec;
-    for (const DownloadJob& job : download_jobs(plan, prepared.cache)) fs::remove(job.destination, ec);
-    fs::remove(prepared.cache, ec);  // only when empty
-  }
-  return ok_status();
+    for (size_t i; (i = next++) < jobs.size();) fs::remove(jobs[i].destination, ec);
+  };
+  auto first = std::async(std::launch::async, remove_some);
+  auto second = std::async(std::launch::async, remove_some);
+  Status status = meanwhile();
+  first.get();
+  second.get();
+  std::error_code ec;
+  fs::remove(prepared.cache, ec);  // only when empty
+  return status;
 }
 
 }  // namespace
@@ -504,8 +519,8 @@ Result<InstallResult> install_release(const Layout& layout, const ProfileCatalog
   const std::function<bool()>& interrupted = interrupts.interrupted;
   CUDAENV_TRY_ASSIGN(auto plan, plan_files(prepared.effective, interrupted));
   CUDAENV_TRY_ASSIGN(auto staging, stage(plan, prepared, fetch, progress, interrupted));
-  CUDAENV_TRY(commit(staging, prepared, plan));
-  Status rehashed = rehash();
+  CUDAENV_TRY(commit(staging, prepared));
+  Status rehashed = remove_downloads_while(prepared, plan, rehash);
   if (!rehashed)
     progress.note("warning: CUDA " + request.label + " is installed but the shims were not rebuilt: " + rehashed.error().message +
                   " (run `cudaenv rehash`)");
