@@ -32,7 +32,9 @@
 #           wheels are fetched once from PyPI with `cudaenv install --keep-downloads` into
 #           E2E_CACHE/cudaenv-cache (E2E_CACHE: CUDAENV_E2E_CACHE, default /var/cache/cudaenv-e2e).
 #           ROUNDS interleaved rounds, the order alternating; per round cudaenv / uv. UV_PROFILE=1
-#           adds one unthrottled install of CUDAENV (and BEFORE) under perf record, as SETS=profile.
+#           adds one unthrottled install of CUDAENV (and BEFORE) under perf record, as SETS=profile;
+#           UV_SYSCALLS=1 one of CUDAENV, BEFORE and uv each under `strace -c -f`: their system
+#           calls, the most frequent first.
 #   resume  what resuming costs: cuda13 at 40 MB/s, the install killed (kill -9) when half of the
 #           download time has passed, then run again: it resumes each cut archive with a Range
 #           request and unpacks the bytes already on disk again while the rest arrives. Its time
@@ -102,8 +104,8 @@ start_mirror() {  # ROOT MB_PER_S: serve ROOT over one link of that speed; sets 
   URL="http://127.0.0.1:$(cat "$WORK/port")/"
 }
 
-# Runs a command, its output thrown away; prints "WALL PEAK_RSS_KB CPU": seconds, kB, seconds of
-# user and system time (its children's included). UNDER, an array, is a command it runs under
+# Runs a command, its output thrown away; prints "WALL PEAK_RSS_KB CPU SYSTEM": seconds, kB,
+# seconds of user and system time, and of system time alone (its children's included). UNDER, an array, is a command it runs under
 # (perf record, for SETS=profile).
 UNDER=()
 timed() {
@@ -112,7 +114,7 @@ timed() {
     cat "$WORK/stderr" >&2
     exit 1
   }
-  awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$WORK/time.txt"
+  awk '{ printf "%s %s %.2f %.2f\n", $1, $2, $3 + $4, $4 }' "$WORK/time.txt"
 }
 
 # The archives of a fixture, largest first.
@@ -156,9 +158,9 @@ install() {  # CUDAENV ARGS...: a fresh install into an empty root (and cache)
 installs_of_round() {  # ROUND INSTALL_ARGS...
   local round=$1
   shift
-  if [ -n "$BEFORE" ] && [ $((round % 2)) -eq 0 ]; then read -r b b_rss b_cpu <<<"$(install "$BEFORE" "$@")"; fi
-  read -r c rss c_cpu <<<"$(install "$CUDAENV" "$@")"
-  if [ -n "$BEFORE" ] && [ $((round % 2)) -eq 1 ]; then read -r b b_rss b_cpu <<<"$(install "$BEFORE" "$@")"; fi
+  if [ -n "$BEFORE" ] && [ $((round % 2)) -eq 0 ]; then read -r b b_rss b_cpu _ <<<"$(install "$BEFORE" "$@")"; fi
+  read -r c rss c_cpu _ <<<"$(install "$CUDAENV" "$@")"
+  if [ -n "$BEFORE" ] && [ $((round % 2)) -eq 1 ]; then read -r b b_rss b_cpu _ <<<"$(install "$BEFORE" "$@")"; fi
 }
 
 report() {  # WHAT ratios...: "median (spread min-max)"
@@ -181,9 +183,9 @@ measure() {  # NAME ROOT EXT ROUNDS FLOORS INSTALL_ARGS...
     d=0 x=0 x_cpu=0 u=0 u_cpu=0 t=0 t_cpu=0
     [ $((round % 2)) -eq 0 ] && installs_of_round "$round" "$@"
     read -r d _ <<<"$(download_floor "$root" "$ext")"
-    case " $floors " in *" decode "*) read -r x _ x_cpu <<<"$(decode_floor "$root")" ;; esac
-    case " $floors " in *" unpack "*) read -r u _ u_cpu <<<"$(unpack_floor "$root")" ;; esac
-    case " $floors " in *" tar "*) read -r t _ t_cpu <<<"$(unpack_floor "$root" "tar -xJ")" ;; esac
+    case " $floors " in *" decode "*) read -r x _ x_cpu _ <<<"$(decode_floor "$root")" ;; esac
+    case " $floors " in *" unpack "*) read -r u _ u_cpu _ <<<"$(unpack_floor "$root")" ;; esac
+    case " $floors " in *" tar "*) read -r t _ t_cpu _ <<<"$(unpack_floor "$root" "tar -xJ")" ;; esac
     [ $((round % 2)) -eq 1 ] && installs_of_round "$round" "$@"
     floor=$(larger "$d" "$x")
     installs+=("$c") downloads+=("$d") decodes+=("$x") ratios+=("$(ratio "$c" "$floor")")
@@ -266,48 +268,70 @@ real_wheels() {
   touch "$REAL_WHEELS/complete"
 }
 
+# The requirements of the wheels in ROOT/files, name==version from each file name.
+wheel_requirements() {  # ROOT
+  for wheel in "$1"/files/nvidia_*.whl; do
+    wheel=$(basename "$wheel")
+    echo "$(echo "$wheel" | cut -d- -f1)==$(echo "$wheel" | cut -d- -f2)"
+  done
+}
+
+# uv installs the wheels of the fixture at UV_ROOT from the index at URL into an empty target,
+# with a cold cache; prints what timed prints.
+uv_install() {
+  rm -rf "$WORK/uv-target" "$WORK/uv-cache"
+  local requirements
+  mapfile -t requirements < <(wheel_requirements "$UV_ROOT")
+  timed "$UV" pip install --quiet --no-deps --python python3 --cache-dir "$WORK/uv-cache" \
+    --index-url "${URL}simple" --target "$WORK/uv-target" "${requirements[@]}"
+}
+
+# The system calls `strace -c -f` counted, the most frequent first.
+syscall_counts() {  # TITLE STRACE_SUMMARY
+  printf '%s: system calls (strace -c -f)\n' "$1"
+  awk '$1 ~ /^[0-9.]+$/ && NF >= 5 { printf "  %-14s %8d%s\n", $NF, $4, (NF == 6 ? " (" $5 " failed)" : "") }' "$2" |
+    sort -k2,2nr | head -14
+}
+
 # cudaenv against uv on the same wheels from the loopback index at URL, ROUNDS interleaved rounds
 # (BEFORE, where set, in the same rounds).
 measure_uv() {  # NAME ROOT
-  local name=$1 root=$2 round c rss c_cpu u u_rss u_cpu b b_rss b_cpu peak=0 u_peak=0 b_peak=0 side
-  local installs=() uvs=() ratios=() cpu_installs=() cpu_uvs=() requirements=() befores=() before_ratios=()
+  local name=$1 root=$2 round c rss c_cpu c_sys u u_rss u_cpu u_sys b b_rss b_cpu b_sys peak=0 u_peak=0 b_peak=0 side
+  local installs=() uvs=() ratios=() cpu_installs=() cpu_uvs=() sys_installs=() sys_uvs=() requirements=() befores=() before_ratios=()
   cat "$root"/files/*.whl >/dev/null  # in the page cache, for every side alike
-  for wheel in "$root"/files/nvidia_*.whl; do  # name==version, from the wheel's file name
-    wheel=$(basename "$wheel")
-    requirements+=("$(echo "$wheel" | cut -d- -f1)==$(echo "$wheel" | cut -d- -f2)")
-  done
+  mapfile -t requirements < <(wheel_requirements "$root")
   local sides=(cudaenv uv)
   [ -z "$BEFORE" ] || sides+=(before)
   for round in $(seq "$ROUNDS"); do
     # Each round starts with another side, so that a drift in the machine's speed favours none.
     for side in "${sides[@]:$((round % ${#sides[@]}))}" "${sides[@]:0:$((round % ${#sides[@]}))}"; do
       case $side in
-        cudaenv) read -r c rss c_cpu <<<"$(install "$CUDAENV" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch)" ;;
-        before) read -r b b_rss b_cpu <<<"$(install "$BEFORE" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch)" ;;
+        cudaenv) read -r c rss c_cpu c_sys <<<"$(install "$CUDAENV" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch)" ;;
+        before) read -r b b_rss b_cpu b_sys <<<"$(install "$BEFORE" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch)" ;;
         uv)
-          rm -rf "$WORK/uv-target" "$WORK/uv-cache"
-          read -r u u_rss u_cpu <<<"$(timed "$UV" pip install --quiet --no-deps --python python3 --cache-dir "$WORK/uv-cache" \
-            --index-url "${URL}simple" --target "$WORK/uv-target" "${requirements[@]}")" ;;
+          read -r u u_rss u_cpu u_sys <<<"$(uv_install)" ;;
       esac
       rm -rf "$WORK/uv-target" "$WORK/uv-cache" "$WORK/root"
     done
-    installs+=("$c") uvs+=("$u") ratios+=("$(ratio "$c" "$u")") cpu_installs+=("$c_cpu") cpu_uvs+=("$u_cpu")
+    installs+=("$c") uvs+=("$u") ratios+=("$(ratio "$c" "$u")") cpu_installs+=("$c_cpu") cpu_uvs+=("$u_cpu") sys_installs+=("$c_sys") sys_uvs+=("$u_sys")
     [ "$rss" -gt "$peak" ] && peak=$rss
     [ "$u_rss" -gt "$u_peak" ] && u_peak=$u_rss
-    printf '  %s round %d: cudaenv %.2f s (CPU %.2f s, peak RSS %.1f MiB), uv %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f\n' \
-      "$name" "$round" "$c" "$c_cpu" "$(echo "$rss / 1024" | bc -l)" "$u" "$u_cpu" "$(echo "$u_rss / 1024" | bc -l)" "${ratios[-1]}"
+    printf '  %s round %d: cudaenv %.2f s (CPU %.2f s, system %.2f s, peak RSS %.1f MiB), uv %.2f s (CPU %.2f s, system %.2f s, peak RSS %.1f MiB): %.3f\n' \
+      "$name" "$round" "$c" "$c_cpu" "$c_sys" "$(echo "$rss / 1024" | bc -l)" "$u" "$u_cpu" "$u_sys" "$(echo "$u_rss / 1024" | bc -l)" "${ratios[-1]}"
     if [ -n "$BEFORE" ]; then
       befores+=("$b") before_ratios+=("$(ratio "$b" "$u")")
       [ "$b_rss" -gt "$b_peak" ] && b_peak=$b_rss
-      printf '    before: %.2f s (CPU %.2f s, peak RSS %.1f MiB): %.3f\n' "$b" "$b_cpu" "$(echo "$b_rss / 1024" | bc -l)" "${before_ratios[-1]}"
+      printf '    before: %.2f s (CPU %.2f s, system %.2f s, peak RSS %.1f MiB): %.3f\n' "$b" "$b_cpu" "$b_sys" "$(echo "$b_rss / 1024" | bc -l)" "${before_ratios[-1]}"
     fi
   done
   printf '%s: %d wheels, %.1f MB, %d rounds (medians)\n' "$name" "${#requirements[@]}" \
     "$(echo "$(du -cbL "$root"/files/nvidia_*.whl | tail -1 | cut -f1) / 1000000" | bc -l)" "$ROUNDS"
-  printf '  cudaenv install: %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$(median "${installs[@]}")" \
-    "$(minimum "${installs[@]}")" "$(maximum "${installs[@]}")" "$(median "${cpu_installs[@]}")" "$(echo "$peak / 1024" | bc -l)"
-  printf '  uv pip install --no-deps --target: %.2f s (rounds %.2f-%.2f), CPU %.2f s, peak RSS %.1f MiB\n' "$(median "${uvs[@]}")" \
-    "$(minimum "${uvs[@]}")" "$(maximum "${uvs[@]}")" "$(median "${cpu_uvs[@]}")" "$(echo "$u_peak / 1024" | bc -l)"
+  printf '  cudaenv install: %.2f s (rounds %.2f-%.2f), CPU %.2f s (system %.2f s), peak RSS %.1f MiB\n' "$(median "${installs[@]}")" \
+    "$(minimum "${installs[@]}")" "$(maximum "${installs[@]}")" "$(median "${cpu_installs[@]}")" "$(median "${sys_installs[@]}")" \
+    "$(echo "$peak / 1024" | bc -l)"
+  printf '  uv pip install --no-deps --target: %.2f s (rounds %.2f-%.2f), CPU %.2f s (system %.2f s), peak RSS %.1f MiB\n' \
+    "$(median "${uvs[@]}")" "$(minimum "${uvs[@]}")" "$(maximum "${uvs[@]}")" "$(median "${cpu_uvs[@]}")" "$(median "${sys_uvs[@]}")" \
+    "$(echo "$u_peak / 1024" | bc -l)"
   report "ratio cudaenv / uv (per round; goal <= 1.0)" "${ratios[@]}"
   if [ -n "$BEFORE" ]; then
     printf '  before (%s): %.2f s (rounds %.2f-%.2f), peak RSS %.1f MiB\n' "$BEFORE" "$(median "${befores[@]}")" \
@@ -325,7 +349,7 @@ measure_resume() {  # ROOT INSTALL_ARGS...
   total=$(du -cb $(archives_of "$root" tar.xz) | tail -1 | cut -f1)
   half=$(echo "$total / 2 / 40000000" | bc -l)
   for round in $(seq "$ROUNDS"); do
-    read -r whole_wall _ whole <<<"$(install "$CUDAENV" "$@")"
+    read -r whole_wall _ whole _ <<<"$(install "$CUDAENV" "$@")"
     rm -rf "$WORK/root"
     CUDAENV_ROOT="$WORK/root" NO_COLOR=1 "$CUDAENV" install "$@" --platform linux-x86_64 >/dev/null 2>&1 &
     local pid=$!
@@ -392,8 +416,9 @@ for set in $SETS; do
       printf 'uv: %s\n' "$("$UV" --version)"
       real_wheels
       [ -e "$FIXTURES/uv-$UV_LABEL/complete" ] || { rm -rf "${FIXTURES:?}/uv-$UV_LABEL"; python3 "$HERE/install_fixture.py" real "$FIXTURES/uv-$UV_LABEL" "$REAL_WHEELS"; }
+      UV_ROOT="$FIXTURES/uv-$UV_LABEL"
       for rate in ${UV_RATES:-0 100}; do
-        start_mirror "$FIXTURES/uv-$UV_LABEL" "$rate"
+        start_mirror "$UV_ROOT" "$rate"
         measure_uv "torch profile of $UV_LABEL, NVIDIA's wheels, $([ "$rate" = 0 ] && echo unthrottled || echo "at $rate MB/s")" \
           "$FIXTURES/uv-$UV_LABEL"
       done
@@ -407,6 +432,20 @@ for set in $SETS; do
           UNDER=()
           perf_shares "$side (${!side}), the wheels unthrottled" "$WORK/$side.data"
         done
+      fi
+      if [ "${UV_SYSCALLS:-0}" = 1 ]; then
+        start_mirror "$FIXTURES/uv-$UV_LABEL" 0
+        for side in CUDAENV BEFORE; do
+          [ -n "${!side}" ] || continue
+          UNDER=(strace -c -f -o "$WORK/strace.txt" --)
+          install "${!side}" "$UV_LABEL" --source pypi --index-url "${URL}simple" --profile torch >/dev/null
+          syscall_counts "$side (${!side}), the wheels unthrottled" "$WORK/strace.txt"
+        done
+        UNDER=(strace -c -f -o "$WORK/strace.txt" --)
+        uv_install >/dev/null
+        syscall_counts "uv, the same wheels" "$WORK/strace.txt"
+        UNDER=()
+        rm -rf "$WORK/uv-target" "$WORK/uv-cache" "$WORK/root"
       fi ;;
     resume)
       fixture redist cuda13 13.0.48 cuda13
