@@ -58,7 +58,7 @@ bool ArrivingFile::wait_begun() {
 }
 
 // A reader that had to wait is woken for a batch of bytes, or after a while for what is there,
-// not for each 16 kB piece the network hands over: waking takes a core back from another
+// not for each write the downloader makes: waking takes a core back from another
 // archive's extraction (CoreSlots), and a switch per piece cost both decoders their caches (a
 // 2 GB install spent half again the CPU). The batch is below the backlog at which the download
 // pauses (downloader.cpp), so a reader never waits on its own transfer.
@@ -75,8 +75,8 @@ Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
     lock.unlock();
     if (turns_) turns_->lend();
     lock.lock();
-    // arrived() wakes the reader only once what it waits for is there: a wake per piece costs a
-    // futex call and a switch for nothing (the futex calls outnumbered the pieces 2 to 1).
+    // arrived() wakes the reader only once what it waits for is there: a wake per write cost a
+    // futex call and a switch for nothing (113k futex calls in one install of 15 wheels).
     auto batch = [&] { return error_ || stopped_ || (begun_ && (arrived_ - read_ >= kWakeBytes || verified_)); };
     wake_at_ = read_ + kWakeBytes;
     if (!changed_.wait_for(lock, kWakeAfter, batch)) {
