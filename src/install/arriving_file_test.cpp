@@ -96,3 +96,29 @@ TEST_CASE("arriving file: a hook that says stop ends the read") {
   std::uint8_t byte = 0;
   CHECK_FALSE(file.read({&byte, 1}));
 }
+
+TEST_CASE("arriving file: a reader waiting for a batch gets fewer bytes once its wait for the batch ran out") {
+  // arrived() wakes a waiting reader only when what it waits for is there: first a batch
+  // (1 MiB), then, after 50 ms, any byte. Bytes that come long after the first wait must still
+  // wake it, and a batch that comes at once must too.
+  PartFile part;
+  ArrivingFile file;
+  file.begin(part.path, 0);
+  std::thread late([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    part.write("abc");
+    file.arrived(3);
+  });
+  CHECK(read_some(file, 100) == "abc");
+  late.join();
+
+  std::string batch(1 << 20, 'x');
+  std::thread soon([&] {
+    part.write(batch);
+    file.arrived(3 + batch.size());
+  });
+  std::string got;
+  while (got.size() < batch.size()) got += read_some(file, batch.size() - got.size());
+  soon.join();
+  CHECK(got == batch);
+}
