@@ -26,7 +26,7 @@ TEST_CASE("hook state: what the user changed since the hook is theirs, and a lis
   CHECK(without_hook_changes(env) == EnvMap{{"PATH", "/usr/bin"}, {"CUDA_HOME", "/mine"}});
 }
 
-TEST_CASE("hook state: a state reads back as written, escapes included; a garbled one owns nothing") {
+TEST_CASE("hook state: a state reads back as written, escapes included, a garbled one owns nothing") {
   HookState state{"12.4 (set by /p/cuda.toml)", "k", {{"PATH", "/a\tb\\c\nd"}}, {{"X", "v", std::nullopt}, {"Y", "1", "0"}}};
   HookState again = parse_state(format_state(state));
   CHECK(again.announced == state.announced);

@@ -345,7 +345,7 @@ TEST_CASE("selection: an exact lookup finds what the listing finds, in both root
   CHECK_THAT(gone.error().message, Catch::Contains("which has no bin/ folder any more"));
 }
 
-TEST_CASE("a failed selection keeps its request; a broken cuda.toml leaves none") {
+TEST_CASE("a failed selection keeps its request, a broken cuda.toml leaves none") {
   MemoryFileSystem fs = machine();
   SelectionOutcome missing = select_or_fail(fs, {{"CUDAENV_VERSION", "12.7"}}, "/home/u", kLayout, ToolkitIndex(fs, kLayout));
   const auto* failed = std::get_if<FailedSelection>(&missing);

@@ -106,7 +106,7 @@ TEST_CASE("the other C++ ABI: the symbol, torch's ABI, and the wheel that fits w
   CHECK_FALSE(std::any_of(findings.begin(), findings.end(), [](const Finding& x) { return x.id == "extensions"; }));
 }
 
-TEST_CASE("built for another torch: names that torch; no wheel, so the rebuild of issue 36 1e") {
+TEST_CASE("built for another torch: names that torch, no wheel, so the rebuild of issue 36 1e") {
   Probes p = machine();
   ExtensionModule so = module(kFlashSo);
   so.missing_symbols = MissingSymbols{"at::_ops::empty_memory_format::call(c10::ArrayRef<c10::SymInt>)", 1, false};
@@ -209,7 +209,7 @@ TEST_CASE("doctor's fix and torch --with give the same answer for the same packa
   CHECK(f.fixes.at(0).find(with.requirement) != std::string::npos);
 }
 
-TEST_CASE("a scan that did not run says why only where torch is there; unreadable files are a warning") {
+TEST_CASE("a scan that did not run says why only where torch is there, unreadable files are a warning") {
   Probes p = machine();
   p.extensions = ExtensionScan{};
   p.extensions.skipped = "the Python probe timed out";

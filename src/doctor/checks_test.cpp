@@ -329,7 +329,7 @@ TEST_CASE("doctor: GPUs the toolkit cannot build for: too new and dropped") {
   CHECK(found[1].fixes == std::vector<std::string>{"cudaenv install 12.9 && cudaenv use 12.9"});
 }
 
-TEST_CASE("doctor: torch arch list: same major and lower minor runs; sm_90a only on 9.0; PTX covers newer") {
+TEST_CASE("doctor: torch arch list: same major and lower minor runs, sm_90a only on 9.0, PTX covers newer") {
   Probes p = consistent();
   p.python.arch_list = {"sm_80", "sm_90a"};
   p.driver.gpus = {Gpu{"RTX 4090", cc("8.9")}, Gpu{"H100", cc("9.0")}, Gpu{"B200", cc("10.0")}};

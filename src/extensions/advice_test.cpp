@@ -137,7 +137,7 @@ TEST_CASE("a PyPI release that requires another torch is built, and says which t
   CHECK(bnb.requirement == "bitsandbytes");
 }
 
-TEST_CASE("a source-only package is built; a CPU torch cannot build a CUDA extension") {
+TEST_CASE("a source-only package is built, a CPU torch cannot build a CUDA extension") {
   ExtensionAdvice apex = advise_named(request("apex"), h100(), {});
   CHECK(apex.why == "apex publishes no wheels: a source build");
   CHECK(render_build("pip", *apex.build) ==

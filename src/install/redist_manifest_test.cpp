@@ -150,7 +150,7 @@ TEST_CASE("manifests with wrong JSON types are errors naming the file and the JS
   }
 }
 
-TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver and nsight items") {
+TEST_CASE("profiles: 13.x minimal adds crt and libnvvm, full leaves out driver and nsight items") {
   ProfileCatalog profiles = shipped_profiles();
   auto manifest = parse_redist_manifest(fixture("13.0.0"), "13.0.0");
   REQUIRE(manifest.ok());
@@ -172,7 +172,7 @@ TEST_CASE("profiles: 13.x minimal adds crt and libnvvm; full leaves out driver a
   CHECK(unknown.error().hint.find("minimal") != std::string::npos);
 }
 
-TEST_CASE("plan: extras are added once; a missing component lists the available ones") {
+TEST_CASE("plan: extras are added once, a missing component lists the available ones") {
   ProfileCatalog profiles = shipped_profiles();
   auto manifest = parse_redist_manifest(fixture("12.1.1"), "12.1.1");
   REQUIRE(manifest.ok());
@@ -228,7 +228,7 @@ TEST_CASE("plan: a release label is a version, never a path") {
   }
 }
 
-TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3; both install with one profile") {
+TEST_CASE("roles: CCCL is cuda_cccl up to 13.2 and cccl from 13.3, both install with one profile") {
   ProfileCatalog profiles = shipped_profiles();
   CHECK(profiles.alternatives("cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});
   CHECK(profiles.alternatives("cuda_cccl") == std::vector<std::string>{"cuda_cccl", "cccl"});

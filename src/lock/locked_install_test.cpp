@@ -23,7 +23,8 @@ LockFile lock_file(const std::string& folder) {
 }
 
 LockedArchive nvcc_from(const std::string& folder) {
-  return LockedArchive{"cuda_nvcc", "linux-x86_64", "12.4.131", folder + kNvcc, kSha, 1, "", "", "", ""};
+  return LockedArchive{.platform = "linux-x86_64",
+                       .archive = {.name = "cuda_nvcc", .version = "12.4.131", .url = folder + kNvcc, .sha256 = kSha, .size = 1}};
 }
 
 LockUse use(const std::string& flag = "--locked") {

@@ -78,7 +78,7 @@ TEST_CASE("project lock: NCCL asks the package index it is given, whose error is
   CHECK(asked == 1);
 }
 
-TEST_CASE("project lock: a lock file is written and read back; a missing one is none", "[project_lock]") {
+TEST_CASE("project lock: a lock file is written and read back, a missing one is none", "[project_lock]") {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("cudaenv-project-lock-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto missing = read_lock_file(dir / "cuda.lock");
@@ -91,8 +91,12 @@ TEST_CASE("project lock: a lock file is written and read back; a missing one is 
   lock.platforms = {"linux-x86_64"};
   lock.source = "https://developer.download.nvidia.com/compute/cuda/redist/";
   lock.manifest_sha256 = std::string(64, 'c');
-  lock.components.push_back(LockedArchive{"cuda_nvcc", "linux-x86_64", "12.4.131", lock.source + "cuda_nvcc/x.tar.xz",
-                                          std::string(64, 'a'), 10, "", "", "", ""});
+  lock.components.push_back(LockedArchive{.platform = "linux-x86_64",
+                                          .archive = {.name = "cuda_nvcc",
+                                                      .version = "12.4.131",
+                                                      .url = lock.source + "cuda_nvcc/x.tar.xz",
+                                                      .sha256 = std::string(64, 'a'),
+                                                      .size = 10}});
   REQUIRE(write_lock_file(dir / "cuda.lock", lock).ok());
   auto read = read_lock_file(dir / "cuda.lock");
   REQUIRE(read.ok());

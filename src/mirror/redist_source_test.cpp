@@ -85,7 +85,7 @@ TEST_CASE("redist source: a command that reads the package index checks https wi
   CHECK(fetch_settings({{"PIP_CERT", "/missing.pem"}}, disk, false).ok());  // not read where no index is
 }
 
-TEST_CASE("redist source: the pypi source and NCCL read the package index; cuDNN and the redist source do not",
+TEST_CASE("redist source: the pypi source and NCCL read the package index, cuDNN and the redist source do not",
           "[redist_source]") {
   CHECK(reads_package_index(InstallSource::pypi, {}));
   CHECK(reads_package_index(InstallSource::redist, {"cudnn", "nccl@2.28"}));

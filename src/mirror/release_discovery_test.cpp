@@ -199,7 +199,7 @@ TEST_CASE("listing: hostile HTML gives an answer, never a crash") {
   }
 }
 
-TEST_CASE("discovered catalog: stubs and the 13.4.0 preview are never offered; pins come from the shipped list") {
+TEST_CASE("discovered catalog: stubs and the 13.4.0 preview are never offered, pins come from the shipped list") {
   ReleaseCatalog shipped = shipped_releases();
   std::vector<ListedRelease> listed;
   for (const std::string& label : parse_redist_listing(kNvidiaListing)) listed.push_back({label, std::nullopt});

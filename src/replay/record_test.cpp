@@ -136,7 +136,7 @@ TEST_CASE("record watches: settled only once older than a tick before the resolu
   CHECK(replay_watch_settled(&watch, 1000, 0));
 }
 
-TEST_CASE("record file: what is written reads back; any damage is refused") {
+TEST_CASE("record file: what is written reads back, any damage is refused") {
   TempDir dir;
   write(dir.path / "cuda.toml", "x");
   std::string inputs = inputs_of({"PATH=/usr/bin"});

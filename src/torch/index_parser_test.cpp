@@ -137,7 +137,7 @@ TEST_CASE("a remote page leads only to remote files, as pip") {
   CHECK(may_follow("file:///srv/simple/x/", "https://h/w.whl"));
 }
 
-TEST_CASE("snapshots round-trip through the cache file; anything else is refused") {
+TEST_CASE("snapshots round-trip through the cache file, anything else is refused") {
   TorchIndexSnapshot snapshot = snapshot_with_2_16();
   snapshot.failed_at = 2000;
   snapshot.failure = "cannot download x";

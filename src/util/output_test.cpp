@@ -87,7 +87,7 @@ TEST_CASE("wants_colour: a terminal gets colour unless NO_COLOR is set to a non-
   });
 }
 
-TEST_CASE("wants_progress_bars: on a terminal, NO_COLOR or not, unless turned off; never into a pipe") {
+TEST_CASE("wants_progress_bars: on a terminal, NO_COLOR or not, unless turned off, never into a pipe") {
   on_terminal([](std::FILE* terminal) {
     {
       ScopedNoColor set(std::string{"1"});
