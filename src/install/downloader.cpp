@@ -378,15 +378,6 @@ class Downloader {
     return n;
   }
 
-  // The transfers that use the link: a paused one waits for its extraction, and its job goes
-  // to the next archive. (Small archives of many files, cuda_cccl's 1 MB of headers, took their
-  // turn only once the large ones had arrived, and then unpacked alone at the end.)
-  size_t receiving_count() const {
-    size_t n = 0;
-    for (const Transfer& t : transfers_) n += t.active && !t.paused;
-    return n;
-  }
-
   // An archive already complete (kept with --keep-downloads, or finished before a kill)
   // is verified in place instead of fetched again.
   Status reuse_complete_file(Transfer& t) {
@@ -434,7 +425,7 @@ class Downloader {
     size_t jobs = static_cast<size_t>(std::max(1, options_.jobs));
     for (size_t i : order_) {
       Transfer& t = transfers_[i];
-      if (receiving_count() >= jobs) break;
+      if (active_count() >= jobs) break;
       if (!ready(t)) continue;
       CUDAENV_TRY(start(t));
     }
