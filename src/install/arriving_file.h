@@ -1,16 +1,22 @@
 #pragma once
-// One archive's download as its extraction reads it, while it arrives. The downloader writes the
-// file and says how far it got; the extraction reads the bytes in order, waiting for more, and
-// gets the archive's end only once the whole file has matched its sha256. So an archive unpacks as
-// it downloads, into the staging folder, which a mismatch removes whole; and nothing of it is
+// One archive's download as its extraction reads it, while it arrives. The downloader hands over
+// the bytes as they come; the extraction reads them in order, waiting for more, and gets the
+// archive's end only once the whole file has matched its sha256. So an archive unpacks as it
+// downloads, into the staging folder, which a mismatch removes whole; and nothing of it is
 // committed before its last byte matched. A failed download stops the reader. How far the
 // reader lags behind is what the downloader paces the transfer by.
+//
+// The bytes come from memory, not back from the `.part` file the downloader may also write
+// (reading them again cost the install a fifth of its system time): only what an earlier run
+// left in the file, which this run does not download again, is read from it.
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "install/byte_source.h"
 #include "install/core_slots.h"
@@ -21,13 +27,23 @@ namespace cudaenv {
 
 class ArrivingFile : public ByteSource {
  public:
-  // The downloader's side. The bytes arrive in `path` from byte 0; `present` of them are there
-  // already (a resumed download, or a complete file from the cache).
+  // The downloader's side. `path` holds the archive's first `present` bytes already (a resumed
+  // download, or a complete file from the cache), which the reader reads from it. Only the first
+  // call counts: a later try of the transfer goes on where the bytes handed over end.
   void begin(const std::filesystem::path& path, std::uint64_t present);
-  // The file holds `size` bytes from byte 0, as the archive has them (never fewer than before).
-  void arrived(std::uint64_t size);
-  // Complete, and it matched its sha256: the reader gets the end of the archive.
-  void verified();
+  // The archive's next bytes, after all that arrived before.
+  void arrived(std::vector<char>&& bytes);
+  // Or, for an archive whose bytes are not handed over in memory: the file holds its first `size`
+  // bytes, which the reader reads from it.
+  void written(std::uint64_t size);
+  // An empty buffer for the next bytes: one the reader is done with, where there is one (the
+  // buffers are larger than the allocator's mmap threshold, and a fresh one per batch cost a
+  // mapping and its page faults).
+  std::vector<char> spare();
+  // Complete, and it matched its sha256: the reader gets the end of the archive. `whole`, where
+  // given, holds the whole archive: the bytes not read yet are read from it, and the memory they
+  // took is freed (an archive whose extraction has not begun would otherwise keep it all).
+  void verified(const std::filesystem::path& whole = {});
   // The install stops (another archive failed, or it was interrupted): the reader's next read
   // fails, and whoever stopped it knows why.
   void stop();
@@ -44,6 +60,11 @@ class ArrivingFile : public ByteSource {
   Result<size_t> read(std::span<std::uint8_t> out) override;
 
  private:
+  // From the file, which holds the first file_end_ bytes; `lock` is held on entry and on return.
+  Result<size_t> read_file(std::span<std::uint8_t> out, std::unique_lock<std::mutex>& lock);
+  // The bytes not read yet from whole_ rather than memory; mutex_ held, no copy under way.
+  void read_rest_from_whole();
+
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::filesystem::path path_;  // named in errors
@@ -54,7 +75,13 @@ class ArrivingFile : public ByteSource {
   bool verified_ = false;
   bool stopped_ = false;
   std::optional<Error> error_;
-  OpenFd fd_;  // the reader's, opened when the bytes begin (the file is renamed once complete)
+  OpenFd fd_;  // the file, for its first file_end_ bytes
+  std::uint64_t file_end_ = 0;
+  std::deque<std::vector<char>> pieces_;  // the bytes from file_end_ on, not yet read
+  size_t front_read_ = 0;                 // of pieces_.front()
+  std::vector<std::vector<char>> spares_;
+  bool copying_ = false;         // the reader copies from pieces_.front() without the lock
+  std::filesystem::path whole_;  // verified(whole): read the rest from it once no copy is under way
   const CoreTurns* turns_ = nullptr;
 };
 

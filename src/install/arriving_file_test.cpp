@@ -24,6 +24,8 @@ std::string read_some(ArrivingFile& file, size_t most) {
   return out;
 }
 
+std::vector<char> bytes_of(const std::string& text) { return {text.begin(), text.end()}; }
+
 struct PartFile {
   fs::path path = fs::temp_directory_path() / ("cudaenv-arriving-" + std::to_string(::getpid()) + ".part");
   std::ofstream out{path, std::ios::binary};
@@ -34,20 +36,19 @@ struct PartFile {
 }  // namespace
 
 TEST_CASE("arriving file: the reader gets the bytes as they arrive, and the end only once they matched") {
-  PartFile part;
   ArrivingFile file;
-  part.write("hello ");
-  file.begin(part.path, 6);
+  file.begin("unused.part", 0);  // nothing on disk: every byte comes from the downloader
+  file.arrived(bytes_of("hello "));
   CHECK(file.backlog() == 6);
-  CHECK(read_some(file, 100) == "hello ");
+  CHECK(read_some(file, 3) == "hel");
+  CHECK(read_some(file, 100) == "lo ");
   CHECK(file.backlog() == 0);
   std::atomic<bool> lent{false}, taken_back{false};
   CoreTurns turns{[] { return true; }, [&] { lent = true; }, [&] { return taken_back = true; }};
   file.set_turns(&turns);
   std::thread writer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    part.write("world");
-    file.arrived(11);
+    file.arrived(bytes_of("world"));
   });
   CHECK(read_some(file, 100) == "world");  // waited, lending its core meanwhile
   writer.join();
@@ -63,6 +64,81 @@ TEST_CASE("arriving file: the reader gets the bytes as they arrive, and the end 
   reader.join();
   CHECK(ended);
   CHECK(file.is_verified());
+}
+
+TEST_CASE("arriving file: what an earlier run left on disk is read from the file, the rest from the downloader") {
+  PartFile part;
+  part.write("hello XXXX");  // bytes past what begin() vouches for are never read
+  ArrivingFile file;
+  file.begin(part.path, 6);
+  file.begin(part.path, 10);  // a later try changes nothing
+  CHECK(file.backlog() == 6);
+  file.arrived(bytes_of("world"));
+  CHECK(file.backlog() == 11);
+  std::string got;
+  while (got.size() < 11) got += read_some(file, 4);
+  CHECK(got == "hello world");
+  file.verified();
+  CHECK(read_some(file, 100).empty());
+}
+
+TEST_CASE("arriving file: bytes the downloader wrote to the file are read from it") {
+  PartFile part;
+  ArrivingFile file;
+  file.begin(part.path, 0);
+  part.write("hello");
+  file.written(5);
+  CHECK(file.backlog() == 5);
+  CHECK(read_some(file, 100) == "hello");
+  part.write(" world");
+  file.written(11);
+  CHECK(read_some(file, 100) == " world");
+  file.verified(part.path);
+  CHECK(read_some(file, 100).empty());
+
+  ArrivingFile missing;  // a file that cannot be read fails the reader, naming it
+  missing.begin(part.path.string() + ".gone", 0);
+  missing.written(5);
+  std::uint8_t byte = 0;
+  auto failed = missing.read({&byte, 1});
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().message.find(".gone") != std::string::npos);
+}
+
+TEST_CASE("arriving file: once the whole file is on disk, the bytes not read yet come from it, not memory") {
+  PartFile part;
+  part.write("hello WORLD");  // unlike what arrived, to tell where each byte came from
+  ArrivingFile file;
+  file.begin(part.path, 0);
+  file.arrived(bytes_of("hello "));
+  file.arrived(bytes_of("world"));
+  CHECK(read_some(file, 3) == "hel");
+  file.verified(part.path);
+  std::string rest;
+  for (std::string got; !(got = read_some(file, 4)).empty();) rest += got;
+  CHECK(rest == "lo WORLD");
+
+  ArrivingFile unread;  // an extraction that has not begun: nothing of it stays in memory
+  unread.begin(part.path, 0);
+  unread.arrived(bytes_of("hello world"));
+  unread.verified(part.path);
+  CHECK(read_some(unread, 100) == "hello WORLD");
+}
+
+TEST_CASE("arriving file: a buffer the reader is done with goes back to the downloader") {
+  ArrivingFile file;
+  file.begin("unused.part", 0);
+  CHECK(file.spare().capacity() == 0);  // none yet
+  std::vector<char> piece(1000, 'a');
+  piece.reserve(4096);
+  file.arrived(std::move(piece));
+  CHECK(file.spare().capacity() == 0);  // still unread
+  CHECK(read_some(file, 600).size() == 600);
+  CHECK(file.spare().capacity() == 0);  // still partly unread
+  CHECK(read_some(file, 600).size() == 400);
+  std::vector<char> again = file.spare();
+  CHECK(again.empty());
+  CHECK(again.capacity() >= 4096);
 }
 
 TEST_CASE("arriving file: a stopped install ends the reader's wait, before and after the bytes begin") {
@@ -101,22 +177,17 @@ TEST_CASE("arriving file: a reader waiting for a batch gets fewer bytes once its
   // arrived() wakes a waiting reader only when what it waits for is there: first a batch
   // (1 MiB), then, after 50 ms, any byte. Bytes that come long after the first wait must still
   // wake it, and a batch that comes at once must too.
-  PartFile part;
   ArrivingFile file;
-  file.begin(part.path, 0);
+  file.begin("unused.part", 0);
   std::thread late([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    part.write("abc");
-    file.arrived(3);
+    file.arrived(bytes_of("abc"));
   });
   CHECK(read_some(file, 100) == "abc");
   late.join();
 
   std::string batch(1 << 20, 'x');
-  std::thread soon([&] {
-    part.write(batch);
-    file.arrived(3 + batch.size());
-  });
+  std::thread soon([&] { file.arrived(bytes_of(batch)); });
   std::string got;
   while (got.size() < batch.size()) got += read_some(file, batch.size() - got.size());
   soon.join();

@@ -27,9 +27,14 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
+fs::path part_path(const fs::path& destination) { return destination.string() + ".part"; }
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The most libcurl hands over at once (CURLOPT_BUFFERSIZE).
+constexpr size_t kMostPiece = 64 << 10;
 
 void init_curl_once() {
   static std::once_flag once;
@@ -141,14 +146,12 @@ void set_common_options(CURL* curl, const std::string& url, const DownloadOption
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.low_speed_seconds);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(1, deadline.count())));
-  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 64L * 1024);
+  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, static_cast<long>(kMostPiece));
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudaenv");
   const CaCertificates& ca = options.fetch.certificates;
   if (!ca.file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, ca.file.c_str());
   if (!ca.dirs.empty()) curl_easy_setopt(curl, CURLOPT_CAPATH, ca.dirs.c_str());
 }
-
-fs::path part_path(const fs::path& destination) { return destination.string() + ".part"; }
 
 std::uintmax_t file_size_or_zero(const fs::path& path) {
   struct stat st {};
@@ -160,6 +163,13 @@ bool file_exists(const fs::path& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+// libcurl hands a body over in pieces of 16 kB; the .part file gets them in writes of up to
+// 256 KiB, or what came within 20 ms on a slower link: on loopback a sixteenth of the system
+// calls, and of the wakes of the extraction that reads the file. What a kill -9 loses is what
+// 20 ms brought.
+constexpr size_t kWriteSize = 256 << 10;
+constexpr std::chrono::milliseconds kWriteAfter{20};
+
 // One archive's transfer state across tries.
 struct Transfer {
   const DownloadJob* job = nullptr;
@@ -170,8 +180,11 @@ struct Transfer {
   bool active = false;
   CURL* curl = nullptr;
   int fd = -1;
-  std::uint64_t offset = 0;  // bytes received: in the .part file, or in `unwritten`
-  std::vector<char> unwritten;  // the last bytes received, not yet written (write_out)
+  std::uint64_t offset = 0;             // bytes received, in order from byte 0
+  std::uint64_t part_end = 0;           // of those, in the .part file
+  bool extend_part = true;              // whether the .part file grows with the bytes that come
+  std::uint64_t handed_over = 0;        // of those, handed to the extraction
+  std::vector<char> unwritten;          // the last bytes received, not yet written (write_out)
   Clock::time_point unwritten_since{};  // when the first of them came
   std::optional<Sha256> hash;
   bool paused = false;  // its extraction lags: the link goes to the other transfers
@@ -190,24 +203,36 @@ struct Transfer {
   ProgressReporter* progress = nullptr;
   const DownloadOptions* options = nullptr;
 
-  // Writes `unwritten` to the .part file and tells the extraction; false, with write_error set,
-  // when it cannot.
+  // Writes `unwritten` to the .part file where it extends it, and hands its new bytes to the
+  // extraction; false, with write_error set, when it cannot write.
   bool write_out() {
     std::uint64_t at = offset - unwritten.size();
-    size_t written = 0;
-    while (written < unwritten.size()) {
-      // At the offset, not appended: a transfer from byte 0 again writes over the bytes it replays.
-      ssize_t n = ::pwrite(fd, unwritten.data() + written, unwritten.size() - written, static_cast<off_t>(at + written));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        disk_full = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
-        write_error = std::strerror(errno);
-        return false;
+    // Bytes below part_end come again after a transfer from byte 0, and only once they matched
+    // (hash_body) do more come: the file has them already.
+    if (extend_part && at <= part_end && offset > part_end) {
+      size_t from = static_cast<size_t>(part_end - at);
+      size_t written = from;
+      while (written < unwritten.size()) {
+        ssize_t n = ::pwrite(fd, unwritten.data() + written, unwritten.size() - written, static_cast<off_t>(at + written));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          disk_full = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
+          write_error = std::strerror(errno);
+          return false;
+        }
+        written += static_cast<size_t>(n);
       }
-      written += static_cast<size_t>(n);
+      part_end = offset;
+    }
+    if (job->arriving && replay_until == 0 && !job->in_memory) job->arriving->written(part_end);
+    if (job->arriving && replay_until == 0 && job->in_memory && offset > handed_over) {
+      if (at < handed_over) unwritten.erase(unwritten.begin(), unwritten.begin() + static_cast<std::ptrdiff_t>(handed_over - at));
+      job->arriving->arrived(std::move(unwritten));
+      handed_over = offset;
+      unwritten = job->arriving->spare();
     }
     unwritten.clear();
-    if (job->arriving && replay_until == 0) job->arriving->arrived(offset);
+    unwritten.reserve(kWriteSize + kMostPiece);
     return true;
   }
 
@@ -217,13 +242,6 @@ struct Transfer {
     fd = -1;
   }
 };
-
-// libcurl hands a body over in pieces of 16 kB; the .part file gets them in writes of up to
-// 256 KiB, or what came within 20 ms on a slower link: on loopback a sixteenth of the system
-// calls, and of the wakes of the extraction that reads the file. What a kill -9 loses is what
-// 20 ms brought.
-constexpr size_t kWriteSize = 256 << 10;
-constexpr std::chrono::milliseconds kWriteAfter{20};
 
 // The most of an archive that may wait, downloaded and not yet read by its extraction, before its
 // transfer pauses (and the least before it goes on: half of it). Each archive then arrives no
@@ -253,6 +271,10 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
   size_t bytes = size * count;
   if (t->job->arriving && t->job->arriving->backlog() >= kMostUnread) {
     t->paused = true;
+    // The link outruns the extraction. A later run would unpack the file's bytes again before
+    // it gets further, and on this link downloading them again is no slower: writing them cost
+    // the install a fifth of its system time (docs/install.md).
+    if (t->job->in_memory && t->job->only_to_resume) t->extend_part = false;
     return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again once resumed
   }
   if (t->offset + bytes > t->job->archive.size) {
@@ -440,14 +462,20 @@ class Downloader {
       return make_error(job.archive.name + ": cannot write " + part.string() + ": " + std::strerror(errno),
                         "check that " + part.parent_path().string() + " is writable and has space");
     }
-    // The file's size the first time (a download an earlier run left); later, what this run
-    // wrote, since a transfer from byte 0 again writes over longer old bytes.
-    if (t.from_zero) t.offset = 0;
-    else if (!t.started_once) t.offset = file_size_or_zero(part);
+    // The first time, the transfer goes on after the bytes an earlier run left in the file. A
+    // later try goes on after the bytes received, with their hash; from byte 0 again, the bytes
+    // already received must come again (hash_body).
+    if (!t.started_once) {
+      // The extraction reads these bytes from the file (ArrivingFile::begin).
+      t.offset = t.part_end = t.handed_over = file_size_or_zero(part);
+      t.hash.emplace();
+      if (t.offset > 0) CUDAENV_TRY(hash_file_prefix(part, *t.hash, t.offset));
+    } else if (t.from_zero) {
+      t.offset = 0;
+      t.hash.emplace();
+    }
     t.from_zero = false;
     t.started_once = true;
-    t.hash.emplace();
-    if (t.offset > 0) CUDAENV_TRY(hash_file_prefix(part, *t.hash, t.offset));
     t.paused = false;
     t.overflow.clear();
     t.write_error.clear();
@@ -539,12 +567,14 @@ class Downloader {
           ::unlink(part.c_str());
           return sha_mismatch(job, actual);
         }
-        if (::rename(part.c_str(), job.destination.c_str()) != 0) {
+        // A .part that stopped growing stays as it is: the start of the file, for a later run
+        // when this install fails after all.
+        if (t.part_end == job.archive.size && ::rename(part.c_str(), job.destination.c_str()) != 0) {
           return make_error(job.archive.name + ": cannot rename " + part.string() + ": " + std::strerror(errno));
         }
         t.done = true;
         progress_.verified(t.index, false);
-        if (job.arriving) job.arriving->verified();
+        if (job.arriving) job.arriving->verified(t.part_end == job.archive.size ? job.destination : fs::path());
         return ok_status();
       }
       return retry_or_fail(t, Failure{Verdict::retry, "the body ended after " + std::to_string(t.offset) + " of " +

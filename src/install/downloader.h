@@ -1,6 +1,6 @@
 #pragma once
 // Fetching archives over http(s) and file:// with libcurl: several at once, resuming a
-// partial `.part` file with a Range request, retrying resets, timeouts and 5xx (never 4xx),
+// partial `.part` file (or a cut transfer) with a Range request, retrying resets, timeouts and 5xx (never 4xx),
 // and checking size and sha256 on the way, each archive's bytes handed on as they arrive and its
 // end once it matched (ArrivingFile); the disks' free space is checked before the first byte is
 // written. A server that cannot resume sends the file from its first byte again, and the bytes
@@ -31,7 +31,19 @@ struct DownloadJob {
   // Where the extraction reads the archive as it arrives; the transfer pauses while that lags
   // (its bytes then go to the other transfers). Optional.
   ArrivingFile* arriving = nullptr;
+  // The bytes go to the extraction in memory (a wheel: its inflater holds 32 KiB). Otherwise the
+  // extraction reads them back from the .part, which always grows whole: an xz decoder holds up
+  // to 9 MiB, 4 of them run at once, and their unread bytes in memory would take the install
+  // past its 64 MiB.
+  bool in_memory = false;
+  // With in_memory: the file serves only to resume a later run (the install removes it once it is
+  // committed), so from the transfer's first pause for its extraction on, its .part stops
+  // growing, and the file is never made whole.
+  bool only_to_resume = false;
 };
+
+// Where a download's bytes go until it is whole: "<destination>.part".
+std::filesystem::path part_path(const std::filesystem::path& destination);
 
 // Manifests, listings and indexes are tens of kB; NVIDIA's biggest manifest is under 100 kB.
 inline constexpr std::uint64_t kMaxTextBytes = 32ull << 20;

@@ -3,11 +3,17 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
+#include <thread>
 
+#include "install/arriving_file.h"
 #include "support/loopback_mirror.h"
+#include "util/sha256.h"
 
 using namespace cudaenv;
 using cudaenv::testing::LoopbackMirror;
@@ -95,5 +101,165 @@ TEST_CASE("downloader: https is checked against the certificates its options car
     REQUIRE_FALSE(page);
     CHECK(page.error().message.find("the certificates checked against were " + std::string(variable) + "=" + missing) !=
           std::string::npos);
+  }
+}
+
+namespace {
+
+// Reads `file` to its end on a thread of its own, after `delay`: an extraction that lags.
+struct SlowReader {
+  ArrivingFile& file;
+  std::string got;
+  bool ended = false;
+  std::thread thread;
+  SlowReader(ArrivingFile& arriving, std::chrono::milliseconds delay) : file(arriving) {
+    thread = std::thread([this, delay] {
+      if (!file.wait_begun()) return;
+      std::this_thread::sleep_for(delay);
+      std::string buffer(1 << 16, '\0');
+      while (true) {
+        auto n = file.read({reinterpret_cast<std::uint8_t*>(buffer.data()), buffer.size()});
+        if (!n) return;
+        if (*n == 0) break;
+        got.append(buffer, 0, *n);
+      }
+      ended = true;
+    });
+  }
+  ~SlowReader() {
+    file.stop();
+    if (thread.joinable()) thread.join();
+  }
+  void join() { thread.join(); }
+};
+
+std::string pseudo_random_bytes(size_t size) {
+  std::string bytes(size, '\0');
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (char& c : bytes) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    c = static_cast<char>(x);
+  }
+  return bytes;
+}
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+}  // namespace
+
+TEST_CASE("downloader: a download that outruns its extraction stops growing its .part, and a later run resumes from it",
+          "[downloader]") {
+  ServedFolder folder;
+  const std::string body = pseudo_random_bytes(12 << 20);
+  folder.write("files/big.whl", body);
+  folder.write("faults", "");
+  fs::path log = folder.root / "requests.log";
+  LoopbackMirror mirror(folder.root / "files", folder.root / "faults", log);
+  REQUIRE_FALSE(mirror.url().empty());
+  Sha256 hash;
+  hash.update(body.data(), body.size());
+  fs::path cache = folder.root / "cache";
+  fs::create_directories(cache);
+  DownloadJob job{
+      .archive = Archive{.name = "big", .url = mirror.url() + "big.whl", .sha256 = hash.finish(), .size = body.size()},
+      .destination = cache / "big.whl",
+      .in_memory = true};
+  DownloadOptions options;
+  std::unique_ptr<FILE, int (*)(FILE*)> quiet(std::fopen("/dev/null", "w"), std::fclose);
+  REQUIRE(quiet);
+  ProgressReporter progress(quiet.get(), false);
+  progress.begin({"big"}, {body.size()});
+
+  SECTION("only to resume: the file stops where the transfer first paused") {
+    job.only_to_resume = true;
+    ArrivingFile first;
+    job.arriving = &first;
+    {
+      // The reader waits long enough for the transfer to pause (4 MB unread).
+      SlowReader reader(first, std::chrono::milliseconds(300));
+      REQUIRE(download_all({job}, options, progress));
+      reader.join();
+      CHECK(reader.ended);
+      CHECK(reader.got.size() == body.size());
+      CHECK((reader.got == body));  // not printed: 12 MiB
+    }
+    CHECK_FALSE(fs::exists(job.destination));
+    std::string part = file_text(part_path(job.destination));
+    CHECK(part.size() >= (4u << 20));
+    CHECK(part.size() < body.size());
+    CHECK((part == body.substr(0, part.size())));
+
+    // The install failed after all: the next run resumes after those bytes, reading them from the
+    // file and the rest from the transfer.
+    fs::remove(log);
+    ArrivingFile second;
+    job.arriving = &second;
+    SlowReader reader(second, std::chrono::milliseconds(0));
+    REQUIRE(download_all({job}, options, progress));
+    reader.join();
+    CHECK(reader.ended);
+    CHECK(reader.got.size() == body.size());
+    CHECK((reader.got == body));  // not printed: 12 MiB
+    CHECK(file_text(log).find("GET /big.whl range=" + std::to_string(part.size())) != std::string::npos);
+  }
+
+  SECTION("a server that cannot resume the file an earlier run left sends it whole, and the reader gets each byte once") {
+    job.only_to_resume = true;
+    folder.write("cache/big.whl.part", body.substr(0, 1000));
+    folder.write("faults", "/big.whl no-range\n");
+    ArrivingFile arriving;
+    job.arriving = &arriving;
+    SlowReader reader(arriving, std::chrono::milliseconds(0));
+    REQUIRE(download_all({job}, options, progress));
+    reader.join();
+    CHECK(reader.ended);
+    CHECK(reader.got.size() == body.size());
+    CHECK((reader.got == body));  // not printed: 12 MiB
+    CHECK(file_text(log) == "GET /big.whl range=1000\nGET /big.whl range=-\n");
+  }
+
+  SECTION("... and when it sends other bytes, the download fails and the file is deleted") {
+    folder.write("cache/big.whl.part", body.substr(0, 1000));
+    folder.write("faults", "/big.whl no-range-corrupt\n");
+    ArrivingFile arriving;
+    job.arriving = &arriving;
+    SlowReader reader(arriving, std::chrono::milliseconds(0));
+    auto downloaded = download_all({job}, options, progress);
+    REQUIRE_FALSE(downloaded);
+    CHECK(downloaded.error().message.find("sent other bytes when its download started again from the first byte") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(part_path(job.destination)));
+    arriving.stop();
+    reader.join();
+    CHECK_FALSE(reader.ended);
+    CHECK((reader.got == body.substr(0, 1000)));  // what the file held; nothing of the other bytes
+  }
+
+  SECTION("read back from the file: it is made whole however far the extraction lags") {
+    job.in_memory = false;
+    job.only_to_resume = true;
+    ArrivingFile arriving;
+    job.arriving = &arriving;
+    SlowReader reader(arriving, std::chrono::milliseconds(300));
+    REQUIRE(download_all({job}, options, progress));
+    reader.join();
+    CHECK(reader.got.size() == body.size());
+    CHECK((reader.got == body));  // not printed: 12 MiB
+    CHECK((file_text(job.destination) == body));
+  }
+
+  SECTION("kept: the file is made whole however far the extraction lags") {
+    ArrivingFile arriving;
+    job.arriving = &arriving;
+    SlowReader reader(arriving, std::chrono::milliseconds(300));
+    REQUIRE(download_all({job}, options, progress));
+    reader.join();
+    CHECK(reader.got.size() == body.size());
+    CHECK((reader.got == body));  // not printed: 12 MiB
+    CHECK((file_text(job.destination) == body));
+    CHECK_FALSE(fs::exists(part_path(job.destination)));
   }
 }

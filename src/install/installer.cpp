@@ -431,6 +431,10 @@ Result<Prepared> prepare(const Layout& layout, const ProfileCatalog& profiles, c
 Result<fs::path> stage(const InstallPlan& plan, const Prepared& prepared, const FetchSettings& fetch, ProgressReporter& progress,
                        const std::function<bool()>& interrupted) {
   std::vector<DownloadJob> jobs = download_jobs(plan, prepared.cache);
+  for (DownloadJob& job : jobs) {
+    job.in_memory = is_wheel(job.destination);
+    job.only_to_resume = !prepared.effective.keep_downloads;
+  }
   std::vector<std::string> names;
   std::vector<std::uint64_t> sizes;
   for (const DownloadJob& job : jobs) {
@@ -490,7 +494,10 @@ Status remove_downloads_while(const Prepared& prepared, const InstallPlan& plan,
   std::atomic<size_t> next{0};
   auto remove_some = [&] {
     std::error_code ec;
-    for (size_t i; (i = next++) < jobs.size();) fs::remove(jobs[i].destination, ec);
+    for (size_t i; (i = next++) < jobs.size();) {
+      fs::remove(jobs[i].destination, ec);
+      fs::remove(part_path(jobs[i].destination), ec);  // one that stopped growing (DownloadJob)
+    }
   };
   auto first = std::async(std::launch::async, remove_some);
   auto second = std::async(std::launch::async, remove_some);

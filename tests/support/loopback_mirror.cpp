@@ -9,7 +9,8 @@
 
 namespace cudaenv::testing {
 
-LoopbackMirror::LoopbackMirror(const std::filesystem::path& root, const std::filesystem::path& faults) {
+LoopbackMirror::LoopbackMirror(const std::filesystem::path& root, const std::filesystem::path& faults,
+                               const std::filesystem::path& log) {
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) return;
   pid_ = ::fork();
@@ -17,7 +18,12 @@ LoopbackMirror::LoopbackMirror(const std::filesystem::path& root, const std::fil
     ::dup2(pipe_fds[1], STDOUT_FILENO);
     ::close(pipe_fds[0]);
     ::close(pipe_fds[1]);
-    ::execl(CUDAENV_TEST_MIRROR, CUDAENV_TEST_MIRROR, "--root", root.c_str(), "--faults", faults.c_str(), nullptr);
+    if (log.empty()) {
+      ::execl(CUDAENV_TEST_MIRROR, CUDAENV_TEST_MIRROR, "--root", root.c_str(), "--faults", faults.c_str(), nullptr);
+    } else {
+      ::execl(CUDAENV_TEST_MIRROR, CUDAENV_TEST_MIRROR, "--root", root.c_str(), "--faults", faults.c_str(), "--log", log.c_str(),
+              nullptr);
+    }
     ::_exit(127);
   }
   ::close(pipe_fds[1]);

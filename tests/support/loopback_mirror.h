@@ -1,6 +1,7 @@
 #pragma once
 // tests/support/test_mirror (the loopback HTTP server of the install tests) run for one unit test:
-// it serves `root`, with the faults of `faults` (see test_mirror.cpp), until destroyed.
+// it serves `root`, with the faults of `faults` (see test_mirror.cpp), until destroyed; `log`, where
+// given, gets a line per request (test_mirror's --log).
 
 #include <sys/types.h>
 
@@ -11,7 +12,7 @@ namespace cudaenv::testing {
 
 class LoopbackMirror {
  public:
-  LoopbackMirror(const std::filesystem::path& root, const std::filesystem::path& faults);
+  LoopbackMirror(const std::filesystem::path& root, const std::filesystem::path& faults, const std::filesystem::path& log = {});
   ~LoopbackMirror();
   LoopbackMirror(const LoopbackMirror&) = delete;
   LoopbackMirror& operator=(const LoopbackMirror&) = delete;
