@@ -173,19 +173,25 @@ TEST_CASE("downloader: a download that outruns its extraction stops growing its 
   ProgressReporter progress(quiet.get(), false);
   progress.begin({"big"}, {body.size()});
 
+  // Downloads the job while a reader that begins after `delay` reads it: the reader gets each
+  // byte once, and the end.
+  auto download_while_reading = [&](std::chrono::milliseconds delay) {
+    ArrivingFile arriving;
+    job.arriving = &arriving;
+    SlowReader reader(arriving, delay);
+    REQUIRE(download_all({job}, options, progress));
+    reader.join();
+    job.arriving = nullptr;
+    CHECK(reader.ended);
+    CHECK(reader.got.size() == body.size());
+    CHECK((reader.got == body));  // not printed: 12 MiB
+  };
+  // Long enough for the transfer to pause (4 MB unread).
+  const std::chrono::milliseconds lagging{300};
+
   SECTION("only to resume: the file stops where the transfer first paused") {
     job.only_to_resume = true;
-    ArrivingFile first;
-    job.arriving = &first;
-    {
-      // The reader waits long enough for the transfer to pause (4 MB unread).
-      SlowReader reader(first, std::chrono::milliseconds(300));
-      REQUIRE(download_all({job}, options, progress));
-      reader.join();
-      CHECK(reader.ended);
-      CHECK(reader.got.size() == body.size());
-      CHECK((reader.got == body));  // not printed: 12 MiB
-    }
+    download_while_reading(lagging);
     CHECK_FALSE(fs::exists(job.destination));
     std::string part = file_text(part_path(job.destination));
     CHECK(part.size() >= (4u << 20));
@@ -195,14 +201,7 @@ TEST_CASE("downloader: a download that outruns its extraction stops growing its 
     // The install failed after all: the next run resumes after those bytes, reading them from the
     // file and the rest from the transfer.
     fs::remove(log);
-    ArrivingFile second;
-    job.arriving = &second;
-    SlowReader reader(second, std::chrono::milliseconds(0));
-    REQUIRE(download_all({job}, options, progress));
-    reader.join();
-    CHECK(reader.ended);
-    CHECK(reader.got.size() == body.size());
-    CHECK((reader.got == body));  // not printed: 12 MiB
+    download_while_reading(std::chrono::milliseconds(0));
     CHECK(file_text(log).find("GET /big.whl range=" + std::to_string(part.size())) != std::string::npos);
   }
 
@@ -210,14 +209,7 @@ TEST_CASE("downloader: a download that outruns its extraction stops growing its 
     job.only_to_resume = true;
     folder.write("cache/big.whl.part", body.substr(0, 1000));
     folder.write("faults", "/big.whl no-range\n");
-    ArrivingFile arriving;
-    job.arriving = &arriving;
-    SlowReader reader(arriving, std::chrono::milliseconds(0));
-    REQUIRE(download_all({job}, options, progress));
-    reader.join();
-    CHECK(reader.ended);
-    CHECK(reader.got.size() == body.size());
-    CHECK((reader.got == body));  // not printed: 12 MiB
+    download_while_reading(std::chrono::milliseconds(0));
     CHECK(file_text(log) == "GET /big.whl range=1000\nGET /big.whl range=-\n");
   }
 
@@ -241,24 +233,12 @@ TEST_CASE("downloader: a download that outruns its extraction stops growing its 
   SECTION("read back from the file: it is made whole however far the extraction lags") {
     job.in_memory = false;
     job.only_to_resume = true;
-    ArrivingFile arriving;
-    job.arriving = &arriving;
-    SlowReader reader(arriving, std::chrono::milliseconds(300));
-    REQUIRE(download_all({job}, options, progress));
-    reader.join();
-    CHECK(reader.got.size() == body.size());
-    CHECK((reader.got == body));  // not printed: 12 MiB
+    download_while_reading(lagging);
     CHECK((file_text(job.destination) == body));
   }
 
   SECTION("kept: the file is made whole however far the extraction lags") {
-    ArrivingFile arriving;
-    job.arriving = &arriving;
-    SlowReader reader(arriving, std::chrono::milliseconds(300));
-    REQUIRE(download_all({job}, options, progress));
-    reader.join();
-    CHECK(reader.got.size() == body.size());
-    CHECK((reader.got == body));  // not printed: 12 MiB
+    download_while_reading(lagging);
     CHECK((file_text(job.destination) == body));
     CHECK_FALSE(fs::exists(part_path(job.destination)));
   }
