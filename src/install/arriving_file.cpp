@@ -113,6 +113,7 @@ Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
   auto stopped = [&] { return make_error("the install stopped before " + path_.string() + " was read to its end"); };
   if (turns_ && !turns_->between_reads()) return stopped();
   std::unique_lock lock(mutex_);
+  take_back_lent();
   auto ready = [&] { return error_ || stopped_ || (begun_ && (read_ < arrived_ || verified_)); };
   if (!ready()) {
     lock.unlock();
@@ -154,6 +155,39 @@ Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
     front_read_ = 0;
   }
   return size;
+}
+
+void ArrivingFile::take_back_lent() {
+  if (lent_.capacity() == 0) return;
+  if (!verified_ && !stopped_ && spares_.size() < kMostSpares) spares_.push_back(std::move(lent_));
+  lent_ = {};
+}
+
+std::span<const std::uint8_t> ArrivingFile::lend() {
+  std::lock_guard lock(mutex_);
+  take_back_lent();
+  read_rest_from_whole();
+  if (error_ || stopped_ || read_ < file_end_ || pieces_.empty()) return {};
+  lent_ = std::move(pieces_.front());
+  pieces_.pop_front();
+  std::span<const std::uint8_t> lent{reinterpret_cast<const std::uint8_t*>(lent_.data()) + front_read_,
+                                     lent_.size() - front_read_};
+  read_ += lent.size();
+  front_read_ = 0;
+  return lent;
+}
+
+void ArrivingFile::give_back(size_t count) {
+  std::lock_guard lock(mutex_);
+  read_ -= count;
+  // Read from the file by now (verified(whole)), or from the batch again.
+  if (read_ < file_end_) {
+    take_back_lent();
+    return;
+  }
+  front_read_ = lent_.size() - count;
+  pieces_.push_front(std::move(lent_));
+  lent_ = {};
 }
 
 Result<size_t> ArrivingFile::read_file(std::span<std::uint8_t> out, std::unique_lock<std::mutex>& lock) {

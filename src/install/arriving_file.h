@@ -58,12 +58,17 @@ class ArrivingFile : public ByteSource {
   bool wait_begun();
   // The file from byte 0.
   Result<size_t> read(std::span<std::uint8_t> out) override;
+  // The next batch in memory, in place (SourceBuffer inflates from it without copying it).
+  std::span<const std::uint8_t> lend() override;
+  void give_back(size_t count) override;
 
  private:
   // From the file, which holds the first file_end_ bytes; `lock` is held on entry and on return.
   Result<size_t> read_file(std::span<std::uint8_t> out, std::unique_lock<std::mutex>& lock);
   // The bytes not read yet from whole_ rather than memory; mutex_ held, no copy under way.
   void read_rest_from_whole();
+  // The batch lent last is done with: a spare, or freed; mutex_ held.
+  void take_back_lent();
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -80,6 +85,7 @@ class ArrivingFile : public ByteSource {
   std::deque<std::vector<char>> pieces_;  // the bytes from file_end_ on, not yet read
   size_t front_read_ = 0;                 // of pieces_.front()
   std::vector<std::vector<char>> spares_;
+  std::vector<char> lent_;       // the batch the reader reads in place (lend)
   bool copying_ = false;         // the reader copies from pieces_.front() without the lock
   std::filesystem::path whole_;  // verified(whole): read the rest from it once no copy is under way
   const CoreTurns* turns_ = nullptr;

@@ -125,6 +125,25 @@ TEST_CASE("arriving file: once the whole file is on disk, the bytes not read yet
   CHECK(read_some(unread, 100) == "hello WORLD");
 }
 
+TEST_CASE("arriving file: a batch is lent in place, and what is given back is read again") {
+  ArrivingFile file;
+  file.begin("unused.part", 0);
+  CHECK(file.lend().empty());  // nothing at hand: the reader reads (and waits) instead
+  file.arrived(bytes_of("hello "));
+  file.arrived(bytes_of("world"));
+  auto lent = file.lend();
+  CHECK(std::string(reinterpret_cast<const char*>(lent.data()), lent.size()) == "hello ");
+  CHECK(file.backlog() == 5);
+  file.give_back(3);
+  CHECK(file.backlog() == 8);
+  CHECK(read_some(file, 100) == "lo ");
+  lent = file.lend();
+  CHECK(std::string(reinterpret_cast<const char*>(lent.data()), lent.size()) == "world");
+  CHECK(file.spare().capacity() >= 6);  // the first batch, done with once the next was lent
+  file.verified();
+  CHECK(read_some(file, 100).empty());
+}
+
 TEST_CASE("arriving file: a buffer the reader is done with goes back to the downloader") {
   ArrivingFile file;
   file.begin("unused.part", 0);

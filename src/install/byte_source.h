@@ -18,6 +18,11 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Up to out.size() bytes, waiting until some are there; 0 once the archive has ended.
   virtual Result<size_t> read(std::span<std::uint8_t> out) = 0;
+  // The next bytes where the source holds them, without copying or waiting: valid until the
+  // next lend, give_back or read. Empty where it has none at hand.
+  virtual std::span<const std::uint8_t> lend() { return {}; }
+  // The last `count` bytes lent are unread again.
+  virtual void give_back(size_t) {}
 };
 
 class FileSource : public ByteSource {
@@ -50,18 +55,15 @@ class SourceBuffer {
   // The bytes buffered, at least `count` of them (at most the capacity) unless the source ends
   // first; reads only when fewer are buffered.
   Result<std::span<const std::uint8_t>> fill(size_t count);
-  std::span<const std::uint8_t> buffered() const { return {buffer_.get() + start_, end_ - start_}; }
-  void consume(size_t count) {
-    start_ += count;
-    offset_ += count;
+  std::span<const std::uint8_t> buffered() const {
+    if (lending_) return lent_.subspan(lent_pos_);
+    return {buffer_.get() + start_, end_ - start_};
   }
+  void consume(size_t count);
   // Gives back the last `count` bytes consumed, at most kKept: an inflater (ISA-L) reads a few
   // bytes past the end of its stream into its bit buffer, and they belong to what follows.
   static constexpr size_t kKept = 8;
-  void unconsume(size_t count) {
-    start_ -= count;
-    offset_ -= count;
-  }
+  void unconsume(size_t count);
   // The source has no more bytes: what is buffered is all that is left.
   bool ended() const { return ended_; }
   // Where the first buffered byte lies in the archive.
@@ -74,6 +76,11 @@ class SourceBuffer {
   size_t start_ = 0, end_ = 0;
   std::uint64_t offset_ = 0;
   bool ended_ = false;
+  // Bytes the source lent (ByteSource::lend), read in place rather than copied to the buffer.
+  bool lending_ = false;
+  std::span<const std::uint8_t> lent_;
+  size_t lent_pos_ = 0;
+  void keep_consumed_lent();
 };
 
 }  // namespace cudaenv

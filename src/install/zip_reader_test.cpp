@@ -168,18 +168,31 @@ struct Read {
 };
 
 // Reads every member as the extractor does, through a source that gives a few bytes at a time
-// (as a download may), then the central directory.
-Result<Read> read_all(const std::string& zip) {
+// (as a download may), then the central directory. With a `pattern` (0 and up) the source also
+// lends pieces of 1 to 23 bytes in place (as a wheel's download does, ArrivingFile::lend), their
+// sizes shifted by the pattern, so a header, a stream's end or an unconsume crosses their edges.
+Result<Read> read_through(const std::string& zip, int pattern) {
   struct Trickle : ByteSource {
     std::string_view rest;
+    int pattern = -1;
+    size_t turn = 0;
+    std::string_view lent;
     Result<size_t> read(std::span<std::uint8_t> out) override {
       size_t size = std::min({out.size(), rest.size(), size_t{7}});
       std::copy_n(rest.begin(), size, out.begin());
       rest.remove_prefix(size);
       return size;
     }
+    std::span<const std::uint8_t> lend() override {
+      if (pattern < 0 || rest.empty()) return {};
+      lent = rest.substr(0, 1 + (turn++ * 5 + static_cast<size_t>(pattern)) % 23);
+      rest.remove_prefix(lent.size());
+      return {reinterpret_cast<const std::uint8_t*>(lent.data()), lent.size()};
+    }
+    void give_back(size_t count) override { rest = std::string_view(lent.data() + lent.size() - count, count + rest.size()); }
   } source;
   source.rest = zip;
+  source.pattern = pattern;
   ZipReader reader(source);
   Read read;
   while (true) {
@@ -195,6 +208,23 @@ Result<Read> read_all(const std::string& zip) {
   }
   CUDAENV_TRY_ASSIGN(read.executable, reader.finish());
   return read;
+}
+
+// read_through copying every byte and lending with several patterns, which must agree to the
+// byte and the message.
+Result<Read> read_all(const std::string& zip) {
+  auto copied = read_through(zip, -1);
+  for (int pattern = 0; pattern < 23; ++pattern) {
+    auto lent = read_through(zip, pattern);
+    REQUIRE(bool(copied) == bool(lent));
+    if (copied) {
+      CHECK(copied->members == lent->members);
+      CHECK(copied->executable == lent->executable);
+    } else {
+      CHECK(copied.error().message == lent.error().message);
+    }
+  }
+  return copied;
 }
 
 std::string refusal(const Zip& zip) {
