@@ -14,10 +14,7 @@ void ArrivingFile::begin(const std::filesystem::path& path, std::uint64_t presen
   std::lock_guard lock(mutex_);
   if (begun_) return;
   path_ = path;
-  if (present > 0) {
-    fd_ = OpenFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd_.get() < 0 && !error_) error_ = make_error("cannot read " + path.string() + ": " + std::strerror(errno));
-  }
+  if (present > 0) open_file();
   file_end_ = arrived_ = present;
   begun_ = true;
   changed_.notify_all();
@@ -37,11 +34,15 @@ void ArrivingFile::arrived(std::vector<char>&& bytes) {
   if (wake_at_ != 0 && arrived_ >= wake_at_) changed_.notify_all();
 }
 
+void ArrivingFile::open_file() {
+  if (fd_.get() < 0) fd_ = OpenFd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd_.get() < 0 && !error_) error_ = make_error("cannot read " + path_.string() + ": " + std::strerror(errno));
+}
+
 void ArrivingFile::written(std::uint64_t size) {
   std::lock_guard lock(mutex_);
   if (size <= file_end_) return;
-  if (fd_.get() < 0) fd_ = OpenFd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd_.get() < 0 && !error_) error_ = make_error("cannot read " + path_.string() + ": " + std::strerror(errno));
+  open_file();
   file_end_ = arrived_ = size;
   if (error_ || (wake_at_ != 0 && arrived_ >= wake_at_)) changed_.notify_all();
 }
@@ -67,11 +68,8 @@ void ArrivingFile::verified(const std::filesystem::path& whole) {
 void ArrivingFile::read_rest_from_whole() {
   if (whole_.empty() || pieces_.empty()) return;
   // The file is the one the reader may have open already (renamed from .part), or opened now.
-  if (fd_.get() < 0) {
-    fd_ = OpenFd(::open(whole_.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd_.get() < 0 && !error_) error_ = make_error("cannot read " + whole_.string() + ": " + std::strerror(errno));
-  }
   path_ = whole_;
+  open_file();
   file_end_ = arrived_;
   pieces_.clear();
   front_read_ = 0;
@@ -150,16 +148,20 @@ Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
   read_ += size;
   front_read_ += size;
   if (front_read_ == piece.size()) {
-    if (!verified_ && !stopped_ && spares_.size() < kMostSpares) spares_.push_back(std::move(pieces_.front()));
+    keep_spare(std::move(pieces_.front()));
     pieces_.pop_front();
     front_read_ = 0;
   }
   return size;
 }
 
+void ArrivingFile::keep_spare(std::vector<char>&& buffer) {
+  if (!verified_ && !stopped_ && spares_.size() < kMostSpares) spares_.push_back(std::move(buffer));
+}
+
 void ArrivingFile::take_back_lent() {
   if (lent_.capacity() == 0) return;
-  if (!verified_ && !stopped_ && spares_.size() < kMostSpares) spares_.push_back(std::move(lent_));
+  keep_spare(std::move(lent_));
   lent_ = {};
 }
 

@@ -69,6 +69,10 @@ class ArrivingFile : public ByteSource {
   void read_rest_from_whole();
   // The batch lent last is done with: a spare, or freed; mutex_ held.
   void take_back_lent();
+  // A buffer the reader is done with, kept for spare() while the download goes on; mutex_ held.
+  void keep_spare(std::vector<char>&& buffer);
+  // fd_ on path_, unless open; an error for the reader where it cannot be; mutex_ held.
+  void open_file();
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

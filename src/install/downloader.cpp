@@ -224,12 +224,16 @@ struct Transfer {
       }
       part_end = offset;
     }
-    if (job->arriving && replay_until == 0 && !job->in_memory) job->arriving->written(part_end);
-    if (job->arriving && replay_until == 0 && job->in_memory && offset > handed_over) {
-      if (at < handed_over) unwritten.erase(unwritten.begin(), unwritten.begin() + static_cast<std::ptrdiff_t>(handed_over - at));
-      job->arriving->arrived(std::move(unwritten));
-      handed_over = offset;
-      unwritten = job->arriving->spare();
+    if (job->arriving && replay_until == 0) {
+      if (!job->in_memory) {
+        job->arriving->written(part_end);
+      } else if (offset > handed_over) {
+        if (at < handed_over)
+          unwritten.erase(unwritten.begin(), unwritten.begin() + static_cast<std::ptrdiff_t>(handed_over - at));
+        job->arriving->arrived(std::move(unwritten));
+        handed_over = offset;
+        unwritten = job->arriving->spare();
+      }
     }
     unwritten.clear();
     unwritten.reserve(kWriteSize + kMostPiece);
