@@ -87,6 +87,20 @@ std::uint64_t ArrivingFile::backlog() const {
   return arrived_ - read_;
 }
 
+void ArrivingFile::wake_below(std::uint64_t backlog, std::function<void()> wake) {
+  std::lock_guard lock(mutex_);
+  wake_below_ = backlog;
+  wake_ = std::move(wake);
+  woken_by_read();
+}
+
+void ArrivingFile::woken_by_read() {
+  if (!wake_ || arrived_ - read_ >= wake_below_) return;
+  std::function<void()> wake = std::move(wake_);
+  wake_ = nullptr;
+  wake();
+}
+
 bool ArrivingFile::is_verified() const {
   std::lock_guard lock(mutex_);
   return verified_;
@@ -147,6 +161,7 @@ Result<size_t> ArrivingFile::read(std::span<std::uint8_t> out) {
   copying_ = false;
   read_ += size;
   front_read_ += size;
+  woken_by_read();
   if (front_read_ == piece.size()) {
     keep_spare(std::move(pieces_.front()));
     pieces_.pop_front();
@@ -176,6 +191,7 @@ std::span<const std::uint8_t> ArrivingFile::lend() {
                                      lent_.size() - front_read_};
   read_ += lent.size();
   front_read_ = 0;
+  woken_by_read();
   return lent;
 }
 
@@ -206,6 +222,7 @@ Result<size_t> ArrivingFile::read_file(std::span<std::uint8_t> out, std::unique_
   }
   lock.lock();
   read_ += static_cast<std::uint64_t>(got);
+  woken_by_read();
   return static_cast<size_t>(got);
 }
 

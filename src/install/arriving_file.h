@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -49,6 +50,10 @@ class ArrivingFile : public ByteSource {
   void stop();
   // Bytes arrived that the reader has not read yet.
   std::uint64_t backlog() const;
+  // For a transfer paused while the reader lags: `wake` runs once, on the reader's thread, when
+  // the backlog falls below `backlog` (at once where it is below already), so the transfer goes
+  // on as soon as it may. Polling for it instead left both cores idle for up to a poll's timeout.
+  void wake_below(std::uint64_t backlog, std::function<void()> wake);
   bool is_verified() const;
 
   // How the reader shares its core (CoreSlots) while it reads and waits for bytes.
@@ -73,6 +78,8 @@ class ArrivingFile : public ByteSource {
   void keep_spare(std::vector<char>&& buffer);
   // fd_ on path_, unless open; an error for the reader where it cannot be; mutex_ held.
   void open_file();
+  // The reader has read more: wake_ runs where the backlog fell below wake_below_; mutex_ held.
+  void woken_by_read();
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -93,6 +100,8 @@ class ArrivingFile : public ByteSource {
   bool copying_ = false;         // the reader copies from pieces_.front() without the lock
   std::filesystem::path whole_;  // verified(whole): read the rest from it once no copy is under way
   const CoreTurns* turns_ = nullptr;
+  std::uint64_t wake_below_ = 0;
+  std::function<void()> wake_;
 };
 
 }  // namespace cudaenv

@@ -212,3 +212,32 @@ TEST_CASE("arriving file: a reader waiting for a batch gets fewer bytes once its
   soon.join();
   CHECK(got == batch);
 }
+
+TEST_CASE("arriving file: a paused transfer is woken once, when the reader has read below the mark") {
+  ArrivingFile file;
+  file.begin("unused.part", 0);
+  file.arrived(bytes_of("0123456789"));
+  int wakes = 0;
+  file.wake_below(4, [&] { ++wakes; });
+  CHECK(read_some(file, 6) == "012345");
+  CHECK(wakes == 0);  // 4 bytes wait: not below the mark
+  CHECK(read_some(file, 1) == "6");
+  CHECK(wakes == 1);
+  CHECK(read_some(file, 1) == "7");
+  CHECK(wakes == 1);  // once
+
+  file.wake_below(4, [&] { ++wakes; });  // below already: at once
+  CHECK(wakes == 2);
+
+  file.arrived(bytes_of("abcdef"));  // 8 wait
+  file.wake_below(5, [&] { ++wakes; });
+  CHECK(read_some(file, 2) == "89");
+  auto lent = file.lend();  // a lent batch counts as read
+  CHECK(lent.size() == 6);
+  CHECK(wakes == 3);
+  file.give_back(6);
+
+  file.wake_below(0, {});  // disarmed: reading wakes nobody
+  CHECK(read_some(file, 6) == "abcdef");
+  CHECK(wakes == 3);
+}

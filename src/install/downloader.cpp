@@ -202,6 +202,7 @@ struct Transfer {
   char curl_error[CURL_ERROR_SIZE] = {};
   ProgressReporter* progress = nullptr;
   const DownloadOptions* options = nullptr;
+  CURLM* multi = nullptr;
 
   // Writes `unwritten` to the .part file where it extends it, and hands its new bytes to the
   // extraction; false, with write_error set, when it cannot write.
@@ -270,6 +271,12 @@ bool hash_body(Transfer& t, const char* data, size_t bytes) {
   return true;
 }
 
+// A paused transfer goes on once its extraction has read half of what waited: the reader then
+// wakes the downloader's poll, which no socket does.
+void wake_when_read(Transfer& t) {
+  t.job->arriving->wake_below(kMostUnread / 2, [multi = t.multi] { curl_multi_wakeup(multi); });
+}
+
 size_t write_body(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t bytes = size * count;
@@ -279,6 +286,7 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
     // it gets further, and on this link downloading them again is no slower: writing them cost
     // the install a fifth of its system time (docs/install.md).
     if (t->job->in_memory && t->job->only_to_resume) t->extend_part = false;
+    wake_when_read(*t);
     return CURL_WRITEFUNC_PAUSE;  // libcurl hands the same bytes again once resumed
   }
   if (t->offset + bytes > t->job->archive.size) {
@@ -332,13 +340,18 @@ class Downloader {
   }
 
   ~Downloader() {
-    for (Transfer& t : transfers_) stop(t);
+    for (Transfer& t : transfers_) {
+      stop(t);
+      // A reader that reads on after a failed download must not wake the handle freed below.
+      if (t.job->arriving) t.job->arriving->wake_below(0, {});
+    }
     if (multi_) curl_multi_cleanup(multi_);
   }
 
   Status run() {
     init_curl_once();
     multi_ = curl_multi_init();
+    for (Transfer& t : transfers_) t.multi = multi_;
     for (Transfer& t : transfers_) CUDAENV_TRY(reuse_complete_file(t));
     CUDAENV_TRY(check_space_for_downloads());
     while (true) {
@@ -346,7 +359,7 @@ class Downloader {
       drop_unwanted();
       CUDAENV_TRY(start_ready_transfers());
       if (remaining() == 0) return ok_status();
-      bool paused = resume_paused();
+      resume_paused();
       int running = 0;
       curl_multi_perform(multi_, &running);
       write_out_waiting();
@@ -355,8 +368,7 @@ class Downloader {
       // A transfer that just ended leaves its job free: the next starts now, not after a poll
       // that has nothing left to wait for.
       if (active_count() < active) continue;
-      // A paused transfer goes on once its extraction has caught up, which no socket tells.
-      curl_multi_poll(multi_, nullptr, 0, paused ? 10 : 100, nullptr);
+      curl_multi_poll(multi_, nullptr, 0, 100, nullptr);
     }
   }
 
@@ -383,19 +395,18 @@ class Downloader {
     }
   }
 
-  // Transfers paused for their extraction go on once it has read half of what waited; whether
-  // any is still paused.
-  bool resume_paused() {
-    bool any = false;
+  // Transfers paused for their extraction go on once it has read half of what waited. One that
+  // woke the poll early (its reader gave bytes back) waits for the next wake.
+  void resume_paused() {
     for (Transfer& t : transfers_) {
       if (!t.active || !t.paused) continue;
-      if (t.job->arriving->backlog() < kMostUnread / 2) {
-        t.paused = false;
-        curl_easy_pause(t.curl, CURLPAUSE_CONT);  // may deliver (and pause) at once
+      if (t.job->arriving->backlog() >= kMostUnread / 2) {
+        wake_when_read(t);
+        continue;
       }
-      any = any || t.paused;
+      t.paused = false;
+      curl_easy_pause(t.curl, CURLPAUSE_CONT);  // may deliver (and pause) at once
     }
-    return any;
   }
 
   size_t active_count() const {
