@@ -50,17 +50,12 @@ void damage(std::string& archive, std::mt19937_64& draw) {
     case 1:
       if (!archive.empty()) archive[at(archive.size())] = static_cast<char>(draw() % 3 == 0 ? 0xFF : draw());
       break;
-    case 2:
-      archive.resize(where);
-      break;
-    case 3:
-      archive.erase(where, length);
-      break;
-    case 4:
-      archive.insert(where, archive.substr(at(archive.size()), length));
-      break;
+    case 2: archive.resize(where); break;
+    case 3: archive.erase(where, length); break;
+    case 4: archive.insert(where, archive.substr(at(archive.size()), length)); break;
     case 5:
-      for (size_t i = 0; i < length; ++i) archive.insert(archive.begin() + static_cast<std::ptrdiff_t>(where), static_cast<char>(draw()));
+      for (size_t i = 0; i < length; ++i)
+        archive.insert(archive.begin() + static_cast<std::ptrdiff_t>(where), static_cast<char>(draw()));
       break;
     default:
       if (archive.size() >= 8) archive.replace(at(archive.size() - 4), 4, archive.substr(at(archive.size() - 4), 4));

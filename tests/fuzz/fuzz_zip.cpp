@@ -14,8 +14,7 @@
 namespace {
 
 struct ScratchFile {
-  std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("fuzz_zip-" + std::to_string(::getpid()) + ".part");
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("fuzz_zip-" + std::to_string(::getpid()) + ".part");
   ~ScratchFile() { std::filesystem::remove(path); }
 };
 

@@ -59,8 +59,7 @@ inline Result<ZipContents> read_zip(ByteSource& source, std::uint64_t most = 64u
 class SimulatedDownload : public ByteSource {
  public:
   // `part` holds the whole archive, as the .part file would once the download is verified.
-  SimulatedDownload(std::string_view archive, std::uint64_t seed, const std::filesystem::path& part)
-      : draw_(seed), part_(part) {
+  SimulatedDownload(std::string_view archive, std::uint64_t seed, const std::filesystem::path& part) : draw_(seed), part_(part) {
     // Batches of a few bytes end inside headers and deflate streams; the downloader's are up to
     // 256 KiB.
     constexpr size_t kLargestBatches[] = {8, 24, 512, 4096, 256 << 10};
@@ -113,8 +112,7 @@ struct ZipComparison {
   std::optional<std::string> difference;
 };
 
-inline ZipComparison compare_lent_with_copied(std::string_view archive, std::uint64_t seed,
-                                              const std::filesystem::path& part) {
+inline ZipComparison compare_lent_with_copied(std::string_view archive, std::uint64_t seed, const std::filesystem::path& part) {
   MemorySource memory({reinterpret_cast<const std::uint8_t*>(archive.data()), archive.size()});
   auto copied = read_zip(memory);
   std::ofstream(part, std::ios::binary | std::ios::trunc).write(archive.data(), static_cast<std::streamsize>(archive.size()));
