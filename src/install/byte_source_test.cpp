@@ -36,54 +36,54 @@ struct Pieces : ByteSource {
 
 std::string text(std::span<const std::uint8_t> bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 
+// What a fill for `count` bytes holds; it must not fail.
+std::span<const std::uint8_t> filled(SourceBuffer& buffer, size_t count) {
+  auto got = buffer.fill(count);
+  REQUIRE(got);
+  return *got;
+}
+
 }  // namespace
 
 TEST_CASE("source buffer: lent bytes are read in place, and given back where an unconsume crosses their start") {
   Pieces source;
   source.pieces = {"abc", "defgh", "ij"};
   SourceBuffer buffer(source, 64);
-  auto got = buffer.fill(1);
-  REQUIRE(got);
-  CHECK(text(*got) == "abc");
-  CHECK(got->data() == reinterpret_cast<const std::uint8_t*>(source.pieces[0].data()));  // in place
+  auto got = filled(buffer, 1);
+  CHECK(text(got) == "abc");
+  CHECK(got.data() == reinterpret_cast<const std::uint8_t*>(source.pieces[0].data()));  // in place
   buffer.consume(3);
-  got = buffer.fill(1);
-  REQUIRE(got);
-  CHECK(text(*got) == "defgh");
+  got = filled(buffer, 1);
+  CHECK(text(got) == "defgh");
   buffer.consume(2);
   // Back 4: 2 of this piece and 2 of the one before; the 3 not consumed go back to the source.
   buffer.unconsume(4);
   CHECK(source.given_back == "fgh");
   CHECK(buffer.offset() == 1);
-  got = buffer.fill(9);
-  REQUIRE(got);
-  CHECK(text(*got) == "bcdefghij");
+  got = filled(buffer, 9);
+  CHECK(text(got) == "bcdefghij");
 }
 
 TEST_CASE("source buffer: a fill for more than the lent piece holds copies the rest and reads on") {
   Pieces source;
   source.pieces = {"abcdef", "ghijkl"};
   SourceBuffer buffer(source, 64);
-  auto got = buffer.fill(1);
-  REQUIRE(got);
-  CHECK(text(*got) == "abcdef");
+  auto got = filled(buffer, 1);
+  CHECK(text(got) == "abcdef");
   buffer.consume(4);
-  got = buffer.fill(5);  // "ef" lent, then "ghi..." read
-  REQUIRE(got);
-  CHECK(text(*got).substr(0, 5) == "efghi");
+  got = filled(buffer, 5);  // "ef" lent, then "ghi..." read
+  CHECK(text(got).substr(0, 5) == "efghi");
   buffer.consume(3);
   buffer.unconsume(7);  // back into the bytes consumed before, still kept
-  got = buffer.fill(1);
-  REQUIRE(got);
-  CHECK(text(*got).substr(0, 8) == "abcdefgh");
+  got = filled(buffer, 1);
+  CHECK(text(got).substr(0, 8) == "abcdefgh");
 }
 
 TEST_CASE("source buffer: a piece smaller than what a fill needs is given back whole and read") {
   Pieces source;
   source.pieces = {"ab", "cdefgh"};
   SourceBuffer buffer(source, 64);
-  auto got = buffer.fill(4);
-  REQUIRE(got);
+  auto got = filled(buffer, 4);
   CHECK(source.given_back == "ab");
-  CHECK(text(*got).substr(0, 4) == "abcd");
+  CHECK(text(got).substr(0, 4) == "abcd");
 }
